@@ -1,0 +1,52 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "campaign-mock",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "campaign-mock", targets: ["CampaignMockCLI"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // Linux calls that Swift's Glibc module does not export (epoll, accept4, pthread_setname_np).
+        .systemLibrary(name: "CLinux"),
+        .target(name: "CampaignMockCore", dependencies: ["CLinux"], swiftSettings: swiftSettings),
+        .target(name: "CampaignMock", dependencies: ["CampaignMockCore", "CSQLite"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "CampaignMockCLI",
+            dependencies: [
+                "CampaignMock",
+                "CampaignMockCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "CampaignMockCoreTests", dependencies: ["CampaignMockCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CampaignMockTests",
+            dependencies: ["CampaignMock", "CampaignMockCore", "CSQLite"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CampaignMockCLITests",
+            dependencies: ["CampaignMockCore"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+@main
+struct Main { static func main() {} }

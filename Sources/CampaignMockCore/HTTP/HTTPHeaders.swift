@@ -1,0 +1,97 @@
+/// A header field name, compared without regard to ASCII case (RFC 9110 §5.1).
+package struct HTTPHeaderName: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The name as written.
+    package let rawValue: String
+    /// The lowercase form used for comparison.
+    package let canonical: String
+
+    package init(rawValue: String) {
+        self.rawValue = rawValue
+        self.canonical = rawValue.lowercased()
+    }
+
+    package static func == (lhs: HTTPHeaderName, rhs: HTTPHeaderName) -> Bool { lhs.canonical == rhs.canonical }
+    package func hash(into hasher: inout Hasher) { hasher.combine(canonical) }
+    package var description: String { rawValue }
+
+    package static let allow = HTTPHeaderName(rawValue: "Allow")
+    package static let authorization = HTTPHeaderName(rawValue: "Authorization")
+    package static let connection = HTTPHeaderName(rawValue: "Connection")
+    package static let contentLength = HTTPHeaderName(rawValue: "Content-Length")
+    package static let contentType = HTTPHeaderName(rawValue: "Content-Type")
+    package static let cookie = HTTPHeaderName(rawValue: "Cookie")
+    package static let date = HTTPHeaderName(rawValue: "Date")
+    package static let expect = HTTPHeaderName(rawValue: "Expect")
+    package static let host = HTTPHeaderName(rawValue: "Host")
+    package static let retryAfter = HTTPHeaderName(rawValue: "Retry-After")
+    package static let server = HTTPHeaderName(rawValue: "Server")
+    package static let transferEncoding = HTTPHeaderName(rawValue: "Transfer-Encoding")
+    package static let userAgent = HTTPHeaderName(rawValue: "User-Agent")
+}
+
+/// An ordered list of header fields; lookups ignore case, order and repeats are kept as received.
+package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    package private(set) var fields: [(name: HTTPHeaderName, value: String)] = []
+
+    package init() {}
+
+    package init(dictionaryLiteral elements: (HTTPHeaderName, String)...) {
+        for (name, value) in elements { append(name, value) }
+    }
+
+    /// The first value of `name`, or nil.
+    package subscript(_ name: HTTPHeaderName) -> String? {
+        fields.first { $0.name == name }?.value
+    }
+
+    /// Every value of `name`, in order.
+    package func values(_ name: HTTPHeaderName) -> [String] {
+        fields.filter { $0.name == name }.map(\.value)
+    }
+
+    package func contains(_ name: HTTPHeaderName) -> Bool {
+        fields.contains { $0.name == name }
+    }
+
+    /// Adds a field after the existing ones.
+    package mutating func append(_ name: HTTPHeaderName, _ value: String) {
+        fields.append((name, value))
+    }
+
+    /// Replaces every field named `name` with one field.
+    package mutating func set(_ name: HTTPHeaderName, _ value: String) {
+        remove(name)
+        append(name, value)
+    }
+
+    package mutating func remove(_ name: HTTPHeaderName) {
+        fields.removeAll { $0.name == name }
+    }
+
+    /// Whether a comma-separated header (e.g. `Connection`) lists `token`, ignoring case.
+    package func hasToken(_ token: String, in name: HTTPHeaderName) -> Bool {
+        let wanted = token.lowercased()
+        return values(name).contains { value in
+            value.split(separator: ",").contains { $0.trimmingASCIISpaces().lowercased() == wanted }
+        }
+    }
+
+    package func makeIterator() -> IndexingIterator<[(name: HTTPHeaderName, value: String)]> {
+        fields.makeIterator()
+    }
+
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs (HTTP's OWS).
+    package func trimmingASCIISpaces() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return String(slice)
+    }
+}

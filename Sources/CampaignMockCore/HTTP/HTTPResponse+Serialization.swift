@@ -1,0 +1,29 @@
+extension HTTPResponse {
+    /// The bytes of this response as HTTP/1.1 (RFC 9112 §4, §6).
+    ///
+    /// - Parameters:
+    ///   - date: the `Date` header value.
+    ///   - server: the `Server` header value.
+    ///   - close: whether to announce `Connection: close`.
+    ///   - isHead: answer to HEAD: the headers of the full response, no content (RFC 9110 §9.3.2).
+    package func serialized(date: String, server: String, close: Bool, isHead: Bool) -> [UInt8] {
+        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        head += "Date: \(date)\r\nServer: \(server)\r\n"
+        for (name, value) in headers
+        where name != .contentLength && name != .connection && name != .date && name != .server {
+            head += "\(name.rawValue): \(value)\r\n"
+        }
+        if !status.forbidsBody {
+            head += "Content-Length: \(body.count)\r\n"
+        }
+        if close {
+            head += "Connection: close\r\n"
+        }
+        head += "\r\n"
+        var bytes = Array(head.utf8)
+        if !isHead && !status.forbidsBody {
+            bytes.append(contentsOf: body)
+        }
+        return bytes
+    }
+}

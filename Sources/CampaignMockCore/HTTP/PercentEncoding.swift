@@ -1,0 +1,53 @@
+/// Percent-decoding of URL components (RFC 3986 §2.1) and of query strings.
+package enum PercentEncoding {
+    /// Decodes `%XX` escapes; with `plusAsSpace`, `+` becomes a space (HTML form query style).
+    /// Returns nil for a broken escape or bytes that are not UTF-8.
+    package static func decode(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String? {
+        guard let bytes = decodeBytes(text, plusAsSpace: plusAsSpace) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Decodes `%XX` escapes into raw bytes; nil for a broken escape.
+    package static func decodeBytes(_ text: some StringProtocol, plusAsSpace: Bool = false) -> [UInt8]? {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
+                result.append(high << 4 | low)
+            case UInt8(ascii: "+") where plusAsSpace:
+                result.append(32)
+            default:
+                result.append(byte)
+            }
+        }
+        return result
+    }
+
+    /// Splits `a=1&b=2` into decoded pairs, in order; nil when an escape is broken.
+    package static func queryItems(_ query: String?) -> [(name: String, value: String)]? {
+        guard let query, !query.isEmpty else { return [] }
+        var items: [(String, String)] = []
+        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(pieces[0], plusAsSpace: true),
+                let value = pieces.count > 1 ? decode(pieces[1], plusAsSpace: true) : ""
+            else { return nil }
+            items.append((name, value))
+        }
+        return items
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 48...57: return byte - 48
+        case 65...70: return byte - 55
+        case 97...102: return byte - 87
+        default: return nil
+        }
+    }
+}

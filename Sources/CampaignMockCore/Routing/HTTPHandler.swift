@@ -1,0 +1,66 @@
+import Synchronization
+
+/// Something that answers HTTP requests. It gets a value and a ``ReplyChannel``; it never sees a socket.
+///
+/// A handler may reply on the calling thread or later from any thread (after a database commit, a delay
+/// or a long poll), but exactly once.
+package protocol HTTPHandler: Sendable {
+    func handle(_ request: HTTPRequest, reply: ReplyChannel)
+}
+
+/// What the connection does with an exchange.
+package enum HTTPReply: Sendable {
+    /// Send this response.
+    case response(HTTPResponse)
+    /// Close the connection without answering.
+    case drop
+    /// Abort the connection with a TCP RST.
+    case reset
+}
+
+/// The one-shot way back to the client for one request. Safe to use from any thread.
+///
+/// If a handler lets it go without replying, the client gets a 500 instead of hanging.
+package final class ReplyChannel: Sendable {
+    private let deliver: @Sendable (HTTPReply) -> Void
+    private let replied = Atomic<Bool>(false)
+
+    /// - Parameter deliver: called once with the reply.
+    package init(_ deliver: @escaping @Sendable (HTTPReply) -> Void) {
+        self.deliver = deliver
+    }
+
+    deinit {
+        if !replied.load(ordering: .acquiring) {
+            deliver(.response(HTTPError(.internalServerError, "the handler did not answer").response))
+        }
+    }
+
+    /// Sends `reply`; later calls are ignored.
+    package func send(_ reply: HTTPReply) {
+        guard replied.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        deliver(reply)
+    }
+
+    /// Sends a response.
+    package func send(_ response: HTTPResponse) {
+        send(.response(response))
+    }
+
+    /// A channel whose reply first passes through `transform`, which must eventually call `next`.
+    package func intercepting(_ transform: @escaping @Sendable (HTTPReply, ReplyChannel) -> Void) -> ReplyChannel {
+        ReplyChannel { reply in transform(reply, self) }
+    }
+}
+
+/// Runs a throwing, synchronous handler body and turns its errors into responses.
+package func respond(_ reply: ReplyChannel, _ body: () throws -> HTTPResponse) {
+    do {
+        reply.send(try body())
+    } catch let error as any HTTPResponseError {
+        reply.send(error.response)
+    } catch {
+        reply.send(HTTPError(.internalServerError, "internal error: \(error)").response)
+    }
+}

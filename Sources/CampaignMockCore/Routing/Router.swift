@@ -1,0 +1,85 @@
+/// Values taken from `{name}` segments of a route pattern, percent-decoded.
+package struct RouteParameters: Sendable {
+    private var values: [String: String] = [:]
+    package init() {}
+    package subscript(_ name: String) -> String? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+}
+
+/// Routes requests by method and path pattern (`/_mock/devices/{token}`).
+///
+/// A path that matches with another method gets `405` and an `Allow` header; HEAD falls back to GET;
+/// no match goes to the fallback (404 by default).
+package struct Router: HTTPHandler {
+    /// A route's body.
+    package typealias Body = @Sendable (HTTPRequest, RouteParameters, ReplyChannel) -> Void
+
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let segments: [Substring]
+        let body: Body
+    }
+
+    private var routes: [Route] = []
+    private let fallback: @Sendable (HTTPRequest, ReplyChannel) -> Void
+
+    package init(fallback: @escaping @Sendable (HTTPRequest, ReplyChannel) -> Void = Router.notFound) {
+        self.fallback = fallback
+    }
+
+    /// Adds a route. `pattern` segments in braces capture one path segment.
+    package mutating func add(_ method: HTTPMethod, _ pattern: String, _ body: @escaping Body) {
+        routes.append(Route(method: method, segments: Self.segments(pattern), body: body))
+    }
+
+    package func handle(_ request: HTTPRequest, reply: ReplyChannel) {
+        let path = Self.segments(request.path)
+        var allowed: [HTTPMethod] = []
+        for method in request.method == .head ? [.head, .get] : [request.method] {
+            for route in routes {
+                guard let parameters = Self.match(route.segments, path) else { continue }
+                if route.method == method {
+                    route.body(request, parameters, reply)
+                    return
+                }
+            }
+        }
+        for route in routes where Self.match(route.segments, path) != nil && !allowed.contains(route.method) {
+            allowed.append(route.method)
+        }
+        if allowed.isEmpty {
+            fallback(request, reply)
+        } else {
+            if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+            let list = allowed.map(\.rawValue).joined(separator: ", ")
+            reply.send(
+                HTTPError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)",
+                    headers: [.allow: list]).response)
+        }
+    }
+
+    /// The default fallback: `404` naming the path.
+    package static func notFound(_ request: HTTPRequest, _ reply: ReplyChannel) {
+        reply.send(HTTPError(.notFound, "no endpoint at \(request.path)").response)
+    }
+
+    private static func segments(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    private static func match(_ pattern: [Substring], _ path: [Substring]) -> RouteParameters? {
+        guard pattern.count == path.count else { return nil }
+        var parameters = RouteParameters()
+        for (expected, actual) in zip(pattern, path) {
+            if expected.hasPrefix("{") && expected.hasSuffix("}") {
+                guard let decoded = PercentEncoding.decode(actual) else { return nil }
+                parameters[String(expected.dropFirst().dropLast())] = decoded
+            } else if expected != actual {
+                return nil
+            }
+        }
+        return parameters
+    }
+}

@@ -1,0 +1,186 @@
+/// One client connection's state. Confined to the thread of the ``EventLoop`` that owns it.
+///
+/// It reads bytes into the parser, hands one request at a time to the handler (so pipelined requests
+/// are answered in order and see each other's effects), writes responses, enforces the timeouts, and
+/// closes gracefully: after a final response it stops sending and drains what the client still sends
+/// for a moment, so the response is not destroyed by a TCP RST (RFC 9112 §9.6).
+final class Connection {
+    let id: UInt64
+    let socket: Socket
+    let remoteAddress: SocketAddress?
+    var parser: HTTPRequestParser
+
+    /// Bytes waiting to be written, and how many of them already were.
+    private(set) var output: [UInt8] = []
+    private var outputOffset = 0
+
+    /// A request is with the handler; nothing more is parsed until it answers.
+    private(set) var awaitingReply = false
+    private var replyIsToHead = false
+    private var replyKeepsAlive = true
+    /// After the output is flushed, the connection closes.
+    private(set) var closeAfterFlush = false
+    /// Write side shut; reading and discarding until the peer closes or the deadline passes.
+    private(set) var draining = false
+
+    /// Monotonic times for the timeouts.
+    private var idleSince: UInt64
+    private var requestStartedAt: UInt64 = 0
+    private var bodyStartedAt: UInt64 = 0
+    private var lastWriteProgress: UInt64 = 0
+    private var drainDeadline: UInt64 = 0
+
+    /// What the poller watches for now.
+    var interest: Poller.Interest = .read
+
+    init(id: UInt64, socket: Socket, remoteAddress: SocketAddress?, limits: HTTPRequestParser.Limits, now: UInt64) {
+        self.id = id
+        self.socket = socket
+        self.remoteAddress = remoteAddress
+        self.parser = HTTPRequestParser(limits: limits)
+        self.idleSince = now
+    }
+
+    /// What the poller should watch given the state.
+    var wantedInterest: Poller.Interest {
+        var wanted: Poller.Interest = []
+        if draining || (!awaitingReply && !closeAfterFlush) { wanted.insert(.read) }
+        if outputOffset < output.count { wanted.insert(.write) }
+        return wanted
+    }
+
+    var hasPendingOutput: Bool { outputOffset < output.count }
+
+    /// Whether the connection may be closed now without losing a request or a response.
+    var isIdle: Bool { !awaitingReply && !hasPendingOutput && !parser.hasPartialRequest }
+
+    // MARK: - Input
+
+    /// Notes that bytes arrived (for the header and body timeouts).
+    func noteInput(now: UInt64) {
+        if requestStartedAt == 0 { requestStartedAt = now }
+    }
+
+    /// Parses buffered input. Returns the next complete request to dispatch, if any.
+    func nextRequest(now: UInt64, server: String) -> HTTPRequest? {
+        while !awaitingReply && !closeAfterFlush && !draining {
+            do {
+                guard let event = try parser.next() else {
+                    if parser.isReadingBody && bodyStartedAt == 0 { bodyStartedAt = now }
+                    if !parser.hasPartialRequest { requestStartedAt = 0 }
+                    return nil
+                }
+                switch event {
+                case .continueExpected:
+                    // RFC 9110 §10.1.1: an interim 100 lets the client send the body.
+                    enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                    bodyStartedAt = now
+                case .request(var request):
+                    request.remoteAddress = remoteAddress
+                    request.receivedAt = now
+                    awaitingReply = true
+                    replyIsToHead = request.method == .head
+                    replyKeepsAlive = request.wantsKeepAlive
+                    requestStartedAt = 0
+                    bodyStartedAt = 0
+                    return request
+                }
+            } catch {
+                fail(error, server: server)
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// Answers a malformed request or a timeout and closes after it.
+    func fail(_ error: HTTPError, server: String) {
+        let date = HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds)
+        enqueue(error.response.serialized(date: date, server: server, close: true, isHead: false))
+        closeAfterFlush = true
+    }
+
+    // MARK: - Replies
+
+    /// Queues the handler's response. `forceClose` is set while the server shuts down.
+    func complete(with response: HTTPResponse, date: String, server: String, forceClose: Bool, now: UInt64) {
+        let close = forceClose || !replyKeepsAlive || response.headers.hasToken("close", in: .connection)
+        enqueue(response.serialized(date: date, server: server, close: close, isHead: replyIsToHead))
+        awaitingReply = false
+        idleSince = now
+        if close { closeAfterFlush = true }
+    }
+
+    /// Closes without a reply; the request is forgotten.
+    func abandonReply() {
+        awaitingReply = false
+    }
+
+    // MARK: - Output
+
+    private func enqueue(_ bytes: [UInt8]) {
+        if outputOffset == output.count {
+            output = bytes
+            outputOffset = 0
+        } else {
+            output.append(contentsOf: bytes)
+        }
+    }
+
+    /// Writes what the socket takes. Returns false when the connection broke.
+    func flush(now: UInt64) -> Bool {
+        while outputOffset < output.count {
+            let written: Int
+            do {
+                written = try output.withUnsafeBytes { bytes in
+                    try socket.write(UnsafeRawBufferPointer(rebasing: bytes[outputOffset...]))
+                }
+            } catch {
+                return false
+            }
+            if written == 0 { break }
+            outputOffset += written
+            lastWriteProgress = now
+        }
+        if outputOffset == output.count {
+            output.removeAll(keepingCapacity: output.count <= 65536)
+            outputOffset = 0
+            if closeAfterFlush && !draining {
+                socket.shutdownWrite()
+                draining = true
+                drainDeadline = now + 2_000_000_000
+            }
+        }
+        return true
+    }
+
+    // MARK: - Timeouts
+
+    /// What the sweep should do with this connection.
+    enum Expiry {
+        case keep
+        case close
+        case timeout(HTTPError)
+    }
+
+    func expiry(now: UInt64, configuration: HTTPServerConfiguration) -> Expiry {
+        func elapsed(_ since: UInt64, _ limitMilliseconds: Int) -> Bool {
+            since != 0 && now > since && (now - since) / 1_000_000 > UInt64(limitMilliseconds)
+        }
+        if awaitingReply { return .keep }
+        if hasPendingOutput {
+            return elapsed(lastWriteProgress, configuration.writeTimeoutMilliseconds) ? .close : .keep
+        }
+        if draining { return now > drainDeadline ? .close : .keep }
+        if closeAfterFlush { return .keep }
+        if bodyStartedAt != 0 {
+            return elapsed(bodyStartedAt, configuration.bodyTimeoutMilliseconds)
+                ? .timeout(HTTPError(.requestTimeout, "timed out waiting for the request body")) : .keep
+        }
+        if requestStartedAt != 0 {
+            return elapsed(requestStartedAt, configuration.headerTimeoutMilliseconds)
+                ? .timeout(HTTPError(.requestTimeout, "timed out waiting for the request header")) : .keep
+        }
+        return elapsed(idleSince, configuration.idleTimeoutMilliseconds) ? .close : .keep
+    }
+}

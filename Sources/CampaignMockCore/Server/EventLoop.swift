@@ -1,0 +1,281 @@
+import Synchronization
+
+/// One thread multiplexing many connections over a ``Poller``.
+///
+/// Everything but the mailbox is confined to the loop's own thread: other threads (handlers replying
+/// after a commit, the acceptor handing over a socket, shutdown) only append to `mailbox` and wake it.
+/// That is why the class is `@unchecked Sendable`: the mutable state is guarded by that confinement and
+/// by the `mailbox` mutex.
+final class EventLoop: @unchecked Sendable {
+    enum Message {
+        case adopt(Socket, SocketAddress?)
+        case reply(connection: UInt64, HTTPReply)
+        case stopAccepting
+        case stop
+    }
+
+    let index: Int
+    private let server: HTTPServerCore
+    private let poller: Poller
+    private let waker: Waker
+    private let mailbox = Mutex<[Message]>([])
+    private let polling = Atomic<Bool>(false)
+
+    private var connections: [Int32: Connection] = [:]
+    private var connectionsByID: [UInt64: Int32] = [:]
+    private var listener: Socket?
+    private var acceptTargets: [EventLoop] = []
+    private var nextTarget = 0
+    private var cachedDate: (second: Int, text: String) = (0, "")
+    private var readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
+    private var running = true
+    private var lastSweep: UInt64 = 0
+    private var thread: SystemThread?
+
+    init(index: Int, server: HTTPServerCore) throws(SystemCallError) {
+        self.index = index
+        self.server = server
+        self.poller = try Poller()
+        self.waker = try Waker()
+        try poller.register(waker.readDescriptor, interest: .read)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    /// Makes this loop accept connections on `socket` and hand them round-robin to `loops`.
+    func startAccepting(on socket: Socket, distributingTo loops: [EventLoop]) throws(SystemCallError) {
+        listener = socket
+        acceptTargets = loops
+        try poller.register(socket.descriptor, interest: .read)
+    }
+
+    func start() {
+        thread = SystemThread(name: "http-loop-\(index)") { [self] in run() }
+    }
+
+    func join() {
+        thread?.join()
+    }
+
+    /// Delivers `message` to the loop thread. Safe from any thread.
+    func post(_ message: Message) {
+        mailbox.withLock { $0.append(message) }
+        // The loop sets `polling` before its last look at the mailbox, so either it sees this
+        // message or this sees `polling` and wakes it.
+        if polling.load(ordering: .sequentiallyConsistent) { waker.wake() }
+    }
+
+    // MARK: - The loop
+
+    private func run() {
+        while running {
+            polling.store(true, ordering: .sequentiallyConsistent)
+            let pending = mailbox.withLock { !$0.isEmpty }
+            let events = (try? poller.wait(timeoutMilliseconds: pending ? 0 : 100)) ?? []
+            polling.store(false, ordering: .sequentiallyConsistent)
+            let now = Clock.monotonicNanoseconds()
+            for event in events {
+                if event.descriptor == waker.readDescriptor {
+                    waker.drain()
+                } else if event.descriptor == listener?.descriptor {
+                    acceptConnections(now: now)
+                } else if let connection = connections[event.descriptor] {
+                    handle(event, on: connection, now: now)
+                }
+            }
+            processMailbox()
+            if now - lastSweep > 100_000_000 {
+                lastSweep = now
+                sweep(now: now)
+            }
+        }
+        for connection in Array(connections.values) { close(connection) }
+        if let listener {
+            poller.unregister(listener.descriptor)
+            listener.close()
+        }
+        acceptTargets = []
+    }
+
+    private func processMailbox() {
+        let messages = mailbox.withLock { messages in
+            defer { messages.removeAll(keepingCapacity: true) }
+            return messages
+        }
+        guard !messages.isEmpty else { return }
+        let now = Clock.monotonicNanoseconds()
+        for message in messages {
+            switch message {
+            case .adopt(let socket, let address):
+                adopt(socket, address: address, now: now)
+            case .reply(let id, let reply):
+                guard let fd = connectionsByID[id], let connection = connections[fd] else { continue }
+                deliver(reply, to: connection, now: now)
+            case .stopAccepting:
+                if let listener {
+                    poller.unregister(listener.descriptor)
+                    listener.close()
+                    self.listener = nil
+                }
+            case .stop:
+                running = false
+            }
+        }
+    }
+
+    // MARK: - Connections
+
+    private func acceptConnections(now: UInt64) {
+        guard let listener else { return }
+        for _ in 0..<64 {
+            guard let accepted = try? listener.accept() else { return }
+            let (socket, address) = accepted
+            guard server.reserveConnection() else {
+                HTTPServerCore.refuse(socket)
+                continue
+            }
+            let target = acceptTargets[nextTarget % acceptTargets.count]
+            nextTarget &+= 1
+            if target === self {
+                adopt(socket, address: address, now: now)
+            } else {
+                target.post(.adopt(socket, address))
+            }
+        }
+    }
+
+    private func adopt(_ socket: Socket, address: SocketAddress?, now: UInt64) {
+        let connection = Connection(
+            id: server.nextConnectionID(), socket: socket, remoteAddress: address,
+            limits: server.configuration.limits, now: now)
+        do {
+            try poller.register(socket.descriptor, interest: connection.interest)
+        } catch {
+            socket.close()
+            server.releaseConnection()
+            return
+        }
+        connections[socket.descriptor] = connection
+        connectionsByID[connection.id] = socket.descriptor
+        if server.isShuttingDown { close(connection) }
+    }
+
+    private func handle(_ event: Poller.Event, on connection: Connection, now: UInt64) {
+        if event.readable || event.hangup {
+            guard read(from: connection, now: now) else { return close(connection) }
+        }
+        if event.writable || connection.hasPendingOutput {
+            guard connection.flush(now: now) else { return close(connection) }
+        }
+        dispatchRequests(on: connection, now: now)
+    }
+
+    /// Reads what is available. Returns false when the connection is finished.
+    private func read(from connection: Connection, now: UInt64) -> Bool {
+        guard connection.wantedInterest.contains(.read) else { return true }
+        for _ in 0..<4 {
+            let result: Socket.ReadResult
+            do {
+                result = try connection.socket.read(into: readBuffer)
+            } catch {
+                return false
+            }
+            switch result {
+            case .wouldBlock:
+                return true
+            case .endOfStream:
+                // A client that half-closes after a complete request still gets its answer.
+                return connection.awaitingReply && !connection.draining
+            case .bytes(let count):
+                if connection.draining { continue }
+                connection.noteInput(now: now)
+                connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+                if count < readBuffer.count { return true }
+            }
+        }
+        return true
+    }
+
+    private func dispatchRequests(on connection: Connection, now: UInt64) {
+        if let request = connection.nextRequest(now: now, server: server.configuration.serverName) {
+            let id = connection.id
+            let reply = ReplyChannel { [self] reply in post(.reply(connection: id, reply)) }
+            server.handler.handle(request, reply: reply)
+        }
+        if connection.hasPendingOutput {
+            guard connection.flush(now: now) else { return close(connection) }
+        }
+        updateInterest(connection)
+    }
+
+    private func deliver(_ reply: HTTPReply, to connection: Connection, now: UInt64) {
+        switch reply {
+        case .response(let response):
+            connection.complete(
+                with: response, date: dateHeader(), server: server.configuration.serverName,
+                forceClose: server.isShuttingDown, now: now)
+            guard connection.flush(now: now) else { return close(connection) }
+            dispatchRequests(on: connection, now: now)
+        case .drop:
+            connection.abandonReply()
+            close(connection)
+        case .reset:
+            connection.abandonReply()
+            close(connection, reset: true)
+        }
+    }
+
+    /// The `Date` header, formatted once per second.
+    private func dateHeader() -> String {
+        let second = Clock.wallClock().seconds
+        if second != cachedDate.second {
+            cachedDate = (second, HTTPDate.imfFixdate(secondsSince1970: second))
+        }
+        return cachedDate.text
+    }
+
+    private func updateInterest(_ connection: Connection) {
+        let wanted = connection.wantedInterest
+        guard wanted != connection.interest else { return }
+        do {
+            try poller.modify(connection.socket.descriptor, interest: wanted)
+            connection.interest = wanted
+        } catch {
+            close(connection)
+        }
+    }
+
+    private func close(_ connection: Connection, reset: Bool = false) {
+        let fd = connection.socket.descriptor
+        guard connections.removeValue(forKey: fd) != nil else { return }
+        connectionsByID[connection.id] = nil
+        poller.unregister(fd)
+        if reset { connection.socket.resetAndClose() } else { connection.socket.close() }
+        server.releaseConnection()
+    }
+
+    private func sweep(now: UInt64) {
+        let shuttingDown = server.isShuttingDown
+        for connection in Array(connections.values) {
+            if shuttingDown && connection.isIdle {
+                close(connection)
+                continue
+            }
+            switch connection.expiry(now: now, configuration: server.configuration) {
+            case .keep:
+                break
+            case .close:
+                close(connection)
+            case .timeout(let error):
+                connection.fail(error, server: server.configuration.serverName)
+                guard connection.flush(now: now) else {
+                    close(connection)
+                    continue
+                }
+                updateInterest(connection)
+            }
+        }
+    }
+}

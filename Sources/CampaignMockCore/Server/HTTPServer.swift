@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Synchronization
+
+/// State shared by the event loops of one server.
+final class HTTPServerCore: Sendable {
+    let configuration: HTTPServerConfiguration
+    let handler: any HTTPHandler
+    private let openConnections = Atomic<Int>(0)
+    private let connectionIDs = Atomic<UInt64>(0)
+    private let shuttingDown = Atomic<Bool>(false)
+
+    init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    var connectionCount: Int { openConnections.load(ordering: .relaxed) }
+    var isShuttingDown: Bool { shuttingDown.load(ordering: .acquiring) }
+
+    func beginShutdown() { shuttingDown.store(true, ordering: .releasing) }
+
+    func nextConnectionID() -> UInt64 {
+        connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Counts a new connection, or returns false when the limit is reached.
+    func reserveConnection() -> Bool {
+        let count = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+        if count > configuration.maxConnections {
+            openConnections.wrappingSubtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func releaseConnection() {
+        openConnections.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    /// Tells a client over the connection limit why it is turned away, then closes.
+    static func refuse(_ socket: Socket) {
+        let response = HTTPError(.serviceUnavailable, "too many open connections", headers: [.retryAfter: "1"])
+            .response.serialized(date: HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds),
+                                 server: "campaign-mock", close: true, isHead: false)
+        _ = response.withUnsafeBytes { try? socket.write($0) }
+        socket.close()
+    }
+}
+
+/// An HTTP/1.1 server on non-blocking POSIX sockets.
+///
+/// A fixed set of event loops (``HTTPServerConfiguration/eventLoopCount``, one per core by default)
+/// each multiplex their connections with epoll (kqueue on Darwin). A thread per connection would
+/// pay two context switches per request; the loops keep a slow or stalled client from costing more
+/// than its buffers, and the handler decides when to answer through its ``ReplyChannel``.
+package final class HTTPServer: Sendable {
+    private let core: HTTPServerCore
+    private let loops: [EventLoop]
+    private let listener: Socket
+    /// The address the server listens on, with the real port when port 0 was asked for.
+    package let localAddress: SocketAddress
+
+    /// Binds the listening socket and starts the event loops.
+    ///
+    /// - Throws: ``SystemCallError`` when the address cannot be bound (in use, not local, no permission).
+    package init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) throws(SystemCallError) {
+        HTTPServer.prepareProcess()
+        core = HTTPServerCore(configuration: configuration, handler: handler)
+        listener = try Socket.listen(on: configuration.address, backlog: configuration.backlog)
+        do {
+            localAddress = try listener.localAddress()
+            var loops: [EventLoop] = []
+            for index in 0..<max(1, configuration.eventLoopCount) {
+                loops.append(try EventLoop(index: index, server: core))
+            }
+            self.loops = loops
+            try loops[0].startAccepting(on: listener, distributingTo: loops)
+        } catch {
+            listener.close()
+            throw error
+        }
+        for loop in loops { loop.start() }
+    }
+
+    /// Open client connections right now.
+    package var connectionCount: Int { core.connectionCount }
+
+    /// Whether ``shutdown(gracePeriodMilliseconds:)`` has begun.
+    package var isShuttingDown: Bool { core.isShuttingDown }
+
+    /// Stops accepting, lets requests in flight finish (their responses close the connection),
+    /// waits up to `gracePeriodMilliseconds` for connections to end, then closes the rest.
+    /// Blocks until the loops have stopped.
+    package func shutdown(gracePeriodMilliseconds: Int = 5000) {
+        guard !core.isShuttingDown else { return }
+        core.beginShutdown()
+        loops[0].post(.stopAccepting)
+        let deadline = Clock.monotonicNanoseconds() + UInt64(gracePeriodMilliseconds) * 1_000_000
+        while core.connectionCount > 0 && Clock.monotonicNanoseconds() < deadline {
+            usleep(5000)
+        }
+        for loop in loops { loop.post(.stop) }
+        for loop in loops { loop.join() }
+    }
+
+    /// Raises the open-file limit to its hard maximum (a server holds many sockets) and ignores
+    /// SIGPIPE, so a client that goes away surfaces as an error on its connection, not a dead process.
+    private static func prepareProcess() {
+        signal(SIGPIPE, SIG_IGN)
+        var limit = rlimit()
+        if getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 && limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
+        }
+    }
+}
+
+#if canImport(Glibc)
+    private let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#elseif canImport(Darwin)
+    private let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
+#endif

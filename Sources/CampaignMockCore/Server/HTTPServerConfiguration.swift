@@ -1,0 +1,27 @@
+/// How an ``HTTPServer`` listens, and the limits it enforces on clients.
+package struct HTTPServerConfiguration: Sendable, Equatable {
+    /// Where to listen; port 0 picks a free port (read it back from ``HTTPServer/localAddress``).
+    package var address: SocketAddress
+    /// Request size limits.
+    package var limits = HTTPRequestParser.Limits()
+    /// Most open connections; beyond it a new client gets `503` and is closed.
+    package var maxConnections = 4096
+    /// Longest wait for a complete request head once its first byte arrived (then `408`).
+    package var headerTimeoutMilliseconds = 10_000
+    /// Longest wait for a complete body once the head arrived (then `408`).
+    package var bodyTimeoutMilliseconds = 30_000
+    /// How long an idle keep-alive connection stays open.
+    package var idleTimeoutMilliseconds = 60_000
+    /// Longest time a client may leave a response unread before the connection is dropped.
+    package var writeTimeoutMilliseconds = 30_000
+    /// Event-loop threads; each serves its share of the connections.
+    package var eventLoopCount = 2
+    /// The `Server` header.
+    package var serverName = "campaign-mock"
+    /// `listen(2)` backlog.
+    package var backlog: Int32 = 1024
+
+    package init(address: SocketAddress) {
+        self.address = address
+    }
+}

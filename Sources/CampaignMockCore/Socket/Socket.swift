@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+    import CLinux
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A non-blocking TCP socket descriptor. A value type: whoever holds it decides when to close it.
+package struct Socket: Sendable, Hashable {
+    /// The file descriptor.
+    package let descriptor: Int32
+
+    package init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// The outcome of one non-blocking read.
+    package enum ReadResult: Equatable {
+        case bytes(Int)
+        case wouldBlock
+        case endOfStream
+    }
+
+    /// Opens a listening socket bound to `address`, non-blocking, with `SO_REUSEADDR`.
+    package static func listen(on address: SocketAddress, backlog: Int32) throws(SystemCallError) -> Socket {
+        let domain = address.family == .ipv4 ? AF_INET : AF_INET6
+        let descriptor = try systemCall("socket") { makeStreamSocket(domain: domain) }
+        let socket = Socket(descriptor: descriptor)
+        do {
+            try socket.setOption(SOL_SOCKET, SO_REUSEADDR, 1)
+            if address.family == .ipv6 {
+                // `::` should accept IPv4 clients too, as `0.0.0.0` users expect.
+                try socket.setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0)
+            }
+            _ = try address.withSockAddr { (pointer, length) throws(SystemCallError) in
+                try systemCall("bind") { bind(descriptor, pointer, length) }
+            }
+            try systemCall("listen") { platformListen(descriptor, backlog) }
+            try socket.setNonBlocking()
+            return socket
+        } catch {
+            socket.close()
+            throw error
+        }
+    }
+
+    /// Accepts one pending connection, or returns nil when none is waiting.
+    package func accept() throws(SystemCallError) -> (Socket, SocketAddress?)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let accepted: Int32
+        do {
+            accepted = try systemCall("accept") {
+                withUnsafeMutablePointer(to: &storage) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                        acceptNonBlocking(descriptor, address, &length)
+                    }
+                }
+            }
+        } catch where isWouldBlock(error) || error.errno == ECONNABORTED {
+            return nil
+        }
+        let socket = Socket(descriptor: accepted)
+        #if canImport(Darwin)
+            try socket.setNonBlocking()
+            try socket.setOption(SOL_SOCKET, SO_NOSIGPIPE, 1)
+        #endif
+        try? socket.setOption(Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+        return (socket, SocketAddress(storage: storage))
+    }
+
+    /// Reads what is available into `buffer`.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> ReadResult {
+        do {
+            let count = try systemCall("read") { platformRead(descriptor, buffer.baseAddress, buffer.count) }
+            return count == 0 ? .endOfStream : .bytes(count)
+        } catch where isWouldBlock(error) {
+            return .wouldBlock
+        }
+    }
+
+    /// Writes as much of `bytes` as the kernel takes now; 0 when it takes nothing.
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
+        do {
+            return try systemCall("send") { sendNoSignal(descriptor, bytes.baseAddress, bytes.count) }
+        } catch where isWouldBlock(error) {
+            return 0
+        }
+    }
+
+    /// The address the socket is bound to (the real port after binding port 0).
+    package func localAddress() throws(SystemCallError) -> SocketAddress {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        try systemCall("getsockname") {
+            withUnsafeMutablePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+        }
+        guard let address = SocketAddress(storage: storage) else {
+            throw SystemCallError(operation: "getsockname", errno: EAFNOSUPPORT)
+        }
+        return address
+    }
+
+    /// Stops sending; the peer reads end-of-stream after what was written.
+    package func shutdownWrite() {
+        _ = platformShutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Closes the descriptor.
+    package func close() {
+        _ = platformClose(descriptor)
+    }
+
+    /// Closes with `SO_LINGER` 0, so the peer sees a TCP RST instead of a clean end.
+    package func resetAndClose() {
+        var linger = PlatformLinger()
+        linger.l_onoff = 1
+        linger.l_linger = 0
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<PlatformLinger>.size))
+        close()
+    }
+
+    private func setOption(_ level: Int32, _ name: Int32, _ value: Int32) throws(SystemCallError) {
+        var value = value
+        try systemCall("setsockopt") {
+            setsockopt(descriptor, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
+
+    private func setNonBlocking() throws(SystemCallError) {
+        let flags = try systemCall("fcntl") { fcntl(descriptor, F_GETFL) }
+        try systemCall("fcntl") { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+    }
+}
+
+// The platform differences of the calls above, kept in one place.
+#if canImport(Glibc)
+    private typealias PlatformLinger = Glibc.linger
+    private func makeStreamSocket(domain: Int32) -> Int32 {
+        Glibc.socket(domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    }
+    private func acceptNonBlocking(
+        _ descriptor: Int32,
+        _ address: UnsafeMutablePointer<sockaddr>,
+        _ length: UnsafeMutablePointer<socklen_t>
+    ) -> Int32 {
+        CLinux_accept4(descriptor, address, length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+    }
+    private func sendNoSignal(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+    }
+    private func platformListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { Glibc.listen(descriptor, backlog) }
+    private func platformRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        Glibc.read(descriptor, buffer, count)
+    }
+    private func platformShutdown(_ descriptor: Int32, _ how: Int32) -> Int32 { Glibc.shutdown(descriptor, how) }
+    private func platformClose(_ descriptor: Int32) -> Int32 { Glibc.close(descriptor) }
+#elseif canImport(Darwin)
+    private typealias PlatformLinger = Darwin.linger
+    private func makeStreamSocket(domain: Int32) -> Int32 {
+        let descriptor = Darwin.socket(domain, SOCK_STREAM, 0)
+        if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return descriptor
+    }
+    private func acceptNonBlocking(
+        _ descriptor: Int32,
+        _ address: UnsafeMutablePointer<sockaddr>,
+        _ length: UnsafeMutablePointer<socklen_t>
+    ) -> Int32 {
+        Darwin.accept(descriptor, address, length)
+    }
+    private func sendNoSignal(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        send(descriptor, bytes, count, 0)
+    }
+    private func platformListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { Darwin.listen(descriptor, backlog) }
+    private func platformRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        Darwin.read(descriptor, buffer, count)
+    }
+    private func platformShutdown(_ descriptor: Int32, _ how: Int32) -> Int32 { Darwin.shutdown(descriptor, how) }
+    private func platformClose(_ descriptor: Int32) -> Int32 { Darwin.close(descriptor) }
+#endif

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A failed system call: the operation's name and the `errno` it left.
+package struct SystemCallError: Error, Equatable, CustomStringConvertible {
+    /// The name of the call, e.g. `bind`.
+    package let operation: String
+    /// The `errno` value the call reported.
+    package let errno: Int32
+
+    package init(operation: String, errno: Int32) {
+        self.operation = operation
+        self.errno = errno
+    }
+
+    package var description: String {
+        "\(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+    }
+}
+
+/// Runs a system call that reports failure as -1, retrying on `EINTR`.
+///
+/// - Returns: the call's non-negative result.
+/// - Throws: ``SystemCallError`` with the call's name and `errno`.
+@discardableResult
+package func systemCall<T: FixedWidthInteger>(_ operation: String, _ body: () -> T) throws(SystemCallError) -> T {
+    while true {
+        let result = body()
+        if result != -1 { return result }
+        let code = errno
+        if code == EINTR { continue }
+        throw SystemCallError(operation: operation, errno: code)
+    }
+}
+
+/// Whether an error means "try again later" on a non-blocking descriptor.
+package func isWouldBlock(_ error: SystemCallError) -> Bool {
+    error.errno == EAGAIN || error.errno == EWOULDBLOCK
+}

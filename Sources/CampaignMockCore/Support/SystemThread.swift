@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+    import CLinux
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A named OS thread running one closure; the event loops and the store's writer each own one.
+package final class SystemThread: Sendable {
+    private final class Body {
+        let name: String
+        let run: @Sendable () -> Void
+        init(name: String, run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
+    }
+
+    #if canImport(Glibc)
+        private let thread: pthread_t
+    #elseif canImport(Darwin)
+        nonisolated(unsafe) private let thread: pthread_t
+    #endif
+
+    /// Starts a thread named `name` running `run`.
+    package init(name: String, run: @escaping @Sendable () -> Void) {
+        let body = Unmanaged.passRetained(Body(name: name, run: run)).toOpaque()
+        #if canImport(Glibc)
+            var handle = pthread_t()
+        #elseif canImport(Darwin)
+            var handle: pthread_t?
+        #endif
+        let result = pthread_create(
+            &handle, nil,
+            { argument in
+                let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
+                #if canImport(Glibc)
+                    _ = CLinux_pthread_setname_np(pthread_self(), String(body.name.prefix(15)))
+                #elseif canImport(Darwin)
+                    _ = pthread_setname_np(String(body.name.prefix(63)))
+                #endif
+                body.run()
+                return nil
+            }, body)
+        precondition(result == 0, "pthread_create failed: \(result)")
+        #if canImport(Glibc)
+            thread = handle
+        #elseif canImport(Darwin)
+            thread = handle!
+        #endif
+    }
+
+    /// Waits for the thread to finish.
+    package func join() {
+        _ = pthread_join(thread, nil)
+    }
+}
