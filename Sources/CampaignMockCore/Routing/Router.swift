@@ -16,21 +16,30 @@ package struct Router: HTTPHandler {
     /// A route's body.
     package typealias Body = @Sendable (HTTPRequest, RouteParameters, ReplyChannel) -> Void
 
+    /// Answers a path that exists with a method it does not take; gets the allowed methods.
+    package typealias MethodNotAllowed = @Sendable (HTTPRequest, [HTTPMethod], ReplyChannel) -> Void
+
     private struct Route: Sendable {
-        let method: HTTPMethod
+        /// nil: any method (the body checks it).
+        let method: HTTPMethod?
         let segments: [Substring]
         let body: Body
     }
 
     private var routes: [Route] = []
-    private let fallback: @Sendable (HTTPRequest, ReplyChannel) -> Void
+    private let notFound: @Sendable (HTTPRequest, ReplyChannel) -> Void
+    private let methodNotAllowed: MethodNotAllowed
 
-    package init(fallback: @escaping @Sendable (HTTPRequest, ReplyChannel) -> Void = Router.notFound) {
-        self.fallback = fallback
+    package init(
+        notFound: @escaping @Sendable (HTTPRequest, ReplyChannel) -> Void = Router.notFound,
+        methodNotAllowed: @escaping MethodNotAllowed = Router.methodNotAllowed
+    ) {
+        self.notFound = notFound
+        self.methodNotAllowed = methodNotAllowed
     }
 
-    /// Adds a route. `pattern` segments in braces capture one path segment.
-    package mutating func add(_ method: HTTPMethod, _ pattern: String, _ body: @escaping Body) {
+    /// Adds a route; `method` nil takes every method. `pattern` segments in braces capture one segment.
+    package mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body) {
         routes.append(Route(method: method, segments: Self.segments(pattern), body: body))
     }
 
@@ -40,29 +49,34 @@ package struct Router: HTTPHandler {
         for method in request.method == .head ? [.head, .get] : [request.method] {
             for route in routes {
                 guard let parameters = Self.match(route.segments, path) else { continue }
-                if route.method == method {
+                if route.method == nil || route.method == method {
                     route.body(request, parameters, reply)
                     return
                 }
             }
         }
-        for route in routes where Self.match(route.segments, path) != nil && !allowed.contains(route.method) {
-            allowed.append(route.method)
+        for route in routes where Self.match(route.segments, path) != nil {
+            if let method = route.method, !allowed.contains(method) { allowed.append(method) }
         }
         if allowed.isEmpty {
-            fallback(request, reply)
+            notFound(request, reply)
         } else {
             if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
-            let list = allowed.map(\.rawValue).joined(separator: ", ")
-            reply.send(
-                HTTPError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)",
-                    headers: [.allow: list]).response)
+            methodNotAllowed(request, allowed, reply)
         }
     }
 
-    /// The default fallback: `404` naming the path.
+    /// The default: `404` naming the path.
     package static func notFound(_ request: HTTPRequest, _ reply: ReplyChannel) {
         reply.send(HTTPError(.notFound, "no endpoint at \(request.path)").response)
+    }
+
+    /// The default: `405` with `Allow`.
+    package static func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod], _ reply: ReplyChannel) {
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        reply.send(
+            HTTPError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)",
+                headers: [.allow: list]).response)
     }
 
     private static func segments(_ path: String) -> [Substring] {

@@ -1,0 +1,84 @@
+import CampaignMockCore
+
+/// The inspection and control API under `/_mock/`. JSON in and out; errors as `{ "error": "…" }`.
+struct AdminAPI: Sendable {
+    let store: Store
+    let log: AccessLog
+    /// Monotonic start time, for uptime.
+    let startedAt: UInt64
+    /// Whether the server takes traffic (false once shutdown began).
+    let isAcceptingTraffic: @Sendable () -> Bool
+
+    /// Adds the admin routes to `router`.
+    func register(on router: inout Router) {
+        router.add(.get, "/_mock/health", route(health))
+        router.add(.get, "/_mock/ready", route(ready))
+        router.add(.get, "/_mock/requests", route(listRequests))
+        router.add(.delete, "/_mock/requests", route(clearRequests))
+    }
+
+    /// Wraps an admin handler: errors become JSON, every request is logged.
+    func route(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> Router.Body {
+        { request, _, reply in
+            let response: HTTPResponse
+            do {
+                response = try body(request)
+            } catch let error as any HTTPResponseError {
+                response = error.response
+            } catch {
+                response = AdminError(.internalServerError, "\(error)").response
+            }
+            reply.send(response)
+            log.record(request, status: response.status.code)
+        }
+    }
+
+    /// The answer for an unknown `/_mock/` path.
+    func notFound(_ request: HTTPRequest, _ reply: ReplyChannel) {
+        route { _ in throw AdminError(.notFound, "no admin endpoint at \(request.path)") }(request, RouteParameters(), reply)
+    }
+
+    /// The answer for a known `/_mock/` path with the wrong method.
+    func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod], _ reply: ReplyChannel) {
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        route { _ in
+            var response = AdminError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)").response
+            response.headers.set(.allow, list)
+            return response
+        }(request, RouteParameters(), reply)
+    }
+
+    // MARK: - Endpoints
+
+    private struct Health: Encodable {
+        let status: String
+        let version: String
+        let uptimeSeconds: Double
+    }
+
+    private func health(_ request: HTTPRequest) throws -> HTTPResponse {
+        let uptime = Double((Clock.monotonicNanoseconds() - startedAt) / 1_000_000) / 1000
+        return AdminResponse.json(.ok, Health(status: "ok", version: CampaignMockServer.version, uptimeSeconds: uptime))
+    }
+
+    private func ready(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard isAcceptingTraffic() else {
+            throw AdminError(.serviceUnavailable, "shutting down")
+        }
+        return AdminResponse.json(.ok, ["ready": true])
+    }
+
+    private func listRequests(_ request: HTTPRequest) throws -> HTTPResponse {
+        let query = try AdminResponse.query(request)
+        let after = try AdminResponse.integer(query, "after", in: 0...Int64.max, default: 0)
+        let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
+        let endpoint = query["endpoint"]
+        let page = try store.read { try $0.journalPage(after: after, limit: Int(limit), endpoint: endpoint) }
+        return AdminResponse.json(.ok, page)
+    }
+
+    private func clearRequests(_ request: HTTPRequest) throws -> HTTPResponse {
+        let deleted = try store.writeAndWait { try $0.clearJournal() }
+        return AdminResponse.json(.ok, ["deleted": deleted])
+    }
+}

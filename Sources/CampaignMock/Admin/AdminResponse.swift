@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import CampaignMockCore
+
+/// An admin API failure, answered as JSON `{ "error": "…" }`.
+struct AdminError: HTTPResponseError, Equatable {
+    let status: HTTPStatus
+    let message: String
+
+    init(_ status: HTTPStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    var response: HTTPResponse {
+        AdminResponse.json(status, ["error": message])
+    }
+}
+
+/// JSON responses for the admin API: sorted keys, so output is stable and diff-friendly.
+enum AdminResponse {
+    static func json(_ status: HTTPStatus, _ value: some Encodable) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            let body = try encoder.encode(value)
+            return .content(status, type: "application/json", Array(body))
+        } catch {
+            return .content(.internalServerError, type: "application/json",
+                            Array("{\"error\":\"cannot encode the response\"}".utf8))
+        }
+    }
+
+    /// The query items of `request`, or a 400 naming the broken escape.
+    static func query(_ request: HTTPRequest) throws -> [String: String] {
+        guard let items = PercentEncoding.queryItems(request.query) else {
+            throw AdminError(.badRequest, "malformed percent-encoding in the query string")
+        }
+        var result: [String: String] = [:]
+        for item in items {
+            guard result[item.name] == nil else { throw AdminError(.badRequest, "query parameter '\(item.name)' is repeated") }
+            result[item.name] = item.value
+        }
+        return result
+    }
+
+    /// An integer query parameter within `range`, or `fallback` when absent.
+    static func integer(_ query: [String: String], _ name: String, in range: ClosedRange<Int64>, default fallback: Int64)
+        throws -> Int64
+    {
+        guard let text = query[name] else { return fallback }
+        guard let value = Int64(text), range.contains(value) else {
+            throw AdminError(.badRequest, "'\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,107 @@
+package import CampaignMockCore
+import Synchronization
+
+/// The whole server, built from a ``Configuration``: the store, the Campaign endpoints, the admin API
+/// and the HTTP listener. The CLI and the end-to-end tests both start it this way.
+package final class CampaignMockServer: Sendable {
+    /// The product version.
+    package static let version = "0.1.0"
+
+    package let configuration: Configuration
+    package let store: Store
+    private let dataDirectory: DataDirectory?
+    private let http: HTTPServer
+
+    /// Opens the store (migrating it) and starts listening.
+    ///
+    /// - Throws: ``StoreError``, ``SQLiteError`` or ``SystemCallError`` (address in use, …) with a
+    ///   message fit for the user.
+    package init(configuration: Configuration, logger: Logger) throws {
+        let startedAt = Clock.monotonicNanoseconds()
+        self.configuration = configuration
+        dataDirectory = configuration.inMemory ? nil : try DataDirectory(path: configuration.dataDirectory)
+        let journalLimit = configuration.journalLimit
+        store = try Store(path: configuration.databasePath) { try $0.trimJournal(to: journalLimit) }
+
+        let log = AccessLog(logger: logger)
+        let pipeline = EndpointPipeline(store: store, log: log)
+        let accepting = AcceptingFlag()
+        let admin = AdminAPI(store: store, log: log, startedAt: startedAt, isAcceptingTraffic: accepting.get)
+        var router = Router(
+            notFound: { request, reply in
+                if request.path.hasPrefix("/_mock") {
+                    admin.notFound(request, reply)
+                } else {
+                    pipeline.run("unknown", request, reply) { request in
+                        throw HTTPError(.notFound, "no Campaign endpoint at \(request.path)")
+                    }
+                }
+            },
+            methodNotAllowed: admin.methodNotAllowed)
+        admin.register(on: &router)
+
+        var server = HTTPServerConfiguration(
+            address: try SocketAddress(parsing: configuration.host, port: configuration.port))
+        server.limits = configuration.limits
+        server.maxConnections = configuration.maxConnections
+        server.headerTimeoutMilliseconds = configuration.headerTimeoutMilliseconds
+        server.bodyTimeoutMilliseconds = configuration.bodyTimeoutMilliseconds
+        server.idleTimeoutMilliseconds = configuration.idleTimeoutMilliseconds
+        server.eventLoopCount = configuration.eventLoops
+        do {
+            http = try HTTPServer(configuration: server, handler: router)
+        } catch {
+            store.close()
+            throw error
+        }
+        accepting.http = http
+    }
+
+    /// The bound address (with the real port when port 0 was asked for).
+    package var localAddress: SocketAddress { http.localAddress }
+
+    /// `http://127.0.0.1:8080`: the address clients on this machine use (a wildcard host shows as loopback).
+    package var baseURL: String {
+        var address = http.localAddress
+        if address.host == "0.0.0.0" { address = SocketAddress(host: "127.0.0.1", port: address.port, family: .ipv4) }
+        if address.host == "::" { address = SocketAddress(host: "::1", port: address.port, family: .ipv6) }
+        return "http://\(address)"
+    }
+
+    /// Where state is kept, for the banner.
+    package var dataDescription: String {
+        guard let dataDirectory else { return "in memory (nothing is written to disk)" }
+        return dataDirectory.absolutePath + "/campaign-mock.sqlite3"
+    }
+
+    /// The start-up banner: where to connect and what is configured.
+    package var banner: String {
+        """
+        campaign-mock \(Self.version) is ready
+          Marketing + tracking host  \(baseURL)
+          Admin API                  \(baseURL)/_mock/
+          Data                       \(dataDescription)
+        Stop with Ctrl-C.
+        """
+    }
+
+    /// Stops accepting, finishes requests in flight (up to the grace period), then closes the store.
+    package func shutdown() {
+        http.shutdown(gracePeriodMilliseconds: configuration.shutdownGraceMilliseconds)
+        store.close()
+    }
+}
+
+/// Lets the admin API ask the HTTP server, built after it, whether shutdown began.
+private final class AcceptingFlag: Sendable {
+    private let server = Mutex<HTTPServer?>(nil)
+
+    var http: HTTPServer? {
+        get { server.withLock { $0 } }
+        set { server.withLock { $0 = newValue } }
+    }
+
+    var get: @Sendable () -> Bool {
+        { [self] in !(http?.isShuttingDown ?? true) }
+    }
+}

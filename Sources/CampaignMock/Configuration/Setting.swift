@@ -1,0 +1,147 @@
+import CampaignMockCore
+
+/// One scalar setting, known under three names: the JSON key in the config file (`journalLimit`),
+/// the environment variable (`CAMPAIGN_MOCK_JOURNAL_LIMIT`) and the flag (`--journal-limit`).
+/// Every source hands the value over as text, so each setting is parsed and checked in one place.
+package struct Setting: Sendable {
+    /// The config-file key.
+    package let key: String
+    /// A one-line description for `--help` and the README.
+    package let help: String
+    let apply: @Sendable (inout Configuration, String) throws -> Void
+
+    /// `--journal-limit`.
+    package var flag: String { "--" + Self.kebab(key) }
+    /// `CAMPAIGN_MOCK_JOURNAL_LIMIT`.
+    package var environmentVariable: String { "CAMPAIGN_MOCK_" + Self.kebab(key).replacingDashes().uppercased() }
+
+    private static func kebab(_ key: String) -> String {
+        var result = ""
+        for character in key {
+            if character.isUppercase {
+                result += "-" + character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    fileprivate func replacingDashes() -> String {
+        String(map { $0 == "-" ? "_" : $0 })
+    }
+}
+
+extension Setting {
+    /// Every scalar setting, in the order `--help` lists them.
+    package static let all: [Setting] = [
+        Setting(key: "host", help: "Address to listen on (0.0.0.0 or :: for every interface).") { config, value in
+            _ = try parse(value, as: "host") { try? SocketAddress(parsing: $0, port: 0) }
+            config.host = value
+        },
+        Setting(key: "port", help: "HTTP port; 0 picks a free port and prints it.") { config, value in
+            config.port = try parse(value, as: "port number (0-65535)") { UInt16($0) }
+        },
+        Setting(key: "dataDir", help: "Directory of the SQLite state file.") { config, value in
+            guard !value.isEmpty else { throw ConfigurationError("dataDir: must not be empty") }
+            config.dataDirectory = value
+        },
+        Setting(key: "inMemory", help: "Keep all state in memory; nothing is written to disk.") { config, value in
+            config.inMemory = try parse(value, as: "boolean (true or false)", parseBool)
+        },
+        Setting(key: "logLevel", help: "trace, debug, info, warning or error.") { config, value in
+            config.logLevel = try parse(value, as: "log level (trace, debug, info, warning, error)") {
+                LogLevel(rawValue: $0.lowercased())
+            }
+        },
+        Setting(key: "logFormat", help: "text or json.") { config, value in
+            config.logFormat = try parse(value, as: "log format (text or json)") { LogFormat(rawValue: $0.lowercased()) }
+        },
+        Setting(key: "journalLimit", help: "Most requests kept in the journal (older ones are dropped and counted).") {
+            config, value in
+            config.journalLimit = try parse(value, as: "count (1 or more)") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+        },
+        Setting(key: "maxBodySize", help: "Largest request body, e.g. 1MiB (413 beyond).") { config, value in
+            config.limits.bodyBytes = try parseSize(value, key: "maxBodySize")
+        },
+        Setting(key: "maxHeaderSize", help: "Largest header section, e.g. 32KiB (431 beyond).") { config, value in
+            config.limits.headerBytes = try parseSize(value, key: "maxHeaderSize")
+        },
+        Setting(key: "maxHeaderCount", help: "Most header fields in a request (431 beyond).") { config, value in
+            config.limits.headerCount = try parse(value, as: "count (1 or more)") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+        },
+        Setting(key: "maxRequestLine", help: "Longest request line, e.g. 8KiB (414 beyond).") { config, value in
+            config.limits.requestLineBytes = try parseSize(value, key: "maxRequestLine")
+        },
+        Setting(key: "maxConnections", help: "Most open connections (503 beyond).") { config, value in
+            config.maxConnections = try parse(value, as: "count (1 or more)") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+        },
+        Setting(key: "headerTimeout", help: "Time allowed to send a request head, e.g. 10s (408 after).") { config, value in
+            config.headerTimeoutMilliseconds = try parseDuration(value, key: "headerTimeout")
+        },
+        Setting(key: "bodyTimeout", help: "Time allowed to send a request body, e.g. 30s (408 after).") { config, value in
+            config.bodyTimeoutMilliseconds = try parseDuration(value, key: "bodyTimeout")
+        },
+        Setting(key: "idleTimeout", help: "How long an idle keep-alive connection stays open, e.g. 60s.") { config, value in
+            config.idleTimeoutMilliseconds = try parseDuration(value, key: "idleTimeout")
+        },
+        Setting(key: "shutdownGrace", help: "How long shutdown waits for requests in flight, e.g. 5s.") { config, value in
+            config.shutdownGraceMilliseconds = try parseDuration(value, key: "shutdownGrace")
+        },
+        Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
+            config.eventLoops = try parse(value, as: "count (1-64)") { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }
+        },
+    ]
+
+    /// The setting for a config-file key.
+    package static func named(_ key: String) -> Setting? {
+        all.first { $0.key == key }
+    }
+
+    // MARK: - Value parsing
+
+    private static func parse<T>(_ value: String, as kind: String, _ convert: (String) -> T?)
+        throws(ConfigurationError) -> T
+    {
+        guard let result = convert(value.trimmingASCIISpaces()) else {
+            throw ConfigurationError("'\(value)' is not a valid \(kind)")
+        }
+        return result
+    }
+
+    private static func parseBool(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off": return false
+        default: return nil
+        }
+    }
+
+    /// `1MiB`, `64KiB`, `512` (bytes); `k`/`kb`/`m`/`mb` are read as KiB/MiB.
+    static func parseSize(_ value: String, key: String) throws(ConfigurationError) -> Int {
+        let units: [(String, Int)] = [
+            ("kib", 1024), ("mib", 1 << 20), ("kb", 1024), ("mb", 1 << 20), ("k", 1024), ("m", 1 << 20), ("b", 1),
+        ]
+        let text = value.trimmingASCIISpaces().lowercased()
+        for (suffix, factor) in units + [("", 1)] where text.hasSuffix(suffix) {
+            let number = text.dropLast(suffix.count).trimmingASCIISpaces()
+            if let count = Int(number), count > 0, count <= Int(Int32.max) / factor {
+                return count * factor
+            }
+        }
+        throw ConfigurationError("'\(value)' is not a valid size (e.g. 512, 64KiB, 1MiB)")
+    }
+
+    /// `500ms`, `10s`, `2m`; a bare number is seconds.
+    static func parseDuration(_ value: String, key: String) throws(ConfigurationError) -> Int {
+        let text = value.trimmingASCIISpaces().lowercased()
+        for (suffix, factor) in [("ms", 1), ("s", 1000), ("m", 60_000), ("", 1000)] where text.hasSuffix(suffix) {
+            if let count = Double(text.dropLast(suffix.count)), count >= 0, count * Double(factor) < 86_400_000 {
+                return Int(count * Double(factor))
+            }
+        }
+        throw ConfigurationError("'\(value)' is not a valid duration (e.g. 500ms, 10s, 2m)")
+    }
+}

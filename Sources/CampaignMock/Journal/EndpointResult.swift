@@ -1,0 +1,28 @@
+package import CampaignMockCore
+
+/// What a Campaign endpoint decided for one request: the answer, and the state change to commit
+/// before the answer is sent.
+package struct EndpointResult: Sendable {
+    package var response: HTTPResponse
+    /// The integration key the request named, for the journal and the log.
+    package var appKey: String?
+    /// Why the request was refused, for the journal and the log.
+    package var reason: String?
+    /// The change to store; it commits in the same transaction as the journal row.
+    package var change: (@Sendable (StoreTransaction) throws -> Void)?
+
+    package init(
+        response: HTTPResponse, appKey: String? = nil, reason: String? = nil,
+        change: (@Sendable (StoreTransaction) throws -> Void)? = nil
+    ) {
+        self.response = response
+        self.appKey = appKey
+        self.reason = reason
+        self.change = change
+    }
+
+    /// A refusal: the error's response, its reason, no change.
+    package static func refused(_ error: HTTPError, appKey: String? = nil) -> EndpointResult {
+        EndpointResult(response: error.response, appKey: appKey, reason: error.reason)
+    }
+}

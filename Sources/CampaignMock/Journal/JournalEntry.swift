@@ -1,0 +1,37 @@
+/// One request as the journal keeps it: what arrived, what was answered, and why.
+package struct JournalEntry: Sendable, Codable, Equatable {
+    /// Increasing id; also the paging cursor.
+    package var id: Int64
+    /// When the request was complete, ISO 8601 UTC.
+    package var receivedAt: String
+    package var method: String
+    /// Path and query as sent.
+    package var target: String
+    /// The endpoint family: `registration-ios`, `registration-android`, `tracking`, `soap`, `health`, `unknown`.
+    package var endpoint: String
+    package var headers: [[String]]
+    /// The body as UTF-8 text, or base64 when it is not UTF-8 (`bodyEncoding` says which).
+    package var body: String
+    package var bodyEncoding: String
+    /// Whether the body was longer than the journal keeps (``JournalEntry/bodyLimit`` bytes).
+    package var bodyTruncated: Bool
+    package var status: Int
+    /// Why the request was rejected, for failures.
+    package var reason: String?
+    /// The integration key the request named, if any.
+    package var appKey: String?
+    package var durationMs: Double
+    package var remoteAddress: String?
+
+    /// Bytes of a body the journal keeps.
+    package static let bodyLimit = 64 * 1024
+}
+
+/// A page of the journal.
+package struct JournalPage: Sendable, Codable, Equatable {
+    package var requests: [JournalEntry]
+    /// Entries dropped because the journal was full, since the last clear.
+    package var dropped: Int64
+    /// Pass as `after` to get the next page; nil when this page is the last.
+    package var nextCursor: Int64?
+}

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The data directory, created if needed and locked for this process (`campaign-mock.lock`), so two
+/// servers never write one database.
+package final class DataDirectory: Sendable {
+    /// The directory as given.
+    package let path: String
+    private let lockDescriptor: Int32
+
+    /// - Throws: ``StoreError`` when the directory cannot be made or another process holds it.
+    package init(path: String) throws(StoreError) {
+        self.path = path
+        try Self.makeDirectories(path)
+        let lockPath = path + "/campaign-mock.lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw StoreError.dataDirectoryUnusable(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw StoreError.dataDirectoryInUse(path: path)
+        }
+        lockDescriptor = descriptor
+    }
+
+    deinit {
+        close(lockDescriptor)
+    }
+
+    /// The directory as an absolute path, for messages.
+    package var absolutePath: String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return cwd + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
+    private static func makeDirectories(_ path: String) throws(StoreError) {
+        var current = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            current += component + "/"
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw StoreError.dataDirectoryUnusable(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import CSQLite
+
+/// One connection to a SQLite database, over the C API. Used by one thread at a time.
+package final class SQLiteConnection {
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+    /// The file path, or `:memory:`.
+    package let path: String
+
+    /// Opens (and creates) the database at `path`; `:memory:` opens a private in-memory database.
+    package init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        var connection: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError(connection: connection, code: code, sql: nil)
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        self.handle = connection
+        self.path = path
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, 5000)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements without parameters (schema, pragmas, transaction control).
+    package func execute(_ sql: String) throws(SQLiteError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: sql) }
+    }
+
+    /// Runs one statement with bound parameters and returns its rows. Statements are prepared once and cached.
+    @discardableResult
+    package func query(_ sql: String, _ values: [any SQLiteBindable] = []) throws(SQLiteError) -> [SQLiteRow] {
+        let statement: SQLiteStatement
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            statement = try SQLiteStatement(connection: handle, sql: sql)
+            statements[sql] = statement
+        }
+        return try statement.run(values.map(\.sqliteValue))
+    }
+
+    /// The first column of the first row, or `.null`.
+    package func scalar(_ sql: String, _ values: [any SQLiteBindable] = []) throws(SQLiteError) -> SQLiteValue {
+        try query(sql, values).first?[0] ?? .null
+    }
+
+    /// The rowid of the last successful INSERT on this connection.
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    package var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}

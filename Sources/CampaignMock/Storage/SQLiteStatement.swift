@@ -1,0 +1,76 @@
+import CSQLite
+
+/// A prepared statement; finalized when released. Bound parameters only: no SQL is built from data.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let connection: OpaquePointer
+    let sql: String
+
+    init(connection: OpaquePointer, sql: String) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError(connection: connection, code: code, sql: sql)
+        }
+        self.handle = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds `values` to the `?` parameters in order, runs the statement and returns every row.
+    func run(_ values: [SQLiteValue]) throws(SQLiteError) -> [SQLiteRow] {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        try bind(values)
+        var rows: [SQLiteRow] = []
+        let count = sqlite3_column_count(handle)
+        let names = (0..<count).map { String(cString: sqlite3_column_name(handle, $0)) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return rows }
+            guard code == SQLITE_ROW else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+            rows.append(SQLiteRow(columns: names, values: (0..<count).map(column)))
+        }
+    }
+
+    private func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard expected == values.count else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "expected \(expected) parameters, got \(values.count)", sql: sql)
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+            case .real(let number): code = sqlite3_bind_double(handle, index, number)
+            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, CSQLite_transient())
+            case .blob(let bytes):
+                code = bytes.withUnsafeBytes {
+                    sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), CSQLite_transient())
+                }
+            }
+            guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+        }
+    }
+
+    private func column(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default: return .null
+        }
+    }
+}

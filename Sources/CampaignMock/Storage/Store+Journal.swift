@@ -1,0 +1,109 @@
+import CampaignMockCore
+
+/// What the journal stores for one request (the id and time are assigned on insert).
+package struct JournalRecord: Sendable {
+    package var receivedAtMicros: Int64
+    package var method: String
+    package var target: String
+    package var endpoint: String
+    package var headersJSON: String
+    package var body: [UInt8]
+    package var status: Int
+    package var reason: String?
+    package var appKey: String?
+    package var durationMicros: Int64
+    package var remoteAddress: String?
+    /// Monotonic time the request arrived; ``finished()`` turns it into the duration.
+    package var monotonicStart: UInt64 = 0
+
+    /// The record with its duration measured up to now (the write runs just before the commit).
+    package func finished() -> JournalRecord {
+        var record = self
+        if monotonicStart != 0 {
+            record.durationMicros = Int64((Clock.monotonicNanoseconds() &- monotonicStart) / 1000)
+        }
+        return record
+    }
+}
+
+extension StoreTransaction {
+    /// Appends a request to the journal.
+    package func appendJournal(_ record: JournalRecord) throws {
+        try connection.query(
+            """
+            INSERT INTO request_journal (received_at, method, target, endpoint, headers, body, status, reason,
+                app_key, duration_us, remote_address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                record.receivedAtMicros, record.method, record.target, record.endpoint, record.headersJSON,
+                record.body, record.status, record.reason, record.appKey, record.durationMicros,
+                record.remoteAddress,
+            ])
+    }
+
+    /// Deletes the oldest entries beyond `limit` and counts them as dropped.
+    package func trimJournal(to limit: Int) throws {
+        let count = try connection.scalar("SELECT count(*) FROM request_journal").integer ?? 0
+        let excess = count - Int64(limit)
+        guard excess > 0 else { return }
+        try connection.query(
+            "DELETE FROM request_journal WHERE id IN (SELECT id FROM request_journal ORDER BY id LIMIT ?)", [excess])
+        try connection.query(
+            """
+            INSERT INTO store_counters (name, value) VALUES ('journal_dropped', ?)
+            ON CONFLICT (name) DO UPDATE SET value = value + excluded.value
+            """, [excess])
+    }
+
+    /// Empties the journal and its dropped count; returns how many entries were deleted.
+    package func clearJournal() throws -> Int {
+        try connection.query("DELETE FROM request_journal")
+        let deleted = connection.changes
+        try connection.query("DELETE FROM store_counters WHERE name = 'journal_dropped'")
+        return deleted
+    }
+}
+
+extension StoreReader {
+    /// Journal entries with id greater than `after`, oldest first, at most `limit`.
+    package func journalPage(after: Int64, limit: Int, endpoint: String?) throws -> JournalPage {
+        let rows = try connection.query(
+            """
+            SELECT id, received_at, method, target, endpoint, headers, body, status, reason, app_key,
+                duration_us, remote_address
+            FROM request_journal WHERE id > ? AND (? IS NULL OR endpoint = ?) ORDER BY id LIMIT ?
+            """, [after, endpoint, endpoint, limit + 1])
+        let entries = rows.prefix(limit).map(Self.entry)
+        let dropped = try connection.scalar("SELECT value FROM store_counters WHERE name = 'journal_dropped'")
+        return JournalPage(
+            requests: entries, dropped: dropped.integer ?? 0,
+            nextCursor: rows.count > limit ? entries.last?.id : nil)
+    }
+
+    /// How many entries the journal holds.
+    package func journalCount() throws -> Int64 {
+        try connection.scalar("SELECT count(*) FROM request_journal").integer ?? 0
+    }
+
+    private static func entry(_ row: SQLiteRow) -> JournalEntry {
+        let body = row["body"].blob ?? []
+        let kept = Array(body.prefix(JournalEntry.bodyLimit))
+        let text = String(validating: kept, as: UTF8.self)
+        let headers = JSONArrays.decodePairs(row["headers"].text ?? "[]")
+        return JournalEntry(
+            id: row["id"].integer ?? 0,
+            receivedAt: HTTPDate.iso8601(microsecondsSince1970: row["received_at"].integer ?? 0),
+            method: row["method"].text ?? "",
+            target: row["target"].text ?? "",
+            endpoint: row["endpoint"].text ?? "",
+            headers: headers,
+            body: text ?? Base64.encode(kept),
+            bodyEncoding: text == nil ? "base64" : "utf-8",
+            bodyTruncated: body.count > JournalEntry.bodyLimit,
+            status: Int(row["status"].integer ?? 0),
+            reason: row["reason"].text,
+            appKey: row["app_key"].text,
+            durationMs: Double(row["duration_us"].integer ?? 0) / 1000,
+            remoteAddress: row["remote_address"].text)
+    }
+}

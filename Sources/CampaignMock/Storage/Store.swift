@@ -1,0 +1,213 @@
+import CampaignMockCore
+import Dispatch
+import Synchronization
+
+/// The SQLite store: one writer thread with group commit, and reader connections.
+///
+/// Writes are jobs. The writer takes every job queued when it wakes, runs them in one transaction
+/// (each in its own savepoint, so one failing job does not sink the others), commits, and only then
+/// calls the jobs' completions: every caller learns of its write after it is durable in the WAL, and
+/// many concurrent writes share one commit. WAL with `synchronous=NORMAL`: a committed transaction
+/// survives the process being killed (it may not survive a power cut).
+///
+/// Reads use a pool of connections that see the last commit, and never wait for the writer. With an
+/// in-memory database there is only the writer's connection, so reads run on the writer thread.
+package final class Store: Sendable {
+    /// The database path, or nil for an in-memory store.
+    package let path: String?
+    private let writer: Writer
+    private let readers: ReaderPool?
+
+    /// Opens the database at `path` (nil = in memory), runs the migrations, starts the writer.
+    ///
+    /// - Parameter afterEachBatch: runs inside each batch transaction after its jobs (housekeeping
+    ///   such as trimming the journal).
+    package init(path: String?, afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)? = nil) throws {
+        self.path = path
+        let connection = try SQLiteConnection(path: path ?? ":memory:")
+        if path != nil {
+            let mode = try connection.scalar("PRAGMA journal_mode=WAL").text
+            guard mode == "wal" else {
+                throw SQLiteError(code: 1, message: "cannot switch \(path!) to WAL mode (got \(mode ?? "nothing"))")
+            }
+        }
+        try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+        try SQLiteMigrator.migrate(connection, Schema.migrations)
+        readers = path.map { ReaderPool(path: $0) }
+        writer = Writer(connection: connection, afterEachBatch: afterEachBatch)
+    }
+
+    /// Queues `work` for the next batch; `completion` gets its result after the batch commits,
+    /// on the writer thread (keep it short: hand the result on).
+    package func write<T: Sendable>(
+        _ work: @escaping @Sendable (StoreTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        writer.enqueue(
+            Writer.Job(
+                run: { transaction in
+                    let value = try work(transaction)
+                    return { completion(.success(value)) }
+                },
+                fail: { completion(.failure($0)) }))
+    }
+
+    /// Runs `work` in the next batch and waits until it is committed.
+    package func writeAndWait<T: Sendable>(_ work: @escaping @Sendable (StoreTransaction) throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<T, any Error>?>(nil)
+        write(work) { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// Runs `work` on a connection that sees every write committed so far.
+    package func read<T: Sendable>(_ work: @escaping @Sendable (StoreReader) throws -> T) throws -> T {
+        guard let readers else {
+            return try writeAndWait { try work($0.reader) }
+        }
+        return try readers.withConnection { try work(StoreReader(connection: $0)) }
+    }
+
+    /// Finishes the queued writes, checkpoints the WAL into the database file and closes.
+    package func close() {
+        writer.close()
+        readers?.close()
+    }
+}
+
+extension Store {
+    /// The single writer thread and its queue. The connection is confined to the writer thread;
+    /// the queue is shared under `queue`'s mutex, so the class is `@unchecked Sendable`.
+    fileprivate final class Writer: @unchecked Sendable {
+        struct Job: Sendable {
+            /// Runs the write; returns what to call after the commit.
+            let run: @Sendable (StoreTransaction) throws -> @Sendable () -> Void
+            let fail: @Sendable (any Error) -> Void
+        }
+
+        private let connection: SQLiteConnection
+        private let afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)?
+        private let queue = Mutex<(jobs: [Job], closing: Bool)>(([], false))
+        private let wakeup = DispatchSemaphore(value: 0)
+        private var thread: SystemThread?
+        private static let batchLimit = 2048
+
+        init(connection: SQLiteConnection, afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)?) {
+            self.connection = connection
+            self.afterEachBatch = afterEachBatch
+            thread = SystemThread(name: "store-writer") { [self] in run() }
+        }
+
+        func enqueue(_ job: Job) {
+            let accepted = queue.withLock { state in
+                if state.closing { return false }
+                state.jobs.append(job)
+                return true
+            }
+            if accepted { wakeup.signal() } else { job.fail(StoreError.closed) }
+        }
+
+        func close() {
+            let first = queue.withLock { state in
+                defer { state.closing = true }
+                return !state.closing
+            }
+            guard first else { return }
+            wakeup.signal()
+            thread?.join()
+            try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+
+        private func run() {
+            while true {
+                wakeup.wait()
+                let (jobs, closing) = queue.withLock { state in
+                    let batch = Array(state.jobs.prefix(Self.batchLimit))
+                    state.jobs.removeFirst(batch.count)
+                    if !state.jobs.isEmpty { wakeup.signal() }
+                    return (batch, state.closing && state.jobs.isEmpty)
+                }
+                if !jobs.isEmpty { commit(jobs) }
+                if closing { return }
+            }
+        }
+
+        private func commit(_ jobs: [Job]) {
+            let transaction = StoreTransaction(connection: connection)
+            var completions: [@Sendable () -> Void] = []
+            var failures: [(Job, any Error)] = []
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+            } catch {
+                for job in jobs { job.fail(error) }
+                return
+            }
+            for job in jobs {
+                do {
+                    try connection.execute("SAVEPOINT job")
+                    do {
+                        completions.append(try job.run(transaction))
+                        try connection.execute("RELEASE job")
+                    } catch {
+                        try connection.execute("ROLLBACK TO job; RELEASE job")
+                        failures.append((job, error))
+                    }
+                } catch {
+                    failures.append((job, error))
+                }
+            }
+            do {
+                try afterEachBatch?(transaction)
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                for job in jobs { job.fail(error) }
+                return
+            }
+            for completion in completions { completion() }
+            for (job, error) in failures { job.fail(error) }
+        }
+    }
+
+    /// Reader connections, opened on demand and reused.
+    fileprivate final class ReaderPool: Sendable {
+        /// A connection is used by one thread at a time: it is taken out of `idle` under the lock and
+        /// put back after use, hence `@unchecked Sendable`.
+        private final class Pooled: @unchecked Sendable {
+            let connection: SQLiteConnection
+            init(_ connection: SQLiteConnection) { self.connection = connection }
+        }
+
+        private let path: String
+        private let idle = Mutex<[Pooled]>([])
+        private static let keptIdle = 8
+
+        init(path: String) {
+            self.path = path
+        }
+
+        func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+            let pooled = try idle.withLock { $0.popLast() } ?? openConnection()
+            defer {
+                idle.withLock { pool in
+                    if pool.count < Self.keptIdle { pool.append(pooled) }
+                }
+            }
+            return try body(pooled.connection)
+        }
+
+        private func openConnection() throws -> Pooled {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA query_only=ON")
+            return Pooled(connection)
+        }
+
+        func close() {
+            idle.withLock { $0.removeAll() }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import CampaignMock
+
+/// The `campaign-mock` command.
+@main
+struct CampaignMockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "campaign-mock",
+        abstract: "A local stand-in for the Adobe Campaign servers that the Campaign mobile SDKs talk to.",
+        version: CampaignMockServer.version,
+        subcommands: [ServeCommand.self, VersionCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+
+    /// Runs the command; usage errors exit with 2, failures with 1.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CommandFailure {
+            Output.standardError(error.message)
+            Output.exitProcess(error.code)
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                Output.standardError(fullMessage(for: error))
+                Output.standardError("See 'campaign-mock --help'.")
+                Output.exitProcess(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// A failure with the exit code to leave with: 2 for bad settings, 1 for everything else.
+struct CommandFailure: Error {
+    let message: String
+    let code: Int32
+}

@@ -1,2 +1,0 @@
-@main
-struct Main { static func main() {} }

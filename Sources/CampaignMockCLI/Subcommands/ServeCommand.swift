@@ -1,0 +1,104 @@
+import ArgumentParser
+import CampaignMock
+import CampaignMockCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `campaign-mock serve`: runs the server until SIGINT or SIGTERM.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the server (the default command).",
+        discussion: """
+            Settings come from flags, then CAMPAIGN_MOCK_* environment variables, then a JSON config file \
+            (--config, or ./campaign-mock.json when present), then built-in defaults. The config file uses \
+            the setting names in camelCase, e.g. {"port": 9000, "journalLimit": 500}.
+            Sizes: 512, 64KiB, 1MiB. Durations: 500ms, 10s, 2m (a bare number is seconds).
+            """
+    )
+
+    @Option(help: help("host")) var host: String?
+    @Option(help: help("port")) var port: String?
+    @Option(name: .customLong("data-dir"), help: help("dataDir")) var dataDir: String?
+    @Flag(name: .customLong("in-memory"), help: help("inMemory")) var inMemory = false
+    @Option(help: ArgumentHelp("JSON config file [env: CAMPAIGN_MOCK_CONFIG] (default: ./campaign-mock.json if present).", valueName: "file"))
+    var config: String?
+    @Option(help: help("logLevel")) var logLevel: String?
+    @Option(help: help("logFormat")) var logFormat: String?
+    @Option(help: help("journalLimit")) var journalLimit: String?
+    @Option(help: help("maxBodySize")) var maxBodySize: String?
+    @Option(help: help("maxHeaderSize")) var maxHeaderSize: String?
+    @Option(help: help("maxHeaderCount")) var maxHeaderCount: String?
+    @Option(help: help("maxRequestLine")) var maxRequestLine: String?
+    @Option(help: help("maxConnections")) var maxConnections: String?
+    @Option(help: help("headerTimeout")) var headerTimeout: String?
+    @Option(help: help("bodyTimeout")) var bodyTimeout: String?
+    @Option(help: help("idleTimeout")) var idleTimeout: String?
+    @Option(help: help("shutdownGrace")) var shutdownGrace: String?
+    @Option(help: help("eventLoops")) var eventLoops: String?
+
+    /// The help line of a setting, with its environment variable.
+    private static func help(_ key: String) -> ArgumentHelp {
+        let setting = Setting.named(key)!
+        return ArgumentHelp("\(setting.help) [env: \(setting.environmentVariable)]")
+    }
+
+    /// The flags given, keyed like the settings.
+    private var flags: [String: String] {
+        let values: [String: String?] = [
+            "host": host, "port": port, "dataDir": dataDir, "inMemory": inMemory ? "true" : nil,
+            "logLevel": logLevel, "logFormat": logFormat, "journalLimit": journalLimit,
+            "maxBodySize": maxBodySize, "maxHeaderSize": maxHeaderSize, "maxHeaderCount": maxHeaderCount,
+            "maxRequestLine": maxRequestLine, "maxConnections": maxConnections, "headerTimeout": headerTimeout,
+            "bodyTimeout": bodyTimeout, "idleTimeout": idleTimeout, "shutdownGrace": shutdownGrace,
+            "eventLoops": eventLoops,
+        ]
+        return values.compactMapValues { $0 }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.resolve(
+                flags: flags, environment: environment, configFile: try configFile(environment))
+        } catch let error as ConfigurationError {
+            throw CommandFailure(message: "error: \(error.message)", code: 2)
+        }
+        let logger = Logger(level: configuration.logLevel, format: configuration.logFormat)
+
+        ShutdownSignals.block()
+        let server: CampaignMockServer
+        do {
+            server = try CampaignMockServer(configuration: configuration, logger: logger)
+        } catch {
+            throw CommandFailure(message: "error: cannot start: \(error)", code: 1)
+        }
+        Output.standardOutput(server.banner)
+
+        let signal = ShutdownSignals.wait()
+        logger.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
+        server.shutdown()
+        logger.info("stopped")
+    }
+
+    /// The config file named by --config or CAMPAIGN_MOCK_CONFIG, or ./campaign-mock.json when present.
+    private func configFile(_ environment: [String: String]) throws -> (path: String, contents: [UInt8])? {
+        let named = config ?? environment["CAMPAIGN_MOCK_CONFIG"]
+        let path = named ?? "campaign-mock.json"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if named != nil { throw CommandFailure(message: "error: cannot read the config file \(path)", code: 2) }
+            return nil
+        }
+        return (path, Array(data))
+    }
+}

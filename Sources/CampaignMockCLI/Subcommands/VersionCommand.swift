@@ -1,0 +1,11 @@
+import ArgumentParser
+import CampaignMock
+
+/// `campaign-mock version`.
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the version.")
+
+    func run() {
+        print("campaign-mock \(CampaignMockServer.version)")
+    }
+}
