@@ -36,15 +36,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CampaignMockCoreTests", dependencies: ["CampaignMockCore"], swiftSettings: swiftSettings),
+        // Shared by the test targets: a raw-socket HTTP client, temp directories, a process runner.
+        .target(
+            name: "CampaignMockTestSupport", path: "Tests/CampaignMockTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CampaignMockCoreTests", dependencies: ["CampaignMockCore", "CampaignMockTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CampaignMockTests",
-            dependencies: ["CampaignMock", "CampaignMockCore", "CSQLite"],
+            dependencies: ["CampaignMock", "CampaignMockCore", "CSQLite", "CampaignMockTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CampaignMockCLITests",
-            dependencies: ["CampaignMockCore"],
+            dependencies: ["CampaignMockCLI", "CampaignMockTestSupport"],
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A child process with its standard output and error captured to files, for CLI tests.
+public final class ChildProcess {
+    private let process = Process()
+    private let directory = TemporaryDirectory()
+    private var outputPath: String { directory.path + "/stdout" }
+    private var errorPath: String { directory.path + "/stderr" }
+
+    /// Starts `executable` with `arguments` in `workingDirectory`, with `environment` added.
+    public init(
+        _ executable: String, _ arguments: [String], workingDirectory: String? = nil,
+        environment: [String: String] = [:]
+    ) throws {
+        _ = FileManager.default.createFile(atPath: directory.path + "/stdout", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.path + "/stderr", contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path + "/stdout"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path + "/stderr"))
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Sends `signal` to the child.
+    public func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the child to exit; returns its exit code (128 + n when killed by signal n), or nil on timeout.
+    public func waitForExit(timeoutSeconds: Double = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        guard !process.isRunning else { return nil }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// Everything written to standard output so far.
+    public var standardOutput: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    /// Everything written to standard error so far.
+    public var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+    /// Waits until standard output contains `text`; returns the output, or nil on timeout or exit.
+    public func waitForOutput(containing text: String, timeoutSeconds: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline {
+            let output = standardOutput
+            if output.contains(text) { return output }
+            if !process.isRunning { return nil }
+            usleep(10_000)
+        }
+        return nil
+    }
+}
+
+/// Runs a command to completion and returns its exit code and output.
+public func runProcess(
+    _ executable: String, _ arguments: [String], workingDirectory: String? = nil,
+    environment: [String: String] = [:], timeoutSeconds: Double = 30
+) throws -> (code: Int32, output: String, error: String) {
+    let child = try ChildProcess(executable, arguments, workingDirectory: workingDirectory, environment: environment)
+    guard let code = child.waitForExit(timeoutSeconds: timeoutSeconds) else {
+        throw RawClientError("\(executable) \(arguments) did not exit within \(timeoutSeconds)s")
+    }
+    return (code, child.standardOutput, child.standardError)
+}

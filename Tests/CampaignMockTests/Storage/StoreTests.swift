@@ -1,0 +1,171 @@
+import CampaignMockTestSupport
+import Dispatch
+import Foundation
+import Testing
+
+@testable import CampaignMock
+
+private func record(_ target: String) -> JournalRecord {
+    JournalRecord(
+        receivedAtMicros: 1, method: "GET", target: target, endpoint: "test", headersJSON: "[]", body: [],
+        status: 200, reason: nil, appKey: nil, durationMicros: 0, remoteAddress: nil)
+}
+
+private func count(_ sql: String, in path: String) throws -> Int64 {
+    try SQLiteConnection(path: path).scalar(sql).integer ?? -1
+}
+
+@Suite("SQLite store on temp files", .timeLimit(.minutes(2)))
+struct StoreTests {
+    @Test func migratesAnEmptyDatabaseAndReopensWithoutRerunning() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        let first = try Store(path: path)
+        first.close()
+        let applied = try SQLiteConnection(path: path).query("SELECT name FROM schema_migrations ORDER BY name")
+        #expect(applied.compactMap { $0[0].text } == Schema.migrations.map(\.name))
+
+        let connection = try SQLiteConnection(path: path)
+        #expect(try SQLiteMigrator.migrate(connection, Schema.migrations).isEmpty)
+        #expect(try connection.scalar("PRAGMA journal_mode").text == "wal")
+    }
+
+    @Test func refusesADatabaseFromANewerVersion() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        try Store(path: path).close()
+        try SQLiteConnection(path: path).query(
+            "INSERT INTO schema_migrations (name, applied_at) VALUES ('9999-from-the-future', 0)")
+        #expect(throws: StoreError.newerSchema(migration: "9999-from-the-future")) { try Store(path: path) }
+    }
+
+    @Test func sixtyFourConcurrentWritersLoseNothingAndDuplicateNothing() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        let store = try Store(path: path)
+        let group = DispatchGroup()
+        let failures = Counter()
+        for writer in 0..<64 {
+            for row in 0..<1000 {
+                group.enter()
+                store.write({ try $0.appendJournal(record("/\(writer)/\(row)")) }) { result in
+                    if case .failure = result { failures.increment() }
+                    group.leave()
+                }
+            }
+        }
+        // The same load from 64 threads at once, each waiting for its own commits.
+        DispatchQueue.concurrentPerform(iterations: 64) { writer in
+            for row in 0..<10 {
+                do {
+                    try store.writeAndWait { try $0.appendJournal(record("/sync/\(writer)/\(row)")) }
+                } catch {
+                    failures.increment()
+                }
+            }
+        }
+        group.wait()
+        store.close()
+        #expect(failures.value == 0)
+        #expect(try count("SELECT count(*) FROM request_journal WHERE target NOT LIKE '/sync/%'", in: path) == 64_000)
+        #expect(try count("SELECT count(DISTINCT target) FROM request_journal", in: path) == 64_640)
+    }
+
+    @Test func aCommittedWriteIsVisibleToANewConnection() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        let store = try Store(path: path)
+        defer { store.close() }
+        try store.writeAndWait { try $0.appendJournal(record("/visible")) }
+        #expect(try count("SELECT count(*) FROM request_journal WHERE target = '/visible'", in: path) == 1)
+        #expect(try store.read { try $0.journalCount() } == 1)
+    }
+
+    @Test func aFailingWriteRollsBackAloneAndTheOthersCommit() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        let store = try Store(path: path)
+        let group = DispatchGroup()
+        let outcomes = Outcomes()
+        for index in 0..<10 {
+            group.enter()
+            store.write({ transaction in
+                try transaction.appendJournal(record("/job/\(index)"))
+                if index == 4 { throw StoreError.closed }
+            }) { result in
+                outcomes.append(index, result)
+                group.leave()
+            }
+        }
+        group.wait()
+        store.close()
+        #expect(outcomes.failed == [4])
+        #expect(try count("SELECT count(*) FROM request_journal", in: path) == 9)
+        #expect(try count("SELECT count(*) FROM request_journal WHERE target = '/job/4'", in: path) == 0)
+    }
+
+    @Test func writesAfterCloseFailWithAReason() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3")
+        store.close()
+        #expect(throws: StoreError.closed) { try store.writeAndWait { try $0.appendJournal(record("/late")) } }
+    }
+
+    @Test func inMemoryStoreReadsItsWrites() throws {
+        let store = try Store(path: nil)
+        defer { store.close() }
+        try store.writeAndWait { try $0.appendJournal(record("/memory")) }
+        #expect(try store.read { try $0.journalPage(after: 0, limit: 10, endpoint: nil) }.requests.map(\.target) == ["/memory"])
+    }
+
+    @Test func trimsTheJournalToItsLimitAndCountsTheDropped() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3") { try $0.trimJournal(to: 5) }
+        defer { store.close() }
+        for index in 0..<8 {
+            try store.writeAndWait { try $0.appendJournal(record("/\(index)")) }
+        }
+        let page = try store.read { try $0.journalPage(after: 0, limit: 100, endpoint: nil) }
+        #expect(page.requests.map(\.target) == ["/3", "/4", "/5", "/6", "/7"])
+        #expect(page.dropped == 3)
+    }
+
+    @Test func pagesTheJournalWithACursor() throws {
+        let store = try Store(path: nil)
+        defer { store.close() }
+        for index in 0..<5 {
+            try store.writeAndWait { try $0.appendJournal(record("/\(index)")) }
+        }
+        let first = try store.read { try $0.journalPage(after: 0, limit: 2, endpoint: nil) }
+        #expect(first.requests.map(\.target) == ["/0", "/1"])
+        let cursor = try #require(first.nextCursor)
+        let rest = try store.read { try $0.journalPage(after: cursor, limit: 10, endpoint: nil) }
+        #expect(rest.requests.map(\.target) == ["/2", "/3", "/4"])
+        #expect(rest.nextCursor == nil)
+    }
+
+    @Test func locksTheDataDirectoryForOneProcess() throws {
+        let directory = TemporaryDirectory()
+        let first = try DataDirectory(path: directory.path + "/data/nested")
+        #expect(throws: StoreError.dataDirectoryInUse(path: directory.path + "/data/nested")) {
+            try DataDirectory(path: directory.path + "/data/nested")
+        }
+        _ = first
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failures: [Int] = []
+    func append(_ index: Int, _ result: Result<Void, any Error>) {
+        if case .failure = result { lock.withLock { failures.append(index) } }
+    }
+    var failed: [Int] { lock.withLock { failures.sorted() } }
+}
