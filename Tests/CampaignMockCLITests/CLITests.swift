@@ -1,0 +1,126 @@
+import CampaignMockTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The built `campaign-mock` binary: `CAMPAIGN_MOCK_BINARY`, or the one next to the test bundle.
+private let binary: String = {
+    if let path = ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_BINARY"] { return path }
+    let testBundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
+        ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    return testBundle.deletingLastPathComponent().appendingPathComponent("campaign-mock").path
+}()
+
+/// Starts `campaign-mock serve` on port 0 in a temp dir and waits for its banner; returns the process and port.
+private func startServe(_ arguments: [String] = [], in directory: TemporaryDirectory) throws -> (ChildProcess, UInt16) {
+    let child = try ChildProcess(binary, ["serve", "--port", "0"] + arguments, workingDirectory: directory.path)
+    guard let banner = child.waitForOutput(containing: "Stop with Ctrl-C") else {
+        throw RawClientError("no banner; stderr: \(child.standardError)")
+    }
+    guard let range = banner.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+        let port = UInt16(banner[range].split(separator: ":").last!)
+    else { throw RawClientError("no URL in banner: \(banner)") }
+    return (child, port)
+}
+
+@Suite("campaign-mock binary", .timeLimit(.minutes(2)))
+struct CLITests {
+    @Test func printsHelpWithEverySetting() throws {
+        let result = try runProcess(binary, ["serve", "--help"])
+        #expect(result.code == 0)
+        for flag in ["--host", "--port", "--data-dir", "--in-memory", "--config", "--log-level", "--log-format",
+                     "--journal-limit", "--max-body-size", "--max-header-size", "--max-header-count",
+                     "--max-request-line", "--max-connections", "--header-timeout", "--body-timeout",
+                     "--idle-timeout", "--shutdown-grace", "--event-loops"] {
+            #expect(result.output.contains(flag), "\(flag) missing from --help")
+        }
+        #expect(result.output.contains("CAMPAIGN_MOCK_JOURNAL_LIMIT"))
+    }
+
+    @Test func printsTheVersion() throws {
+        let result = try runProcess(binary, ["version"])
+        #expect(result.code == 0)
+        #expect(result.output.hasPrefix("campaign-mock 0."))
+    }
+
+    @Test func exitsWith2OnAnUnknownFlag() throws {
+        let result = try runProcess(binary, ["serve", "--no-such-flag"])
+        #expect(result.code == 2)
+        #expect(result.error.contains("--no-such-flag"))
+    }
+
+    @Test func exitsWith2OnABadValueNamingIt() throws {
+        let directory = TemporaryDirectory()
+        let result = try runProcess(binary, ["serve", "--port", "http"], workingDirectory: directory.path)
+        #expect(result.code == 2)
+        #expect(result.error.contains("--port: 'http' is not a valid port number"))
+
+        let env = try runProcess(binary, ["serve"], workingDirectory: directory.path,
+                                 environment: ["CAMPAIGN_MOCK_LOG_FORMAT": "xml"])
+        #expect(env.code == 2)
+        #expect(env.error.contains("CAMPAIGN_MOCK_LOG_FORMAT"))
+    }
+
+    @Test func exitsWith2OnABadConfigFile() throws {
+        let directory = TemporaryDirectory()
+        try #"{"journalLimit": "many"}"#.write(toFile: directory.path + "/campaign-mock.json", atomically: true, encoding: .utf8)
+        let result = try runProcess(binary, ["serve", "--port", "0"], workingDirectory: directory.path)
+        #expect(result.code == 2)
+        #expect(result.error.contains("campaign-mock.json: journalLimit"))
+
+        let missing = try runProcess(binary, ["serve", "--config", "nope.json"], workingDirectory: directory.path)
+        #expect(missing.code == 2)
+        #expect(missing.error.contains("nope.json"))
+    }
+
+    @Test func servesOnPortZeroAnswersReadyAndStopsOnSIGTERM() throws {
+        let directory = TemporaryDirectory()
+        let (child, port) = try startServe(in: directory)
+        let client = try RawHTTPClient(port: port)
+        try client.send("GET /_mock/ready HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/.campaign-mock/campaign-mock.sqlite3"))
+
+        child.signal(SIGTERM)
+        #expect(child.waitForExit(timeoutSeconds: 10) == 0)
+        #expect(child.standardError.contains("shutting down"))
+    }
+
+    @Test func stopsOnSIGINTToo() throws {
+        let directory = TemporaryDirectory()
+        let (child, _) = try startServe(["--in-memory"], in: directory)
+        #expect(child.standardOutput.contains("in memory"))
+        child.signal(SIGINT)
+        #expect(child.waitForExit(timeoutSeconds: 10) == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/.campaign-mock"))
+    }
+
+    @Test func logsOneJSONLinePerRequest() throws {
+        let directory = TemporaryDirectory()
+        let (child, port) = try startServe(["--log-format", "json", "--in-memory"], in: directory)
+        let client = try RawHTTPClient(port: port)
+        try client.send("GET /_mock/health HTTP/1.1\r\nHost: a\r\n\r\n")
+        _ = try client.readResponse()
+        child.signal(SIGTERM)
+        _ = child.waitForExit()
+        let line = try #require(child.standardError.split(separator: "\n").first { $0.contains("/_mock/health") })
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object?["level"] as? String == "info")
+        #expect((object?["message"] as? String)?.hasPrefix("GET /_mock/health 200") == true)
+    }
+
+    @Test func exitsWith1WhenThePortIsTaken() throws {
+        let directory = TemporaryDirectory()
+        let (child, port) = try startServe(["--in-memory"], in: directory)
+        let second = try runProcess(binary, ["serve", "--in-memory", "--port", String(port)], workingDirectory: directory.path)
+        #expect(second.code == 1)
+        #expect(second.error.contains("bind failed"))
+        child.signal(SIGTERM)
+        _ = child.waitForExit()
+    }
+}
