@@ -11,7 +11,8 @@ import Testing
 /// The built `campaign-mock` binary: `CAMPAIGN_MOCK_BINARY`, or the one next to the test bundle.
 private let binary: String = {
     if let path = ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_BINARY"] { return path }
-    let testBundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
+    let testBundle =
+        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
         ?? URL(fileURLWithPath: CommandLine.arguments[0])
     return testBundle.deletingLastPathComponent().appendingPathComponent("campaign-mock").path
 }()
@@ -33,10 +34,12 @@ struct CLITests {
     @Test func printsHelpWithEverySetting() throws {
         let result = try runProcess(binary, ["serve", "--help"])
         #expect(result.code == 0)
-        for flag in ["--host", "--port", "--data-dir", "--in-memory", "--config", "--log-level", "--log-format",
-                     "--journal-limit", "--max-body-size", "--max-header-size", "--max-header-count",
-                     "--max-request-line", "--max-connections", "--header-timeout", "--body-timeout",
-                     "--idle-timeout", "--shutdown-grace", "--event-loops"] {
+        for flag in [
+            "--host", "--port", "--data-dir", "--in-memory", "--config", "--log-level", "--log-format",
+            "--journal-limit", "--max-body-size", "--max-header-size", "--max-header-count",
+            "--max-request-line", "--max-connections", "--header-timeout", "--body-timeout",
+            "--idle-timeout", "--shutdown-grace", "--event-loops",
+        ] {
             #expect(result.output.contains(flag), "\(flag) missing from --help")
         }
         #expect(result.output.contains("CAMPAIGN_MOCK_JOURNAL_LIMIT"))
@@ -60,15 +63,17 @@ struct CLITests {
         #expect(result.code == 2)
         #expect(result.error.contains("--port: 'http' is not a valid port number"))
 
-        let env = try runProcess(binary, ["serve"], workingDirectory: directory.path,
-                                 environment: ["CAMPAIGN_MOCK_LOG_FORMAT": "xml"])
+        let env = try runProcess(
+            binary, ["serve"], workingDirectory: directory.path,
+            environment: ["CAMPAIGN_MOCK_LOG_FORMAT": "xml"])
         #expect(env.code == 2)
         #expect(env.error.contains("CAMPAIGN_MOCK_LOG_FORMAT"))
     }
 
     @Test func exitsWith2OnABadConfigFile() throws {
         let directory = TemporaryDirectory()
-        try #"{"journalLimit": "many"}"#.write(toFile: directory.path + "/campaign-mock.json", atomically: true, encoding: .utf8)
+        try #"{"journalLimit": "many"}"#.write(
+            toFile: directory.path + "/campaign-mock.json", atomically: true, encoding: .utf8)
         let result = try runProcess(binary, ["serve", "--port", "0"], workingDirectory: directory.path)
         #expect(result.code == 2)
         #expect(result.error.contains("campaign-mock.json: journalLimit"))
@@ -117,7 +122,8 @@ struct CLITests {
     @Test func exitsWith1WhenThePortIsTaken() throws {
         let directory = TemporaryDirectory()
         let (child, port) = try startServe(["--in-memory"], in: directory)
-        let second = try runProcess(binary, ["serve", "--in-memory", "--port", String(port)], workingDirectory: directory.path)
+        let second = try runProcess(
+            binary, ["serve", "--in-memory", "--port", String(port)], workingDirectory: directory.path)
         #expect(second.code == 1)
         #expect(second.error.contains("bind failed"))
         child.signal(SIGTERM)

@@ -32,7 +32,7 @@ public final class RawHTTPClient {
 
     /// Connects to `host:port`; reads give up after `timeoutSeconds`.
     public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 10) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM_VALUE), 0)
+        descriptor = socket(AF_INET, Int32(streamSocketType), 0)
         guard descriptor >= 0 else { throw RawClientError("socket failed: \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -85,7 +85,8 @@ public final class RawHTTPClient {
             return (String(parts[0]), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
         }
         let response = RawResponse(status: status, headers: headers, body: [])
-        let length = head || status < 200 || status == 204 || status == 304
+        let length =
+            head || status < 200 || status == 204 || status == 304
             ? 0 : Int(response.header("Content-Length") ?? "0") ?? 0
         while buffer.count < length {
             guard try fill() else { throw RawClientError("connection closed inside a body") }
@@ -127,13 +128,14 @@ public final class RawHTTPClient {
 
     /// Half-closes: the server reads end-of-stream.
     public func shutdownWrite() {
-        shutdown(descriptor, Int32(SHUT_WR_VALUE))
+        shutdown(descriptor, Int32(shutdownWriteValue))
     }
 
     private func readUntil(_ marker: [UInt8]) throws -> Int {
         while true {
             if buffer.count >= marker.count {
-                for index in 0...(buffer.count - marker.count) where buffer[index..<(index + marker.count)].elementsEqual(marker) {
+                for index in 0...(buffer.count - marker.count)
+                where buffer[index..<(index + marker.count)].elementsEqual(marker) {
                     return index
                 }
             }
@@ -156,10 +158,9 @@ public final class RawHTTPClient {
 }
 
 #if canImport(Glibc)
-    private let SOCK_STREAM_VALUE = SOCK_STREAM.rawValue
-    private let SHUT_WR_VALUE = SHUT_WR
+    private let streamSocketType = SOCK_STREAM.rawValue
+    private let shutdownWriteValue = SHUT_WR
 #elseif canImport(Darwin)
-    private let SOCK_STREAM_VALUE = SOCK_STREAM
-    private let SHUT_WR_VALUE = SHUT_WR
+    private let streamSocketType = SOCK_STREAM
+    private let shutdownWriteValue = SHUT_WR
 #endif
-

@@ -35,14 +35,17 @@ struct AdminAPI: Sendable {
 
     /// The answer for an unknown `/_mock/` path.
     func notFound(_ request: HTTPRequest, _ reply: ReplyChannel) {
-        route { _ in throw AdminError(.notFound, "no admin endpoint at \(request.path)") }(request, RouteParameters(), reply)
+        route { _ in throw AdminError(.notFound, "no admin endpoint at \(request.path)") }(
+            request, RouteParameters(), reply)
     }
 
     /// The answer for a known `/_mock/` path with the wrong method.
     func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod], _ reply: ReplyChannel) {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
         route { _ in
-            var response = AdminError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)").response
+            var response = AdminError(
+                .methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)"
+            ).response
             response.headers.set(.allow, list)
             return response
         }(request, RouteParameters(), reply)

@@ -1,9 +1,10 @@
+import CampaignMockCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import CampaignMockCore
 
 /// An admin API failure, answered as JSON `{ "error": "…" }`.
 struct AdminError: HTTPResponseError, Equatable {
@@ -29,8 +30,9 @@ enum AdminResponse {
             let body = try encoder.encode(value)
             return .content(status, type: "application/json", Array(body))
         } catch {
-            return .content(.internalServerError, type: "application/json",
-                            Array("{\"error\":\"cannot encode the response\"}".utf8))
+            return .content(
+                .internalServerError, type: "application/json",
+                Array("{\"error\":\"cannot encode the response\"}".utf8))
         }
     }
 
@@ -41,19 +43,24 @@ enum AdminResponse {
         }
         var result: [String: String] = [:]
         for item in items {
-            guard result[item.name] == nil else { throw AdminError(.badRequest, "query parameter '\(item.name)' is repeated") }
+            guard result[item.name] == nil else {
+                throw AdminError(.badRequest, "query parameter '\(item.name)' is repeated")
+            }
             result[item.name] = item.value
         }
         return result
     }
 
     /// An integer query parameter within `range`, or `fallback` when absent.
-    static func integer(_ query: [String: String], _ name: String, in range: ClosedRange<Int64>, default fallback: Int64)
+    static func integer(
+        _ query: [String: String], _ name: String, in range: ClosedRange<Int64>, default fallback: Int64
+    )
         throws -> Int64
     {
         guard let text = query[name] else { return fallback }
         guard let value = Int64(text), range.contains(value) else {
-            throw AdminError(.badRequest, "'\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            throw AdminError(
+                .badRequest, "'\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }

@@ -57,7 +57,9 @@ extension Setting {
             }
         },
         Setting(key: "logFormat", help: "text or json.") { config, value in
-            config.logFormat = try parse(value, as: "log format (text or json)") { LogFormat(rawValue: $0.lowercased()) }
+            config.logFormat = try parse(value, as: "log format (text or json)") {
+                LogFormat(rawValue: $0.lowercased())
+            }
         },
         Setting(key: "journalLimit", help: "Most requests kept in the journal (older ones are dropped and counted).") {
             config, value in
@@ -70,7 +72,9 @@ extension Setting {
             config.limits.headerBytes = try parseSize(value, key: "maxHeaderSize")
         },
         Setting(key: "maxHeaderCount", help: "Most header fields in a request (431 beyond).") { config, value in
-            config.limits.headerCount = try parse(value, as: "count (1 or more)") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+            config.limits.headerCount = try parse(value, as: "count (1 or more)") {
+                Int($0).flatMap { $0 >= 1 ? $0 : nil }
+            }
         },
         Setting(key: "maxRequestLine", help: "Longest request line, e.g. 8KiB (414 beyond).") { config, value in
             config.limits.requestLineBytes = try parseSize(value, key: "maxRequestLine")
@@ -78,20 +82,26 @@ extension Setting {
         Setting(key: "maxConnections", help: "Most open connections (503 beyond).") { config, value in
             config.maxConnections = try parse(value, as: "count (1 or more)") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
         },
-        Setting(key: "headerTimeout", help: "Time allowed to send a request head, e.g. 10s (408 after).") { config, value in
+        Setting(key: "headerTimeout", help: "Time allowed to send a request head, e.g. 10s (408 after).") {
+            config, value in
             config.headerTimeoutMilliseconds = try parseDuration(value, key: "headerTimeout")
         },
-        Setting(key: "bodyTimeout", help: "Time allowed to send a request body, e.g. 30s (408 after).") { config, value in
+        Setting(key: "bodyTimeout", help: "Time allowed to send a request body, e.g. 30s (408 after).") {
+            config, value in
             config.bodyTimeoutMilliseconds = try parseDuration(value, key: "bodyTimeout")
         },
-        Setting(key: "idleTimeout", help: "How long an idle keep-alive connection stays open, e.g. 60s.") { config, value in
+        Setting(key: "idleTimeout", help: "How long an idle keep-alive connection stays open, e.g. 60s.") {
+            config, value in
             config.idleTimeoutMilliseconds = try parseDuration(value, key: "idleTimeout")
         },
-        Setting(key: "shutdownGrace", help: "How long shutdown waits for requests in flight, e.g. 5s.") { config, value in
+        Setting(key: "shutdownGrace", help: "How long shutdown waits for requests in flight, e.g. 5s.") {
+            config, value in
             config.shutdownGraceMilliseconds = try parseDuration(value, key: "shutdownGrace")
         },
         Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
-            config.eventLoops = try parse(value, as: "count (1-64)") { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } }
+            config.eventLoops = try parse(value, as: "count (1-64)") {
+                Int($0).flatMap { (1...64).contains($0) ? $0 : nil }
+            }
         },
     ]
 

@@ -24,15 +24,16 @@ struct EndpointPipeline: Sendable {
         } catch let error as HTTPError {
             result = .refused(error)
         } catch let error as any HTTPResponseError {
-            result = EndpointResult(response: error.response, reason: String(decoding: error.response.body, as: UTF8.self))
+            result = EndpointResult(
+                response: error.response, reason: String(decoding: error.response.body, as: UTF8.self))
         } catch {
             result = .refused(HTTPError(.internalServerError, "internal error: \(error)"))
         }
         let record = Self.record(request, endpoint: endpoint, result: result)
-        store.write({ transaction in
+        store.write { transaction in
             try result.change?(transaction)
             try transaction.appendJournal(record.finished())
-        }) { outcome in
+        } completion: { outcome in
             switch outcome {
             case .success:
                 reply.send(result.response)
@@ -43,7 +44,9 @@ struct EndpointPipeline: Sendable {
                 var failed = record
                 failed.status = failure.status.code
                 failed.reason = failure.reason
-                store.write({ [failed] in try $0.appendJournal(failed.finished()) }) { _ in
+                store.write { [failed] in
+                    try $0.appendJournal(failed.finished())
+                } completion: { _ in
                     reply.send(failure.response)
                     log.record(request, status: failure.status.code, appKey: result.appKey, reason: failure.reason)
                 }

@@ -10,7 +10,8 @@ package final class SQLiteConnection {
     /// Opens (and creates) the database at `path`; `:memory:` opens a private in-memory database.
     package init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         var connection: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {

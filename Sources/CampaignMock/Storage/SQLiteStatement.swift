@@ -42,7 +42,8 @@ final class SQLiteStatement {
     private func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard expected == values.count else {
-            throw SQLiteError(code: SQLITE_RANGE, message: "expected \(expected) parameters, got \(values.count)", sql: sql)
+            throw SQLiteError(
+                code: SQLITE_RANGE, message: "expected \(expected) parameters, got \(values.count)", sql: sql)
         }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)

@@ -30,7 +30,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: help("port")) var port: String?
     @Option(name: .customLong("data-dir"), help: help("dataDir")) var dataDir: String?
     @Flag(name: .customLong("in-memory"), help: help("inMemory")) var inMemory = false
-    @Option(help: ArgumentHelp("JSON config file [env: CAMPAIGN_MOCK_CONFIG] (default: ./campaign-mock.json if present).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "JSON config file [env: CAMPAIGN_MOCK_CONFIG] (default: ./campaign-mock.json if present).",
+            valueName: "file"))
     var config: String?
     @Option(help: help("logLevel")) var logLevel: String?
     @Option(help: help("logFormat")) var logFormat: String?

@@ -19,8 +19,10 @@ package struct HTTPRequestParser {
         /// Largest body, after de-chunking (413).
         package var bodyBytes: Int
 
-        package init(requestLineBytes: Int = 8192, headerBytes: Int = 32768, headerCount: Int = 100,
-                     bodyBytes: Int = 1 << 20) {
+        package init(
+            requestLineBytes: Int = 8192, headerBytes: Int = 32768, headerCount: Int = 100,
+            bodyBytes: Int = 1 << 20
+        ) {
             self.requestLineBytes = requestLineBytes
             self.headerBytes = headerBytes
             self.headerCount = headerCount
@@ -148,7 +150,8 @@ package struct HTTPRequestParser {
                 if available == 0 { return nil }
                 head.body.append(contentsOf: buffer[start..<(start + available)])
                 start += available
-                state = available == remaining ? .chunkDataEnd(head) : .chunkData(head, remaining: remaining - available)
+                state =
+                    available == remaining ? .chunkDataEnd(head) : .chunkData(head, remaining: remaining - available)
 
             case .chunkDataEnd(let head):
                 // RFC 9112 §7.1: chunk-data is followed by exactly CRLF.
@@ -332,7 +335,8 @@ package struct HTTPRequestParser {
         let value = line[(colon + 1)...]
         // RFC 9110 §5.5: field values are VCHAR, SP, HTAB and obs-text; no NUL or other controls.
         guard value.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else {
-            throw HTTPError(.badRequest, "control character in value of header '\(String(decoding: name, as: UTF8.self))'")
+            throw HTTPError(
+                .badRequest, "control character in value of header '\(String(decoding: name, as: UTF8.self))'")
         }
         return (
             HTTPHeaderName(rawValue: String(decoding: name, as: UTF8.self)),

@@ -75,8 +75,10 @@ package struct Router: HTTPHandler {
     package static func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod], _ reply: ReplyChannel) {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
         reply.send(
-            HTTPError(.methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)",
-                headers: [.allow: list]).response)
+            HTTPError(
+                .methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)",
+                headers: [.allow: list]
+            ).response)
     }
 
     private static func segments(_ path: String) -> [Substring] {

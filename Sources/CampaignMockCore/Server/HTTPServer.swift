@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 
 /// State shared by the event loops of one server.
 final class HTTPServerCore: Sendable {
@@ -44,8 +45,9 @@ final class HTTPServerCore: Sendable {
     /// Tells a client over the connection limit why it is turned away, then closes.
     static func refuse(_ socket: Socket) {
         let response = HTTPError(.serviceUnavailable, "too many open connections", headers: [.retryAfter: "1"])
-            .response.serialized(date: HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds),
-                                 server: "campaign-mock", close: true, isHead: false)
+            .response.serialized(
+                date: HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds),
+                server: "campaign-mock", close: true, isHead: false)
         _ = response.withUnsafeBytes { try? socket.write($0) }
         socket.close()
     }
@@ -112,15 +114,15 @@ package final class HTTPServer: Sendable {
     private static func prepareProcess() {
         signal(SIGPIPE, SIG_IGN)
         var limit = rlimit()
-        if getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 && limit.rlim_cur < limit.rlim_max {
+        if getrlimit(openFilesResource, &limit) == 0 && limit.rlim_cur < limit.rlim_max {
             limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
+            _ = setrlimit(openFilesResource, &limit)
         }
     }
 }
 
 #if canImport(Glibc)
-    private let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    private let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 #elseif canImport(Darwin)
-    private let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
+    private let openFilesResource = RLIMIT_NOFILE
 #endif

@@ -65,8 +65,10 @@ package final class Poller {
             for (flag, filter) in [(Interest.read, EVFILT_READ), (Interest.write, EVFILT_WRITE)]
             where old.contains(flag) != interest.contains(flag) {
                 let action = interest.contains(flag) ? EV_ADD : EV_DELETE
-                changes.append(kevent(ident: UInt(fd), filter: Int16(filter), flags: UInt16(action),
-                                      fflags: 0, data: 0, udata: nil))
+                changes.append(
+                    kevent(
+                        ident: UInt(fd), filter: Int16(filter), flags: UInt16(action),
+                        fflags: 0, data: 0, udata: nil))
             }
             interests[fd] = interest
             try systemCall("kevent") { kevent(descriptor, changes, Int32(changes.count), nil, 0, nil) }
@@ -91,7 +93,7 @@ package final class Poller {
                 count = try systemCall("epoll_wait") {
                     epoll_wait(descriptor, &events, Int32(events.count), timeoutMilliseconds)
                 }
-            } catch where error.errno == EINTR {
+            } catch  where error.errno == EINTR {
                 return []
             }
             return (0..<Int(count)).map { index in
@@ -105,8 +107,9 @@ package final class Poller {
                 )
             }
         #elseif canImport(Darwin)
-            var timeout = timespec(tv_sec: Int(timeoutMilliseconds / 1000),
-                                   tv_nsec: Int(timeoutMilliseconds % 1000) * 1_000_000)
+            var timeout = timespec(
+                tv_sec: Int(timeoutMilliseconds / 1000),
+                tv_nsec: Int(timeoutMilliseconds % 1000) * 1_000_000)
             let count = try systemCall("kevent") {
                 kevent(descriptor, nil, 0, &events, Int32(events.count), timeoutMilliseconds < 0 ? nil : &timeout)
             }

@@ -57,7 +57,7 @@ package struct Socket: Sendable, Hashable {
                     }
                 }
             }
-        } catch where isWouldBlock(error) || error.errno == ECONNABORTED {
+        } catch  where isWouldBlock(error) || error.errno == ECONNABORTED {
             return nil
         }
         let socket = Socket(descriptor: accepted)
@@ -74,7 +74,7 @@ package struct Socket: Sendable, Hashable {
         do {
             let count = try systemCall("read") { platformRead(descriptor, buffer.baseAddress, buffer.count) }
             return count == 0 ? .endOfStream : .bytes(count)
-        } catch where isWouldBlock(error) {
+        } catch  where isWouldBlock(error) {
             return .wouldBlock
         }
     }
@@ -83,7 +83,7 @@ package struct Socket: Sendable, Hashable {
     package func write(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         do {
             return try systemCall("send") { sendNoSignal(descriptor, bytes.baseAddress, bytes.count) }
-        } catch where isWouldBlock(error) {
+        } catch  where isWouldBlock(error) {
             return 0
         }
     }

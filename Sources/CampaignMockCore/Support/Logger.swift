@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 
 /// Severity of a log line.
 package enum LogLevel: String, Sendable, CaseIterable, Comparable {
@@ -40,7 +41,9 @@ package final class Logger: Sendable {
     package func isEnabled(_ level: LogLevel) -> Bool { descriptor >= 0 && level >= self.level }
 
     /// Writes `message` with ordered `fields` when `level` is enabled.
-    package func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, String> = [:]) {
+    package func log(
+        _ level: LogLevel, _ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, String> = [:]
+    ) {
         guard isEnabled(level) else { return }
         let time = HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds())
         var line: String
@@ -49,7 +52,8 @@ package final class Logger: Sendable {
             line = "\(time) \(level.rawValue) \(message())"
             for (key, value) in fields { line += " \(key)=\(value)" }
         case .json:
-            line = "{\"time\":\(JSONText.quoted(time)),\"level\":\"\(level.rawValue)\",\"message\":\(JSONText.quoted(message()))"
+            line =
+                "{\"time\":\(JSONText.quoted(time)),\"level\":\"\(level.rawValue)\",\"message\":\(JSONText.quoted(message()))"
             for (key, value) in fields { line += ",\(JSONText.quoted(key)):\(JSONText.quoted(value))" }
             line += "}"
         }
@@ -58,7 +62,9 @@ package final class Logger: Sendable {
         lock.withLock { _ in
             var offset = 0
             while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                let written = bytes.withUnsafeMutableBytes {
+                    write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+                }
                 if written <= 0 { break }
                 offset += written
             }

@@ -3,7 +3,9 @@ import Testing
 @testable import CampaignMockCore
 
 /// Parses `text` fed in one piece and returns every event, or the error.
-private func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> Result<[HTTPRequestParser.Event], HTTPError> {
+private func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> Result<
+    [HTTPRequestParser.Event], HTTPError
+> {
     var parser = HTTPRequestParser(limits: limits)
     parser.append(Array(text.utf8))
     var events: [HTTPRequestParser.Event] = []
@@ -52,7 +54,9 @@ struct HTTPRequestParserTests {
         .init(name: "asterisk with GET", text: "GET * HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
         .init(name: "non-ASCII target", text: "GET /caf\u{e9} HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
         .init(name: "control in target", text: "GET /a\u{1}b HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
-        .init(name: "request line too long", text: "GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\n\r\n", status: 414),
+        .init(
+            name: "request line too long", text: "GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\n\r\n",
+            status: 414),
         .init(name: "endless request line", text: "GET /" + String(repeating: "a", count: 100), status: 414),
         // Line endings (RFC 9112 §2.2)
         .init(name: "bare LF after request line", text: "GET / HTTP/1.1\nHost: a\r\n\r\n", status: 400),
@@ -67,41 +71,90 @@ struct HTTPRequestParserTests {
         .init(name: "name with bracket", text: "GET / HTTP/1.1\r\nX[1]: a\r\nHost: a\r\n\r\n", status: 400),
         .init(name: "NUL in value", text: "GET / HTTP/1.1\r\nHost: a\u{0}\r\n\r\n", status: 400),
         .init(name: "DEL in value", text: "GET / HTTP/1.1\r\nHost: a\u{7f}\r\n\r\n", status: 400),
-        .init(name: "too many headers", text: "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 1\r\nC: 1\r\nD: 1\r\nE: 1\r\n\r\n", status: 431),
-        .init(name: "header section too large", text: "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 300) + "\r\n\r\n", status: 431),
-        .init(name: "endless header line", text: "GET / HTTP/1.1\r\nX: " + String(repeating: "v", count: 300), status: 431),
+        .init(
+            name: "too many headers", text: "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 1\r\nC: 1\r\nD: 1\r\nE: 1\r\n\r\n",
+            status: 431),
+        .init(
+            name: "header section too large",
+            text: "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 300) + "\r\n\r\n", status: 431),
+        .init(
+            name: "endless header line", text: "GET / HTTP/1.1\r\nX: " + String(repeating: "v", count: 300), status: 431
+        ),
         // Host (RFC 9112 §3.2)
         .init(name: "missing Host in HTTP/1.1", text: "GET / HTTP/1.1\r\n\r\n", status: 400),
         .init(name: "two Host headers", text: "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", status: 400),
         // Expect (RFC 9110 §10.1.1)
-        .init(name: "unknown expectation", text: "POST / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx", status: 417),
+        .init(
+            name: "unknown expectation",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx", status: 417),
         // Content-Length (RFC 9112 §6.3)
-        .init(name: "non-numeric length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: abc\r\n\r\n", status: 400),
+        .init(
+            name: "non-numeric length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: abc\r\n\r\n", status: 400),
         .init(name: "negative length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", status: 400),
         .init(name: "length with sign", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +5\r\n\r\n", status: 400),
         .init(name: "empty length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \r\n\r\n", status: 400),
-        .init(name: "conflicting lengths", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx", status: 400),
-        .init(name: "conflicting list", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1, 2\r\n\r\nxx", status: 400),
-        .init(name: "length with trailing comma", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1,\r\n\r\nx", status: 400),
+        .init(
+            name: "conflicting lengths",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx", status: 400),
+        .init(
+            name: "conflicting list", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1, 2\r\n\r\nxx", status: 400),
+        .init(
+            name: "length with trailing comma", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1,\r\n\r\nx",
+            status: 400),
         .init(name: "body over limit", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 17\r\n\r\n", status: 413),
-        .init(name: "absurd length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n", status: 413),
+        .init(
+            name: "absurd length",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n", status: 413),
         // Transfer-Encoding (RFC 9112 §6.1, §6.3, §7.1)
-        .init(name: "both CL and TE", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
-        .init(name: "TE not ending in chunked", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", status: 400),
-        .init(name: "TE gzip then chunked", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", status: 501),
-        .init(name: "TE identity", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: identity\r\n\r\n", status: 400),
-        .init(name: "chunked twice", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", status: 400),
+        .init(
+            name: "both CL and TE",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            status: 400),
+        .init(
+            name: "TE not ending in chunked",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", status: 400),
+        .init(
+            name: "TE gzip then chunked",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", status: 501),
+        .init(
+            name: "TE identity", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: identity\r\n\r\n", status: 400),
+        .init(
+            name: "chunked twice", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n",
+            status: 400),
         .init(name: "empty TE", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: \r\n\r\n", status: 400),
-        .init(name: "TE in HTTP/1.0", text: "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
-        .init(name: "chunk size not hex", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
-        .init(name: "chunk size empty", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n\r\n", status: 400),
-        .init(name: "chunk size with sign", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n", status: 400),
-        .init(name: "chunk size then junk", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5 x\r\n", status: 400),
-        .init(name: "chunk data without CRLF", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXY", status: 400),
-        .init(name: "chunks over limit", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n1\r\nx\r\n", status: 413),
-        .init(name: "huge chunk size", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n", status: 413),
-        .init(name: "bare LF after chunk size", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\nx\r\n0\r\n\r\n", status: 400),
-        .init(name: "bad trailer field", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nbad trailer\r\n\r\n", status: 400),
+        .init(
+            name: "TE in HTTP/1.0", text: "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
+        .init(
+            name: "chunk size not hex", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            status: 400),
+        .init(
+            name: "chunk size empty", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n\r\n",
+            status: 400),
+        .init(
+            name: "chunk size with sign",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n", status: 400),
+        .init(
+            name: "chunk size then junk",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5 x\r\n", status: 400),
+        .init(
+            name: "chunk data without CRLF",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXY", status: 400),
+        .init(
+            name: "chunks over limit",
+            text:
+                "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n1\r\nx\r\n",
+            status: 413),
+        .init(
+            name: "huge chunk size",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n",
+            status: 413),
+        .init(
+            name: "bare LF after chunk size",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\nx\r\n0\r\n\r\n", status: 400),
+        .init(
+            name: "bad trailer field",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nbad trailer\r\n\r\n",
+            status: 400),
     ]
 
     @Test("malformed input gets its exact status", arguments: malformed)
@@ -121,7 +174,8 @@ struct HTTPRequestParserTests {
 
     @Test func parsesAndroidRegistrationRequest() throws {
         let body = "registrationToken=testToken&mobileAppUuid=testIntegrationKey&userKey=testUser"
-        let text = "POST /nms/mobile/1/registerAndroid.jssp HTTP/1.1\r\nHost: testMarketingServer\r\n"
+        let text =
+            "POST /nms/mobile/1/registerAndroid.jssp HTTP/1.1\r\nHost: testMarketingServer\r\n"
             + "Content-Type: application/x-www-form-urlencoded;charset=UTF-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
             + body
         let request = try #require(try requests(text).first)
@@ -140,12 +194,14 @@ struct HTTPRequestParserTests {
     }
 
     @Test func reducesAbsoluteFormToPath() throws {
-        let request = try #require(try requests("GET http://example.test:8080/r/test?x=1 HTTP/1.1\r\nHost: e\r\n\r\n").first)
+        let request = try #require(
+            try requests("GET http://example.test:8080/r/test?x=1 HTTP/1.1\r\nHost: e\r\n\r\n").first)
         #expect(request.target == "/r/test?x=1")
     }
 
     @Test func decodesChunkedBodyWithExtensionsAndTrailers() throws {
-        let text = "POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let text =
+            "POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n"
         let request = try #require(try requests(text).first)
         #expect(request.bodyText == "hello world")

@@ -126,11 +126,15 @@ struct HTTPServerTests {
         .init(text: "GET / HTTP/1.1\r\n\r\n", status: 400),
         .init(text: "GET / HTTP/3.0\r\nHost: a\r\n\r\n", status: 505),
         .init(text: "GET /" + String(repeating: "x", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n", status: 414),
-        .init(text: "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 40000) + "\r\n\r\n", status: 431),
-        .init(text: "GET / HTTP/1.1\r\nHost: a\r\n" + (0..<150).map { "X-\($0): 1\r\n" }.joined() + "\r\n", status: 431),
+        .init(
+            text: "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 40000) + "\r\n\r\n", status: 431),
+        .init(
+            text: "GET / HTTP/1.1\r\nHost: a\r\n" + (0..<150).map { "X-\($0): 1\r\n" }.joined() + "\r\n", status: 431),
         .init(text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2000000\r\n\r\n", status: 413),
         .init(text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", status: 400),
-        .init(text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
+        .init(
+            text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            status: 400),
         .init(text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", status: 501),
         .init(text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", status: 400),
         .init(text: "GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n folded\r\n\r\n", status: 400),
@@ -190,7 +194,8 @@ struct HTTPServerTests {
         let server = try startServer()
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
-        try client.send("POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n")
+        try client.send(
+            "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n")
         #expect(try client.readResponse().text == "POST /c Wikipedia")
     }
 

@@ -19,15 +19,18 @@ import Testing
     @Test func flagsBeatEnvironmentWhichBeatsTheFile() throws {
         let json = file(#"{"port": 9001, "journalLimit": 7, "logLevel": "debug"}"#)
         let environment = ["CAMPAIGN_MOCK_PORT": "9002", "CAMPAIGN_MOCK_JOURNAL_LIMIT": "8"]
-        let configuration = try Configuration.resolve(flags: ["port": "9003"], environment: environment, configFile: json)
+        let configuration = try Configuration.resolve(
+            flags: ["port": "9003"], environment: environment, configFile: json)
         #expect(configuration.port == 9003)
         #expect(configuration.journalLimit == 8)
         #expect(configuration.logLevel == .debug)
     }
 
     @Test func readsSizesAndDurations() throws {
-        let flags = ["maxBodySize": "2MiB", "maxHeaderSize": "16KiB", "headerTimeout": "500ms", "idleTimeout": "2m",
-                     "bodyTimeout": "3"]
+        let flags = [
+            "maxBodySize": "2MiB", "maxHeaderSize": "16KiB", "headerTimeout": "500ms", "idleTimeout": "2m",
+            "bodyTimeout": "3",
+        ]
         let configuration = try Configuration.resolve(flags: flags, environment: [:], configFile: nil)
         #expect(configuration.limits.bodyBytes == 2 << 20)
         #expect(configuration.limits.headerBytes == 16 * 1024)
@@ -37,7 +40,8 @@ import Testing
     }
 
     @Test func inMemoryHasNoDatabaseFile() throws {
-        let configuration = try Configuration.resolve(flags: [:], environment: ["CAMPAIGN_MOCK_IN_MEMORY": "true"], configFile: nil)
+        let configuration = try Configuration.resolve(
+            flags: [:], environment: ["CAMPAIGN_MOCK_IN_MEMORY": "true"], configFile: nil)
         #expect(configuration.databasePath == nil)
     }
 
@@ -50,19 +54,32 @@ import Testing
     }
 
     static let badValues: [BadValue] = [
-        .init(flags: ["port": "70000"], environment: [:], json: nil, message: "--port: '70000' is not a valid port number (0-65535)"),
-        .init(flags: ["host": "example.com"], environment: [:], json: nil, message: "--host: 'example.com' is not a valid host"),
-        .init(flags: [:], environment: ["CAMPAIGN_MOCK_LOG_LEVEL": "loud"], json: nil,
-              message: "CAMPAIGN_MOCK_LOG_LEVEL: 'loud' is not a valid log level (trace, debug, info, warning, error)"),
-        .init(flags: ["maxBodySize": "lots"], environment: [:], json: nil,
-              message: "--max-body-size: 'lots' is not a valid size (e.g. 512, 64KiB, 1MiB)"),
-        .init(flags: ["headerTimeout": "soon"], environment: [:], json: nil,
-              message: "--header-timeout: 'soon' is not a valid duration (e.g. 500ms, 10s, 2m)"),
-        .init(flags: ["journalLimit": "0"], environment: [:], json: nil, message: "--journal-limit: '0' is not a valid count (1 or more)"),
-        .init(flags: [:], environment: [:], json: #"{"prot": 1}"#, message: "campaign-mock.json: prot: unknown setting"),
-        .init(flags: [:], environment: [:], json: #"{"port": [1]}"#,
-              message: "campaign-mock.json: port: expected a string, number or boolean"),
-        .init(flags: [:], environment: [:], json: "{port: 1", message: "campaign-mock.json: not a JSON object of settings"),
+        .init(
+            flags: ["port": "70000"], environment: [:], json: nil,
+            message: "--port: '70000' is not a valid port number (0-65535)"),
+        .init(
+            flags: ["host": "example.com"], environment: [:], json: nil,
+            message: "--host: 'example.com' is not a valid host"),
+        .init(
+            flags: [:], environment: ["CAMPAIGN_MOCK_LOG_LEVEL": "loud"], json: nil,
+            message: "CAMPAIGN_MOCK_LOG_LEVEL: 'loud' is not a valid log level (trace, debug, info, warning, error)"),
+        .init(
+            flags: ["maxBodySize": "lots"], environment: [:], json: nil,
+            message: "--max-body-size: 'lots' is not a valid size (e.g. 512, 64KiB, 1MiB)"),
+        .init(
+            flags: ["headerTimeout": "soon"], environment: [:], json: nil,
+            message: "--header-timeout: 'soon' is not a valid duration (e.g. 500ms, 10s, 2m)"),
+        .init(
+            flags: ["journalLimit": "0"], environment: [:], json: nil,
+            message: "--journal-limit: '0' is not a valid count (1 or more)"),
+        .init(
+            flags: [:], environment: [:], json: #"{"prot": 1}"#, message: "campaign-mock.json: prot: unknown setting"),
+        .init(
+            flags: [:], environment: [:], json: #"{"port": [1]}"#,
+            message: "campaign-mock.json: port: expected a string, number or boolean"),
+        .init(
+            flags: [:], environment: [:], json: "{port: 1", message: "campaign-mock.json: not a JSON object of settings"
+        ),
     ]
 
     @Test("a bad value is refused with a message naming its source", arguments: badValues)

@@ -14,7 +14,9 @@ final class LiveServer {
     let server: CampaignMockServer
     let directory: TemporaryDirectory?
 
-    init(inMemory: Bool = false, directory: TemporaryDirectory? = nil, _ adjust: (inout Configuration) -> Void = { _ in }) throws {
+    init(
+        inMemory: Bool = false, directory: TemporaryDirectory? = nil, _ adjust: (inout Configuration) -> Void = { _ in }
+    ) throws {
         var configuration = Configuration()
         configuration.port = 0
         configuration.inMemory = inMemory
@@ -96,8 +98,9 @@ struct ServerLiveTests {
 
     @Test func journalsCampaignRequestsWithTheirReason() throws {
         let live = try LiveServer()
-        let response = try live.request("POST", "/nms/mobile/1/unknown.jssp", body: "a=1",
-                                        headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        let response = try live.request(
+            "POST", "/nms/mobile/1/unknown.jssp", body: "a=1",
+            headers: ["Content-Type": "application/x-www-form-urlencoded"])
         #expect(response.status == 404)
         #expect(response.body == "no Campaign endpoint at /nms/mobile/1/unknown.jssp")
         _ = try live.request("GET", "/_mock/health")

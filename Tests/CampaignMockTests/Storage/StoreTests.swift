@@ -48,7 +48,9 @@ struct StoreTests {
         for writer in 0..<64 {
             for row in 0..<1000 {
                 group.enter()
-                store.write({ try $0.appendJournal(record("/\(writer)/\(row)")) }) { result in
+                store.write {
+                    try $0.appendJournal(record("/\(writer)/\(row)"))
+                } completion: { result in
                     if case .failure = result { failures.increment() }
                     group.leave()
                 }
@@ -89,10 +91,10 @@ struct StoreTests {
         let outcomes = Outcomes()
         for index in 0..<10 {
             group.enter()
-            store.write({ transaction in
+            store.write { transaction in
                 try transaction.appendJournal(record("/job/\(index)"))
                 if index == 4 { throw StoreError.closed }
-            }) { result in
+            } completion: { result in
                 outcomes.append(index, result)
                 group.leave()
             }
@@ -115,7 +117,10 @@ struct StoreTests {
         let store = try Store(path: nil)
         defer { store.close() }
         try store.writeAndWait { try $0.appendJournal(record("/memory")) }
-        #expect(try store.read { try $0.journalPage(after: 0, limit: 10, endpoint: nil) }.requests.map(\.target) == ["/memory"])
+        #expect(
+            try store.read { try $0.journalPage(after: 0, limit: 10, endpoint: nil) }.requests.map(\.target) == [
+                "/memory"
+            ])
     }
 
     @Test func trimsTheJournalToItsLimitAndCountsTheDropped() throws {

@@ -1,0 +1,58 @@
+# campaign-mock — make targets
+#
+#   make setup     install the system packages the build needs (Debian/Ubuntu; skipped when present)
+#   make run       setup, build and start the server on its defaults (http://127.0.0.1:8080)
+#   make test      build and run the whole test suite
+#   make lint      check formatting (swift format, strict)
+#   make format    fix formatting in place
+#   make build     debug build
+#   make release   optimised build (.build/release/campaign-mock)
+#   make clean     remove build products
+#
+# Variables: SWIFT (default: swift), ARGS (extra arguments for `make run`, e.g. ARGS="--port 9000").
+
+SWIFT ?= swift
+ARGS ?=
+SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+# Debian packages: the SQLite headers to build, curl for the tests and the Docker health check.
+DEBIAN_PACKAGES := libsqlite3-dev pkg-config curl
+SWIFT_SOURCES := Sources Tests Package.swift
+
+.PHONY: setup run build release test lint format clean
+
+setup:
+	@if command -v dpkg >/dev/null 2>&1; then \
+		missing=""; \
+		for package in $(DEBIAN_PACKAGES); do \
+			dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; \
+		done; \
+		if [ -n "$$missing" ]; then \
+			echo "Installing:$$missing"; \
+			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+		fi; \
+	elif command -v brew >/dev/null 2>&1; then \
+		brew list sqlite >/dev/null 2>&1 || brew install sqlite; \
+	fi
+	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6.2 or newer is required: https://www.swift.org/install"; exit 1; }
+
+run: setup
+	$(SWIFT) run campaign-mock serve $(ARGS)
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
+
+clean:
+	rm -rf .build
