@@ -40,16 +40,8 @@ package final class CampaignMockServer: Sendable {
             methodNotAllowed: admin.methodNotAllowed)
         admin.register(on: &router)
 
-        var server = HTTPServerConfiguration(
-            address: try SocketAddress(parsing: configuration.host, port: configuration.port))
-        server.limits = configuration.limits
-        server.maxConnections = configuration.maxConnections
-        server.headerTimeoutMilliseconds = configuration.headerTimeoutMilliseconds
-        server.bodyTimeoutMilliseconds = configuration.bodyTimeoutMilliseconds
-        server.idleTimeoutMilliseconds = configuration.idleTimeoutMilliseconds
-        server.eventLoopCount = configuration.eventLoops
         do {
-            http = try HTTPServer(configuration: server, handler: router)
+            http = try HTTPServer(configuration: configuration.http, handler: router)
         } catch {
             store.close()
             throw error

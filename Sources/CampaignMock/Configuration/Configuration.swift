@@ -3,10 +3,8 @@ package import CampaignMockCore
 /// Everything `campaign-mock serve` can be told. Built from defaults, then a JSON file, then
 /// `CAMPAIGN_MOCK_*` environment variables, then command-line flags (see ``Configuration/resolve``).
 package struct Configuration: Sendable, Equatable {
-    /// Address to listen on.
-    package var host = "127.0.0.1"
-    /// HTTP port; 0 picks a free one.
-    package var port: UInt16 = 8080
+    /// The HTTP listener: address, request limits, connection bound, timeouts, event loops.
+    package var http = HTTPServerConfiguration(address: SocketAddress(host: "127.0.0.1", port: 8080, family: .ipv4))
     /// Where the SQLite file lives.
     package var dataDirectory = ".campaign-mock"
     /// Keep state in memory only; nothing is written to disk.
@@ -15,18 +13,12 @@ package struct Configuration: Sendable, Equatable {
     package var logFormat = LogFormat.text
     /// Most entries kept in the request journal; older ones are dropped and counted.
     package var journalLimit = 10_000
-    /// Request limits and timeouts of the HTTP layer.
-    package var limits = HTTPRequestParser.Limits()
-    package var maxConnections = 4096
-    package var headerTimeoutMilliseconds = 10_000
-    package var bodyTimeoutMilliseconds = 30_000
-    package var idleTimeoutMilliseconds = 60_000
     /// How long shutdown waits for requests in flight.
     package var shutdownGraceMilliseconds = 5_000
-    /// Event-loop threads.
-    package var eventLoops = Configuration.defaultEventLoops
 
-    package init() {}
+    package init() {
+        http.eventLoopCount = Configuration.defaultEventLoops
+    }
 
     /// The SQLite file, or nil in memory.
     package var databasePath: String? {

@@ -38,11 +38,13 @@ extension Setting {
     /// Every scalar setting, in the order `--help` lists them.
     package static let all: [Setting] = [
         Setting(key: "host", help: "Address to listen on (0.0.0.0 or :: for every interface).") { config, value in
-            _ = try parse(value, as: "host") { try? SocketAddress(parsing: $0, port: 0) }
-            config.host = value
+            let port = config.http.address.port
+            config.http.address = try parse(value, as: "host") { try? SocketAddress(parsing: $0, port: port) }
         },
         Setting(key: "port", help: "HTTP port; 0 picks a free port and prints it.") { config, value in
-            config.port = try parse(value, as: "port number (0-65535)") { UInt16($0) }
+            let address = config.http.address
+            let port = try parse(value, as: "port number (0-65535)") { UInt16($0) }
+            config.http.address = SocketAddress(host: address.host, port: port, family: address.family)
         },
         Setting(key: "dataDir", help: "Directory of the SQLite state file.") { config, value in
             guard !value.isEmpty else { throw ConfigurationError("dataDir: must not be empty") }
@@ -66,40 +68,42 @@ extension Setting {
             config.journalLimit = try parse(value, as: "count (1 or more)") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
         },
         Setting(key: "maxBodySize", help: "Largest request body, e.g. 1MiB (413 beyond).") { config, value in
-            config.limits.bodyBytes = try parseSize(value, key: "maxBodySize")
+            config.http.limits.bodyBytes = try parseSize(value, key: "maxBodySize")
         },
         Setting(key: "maxHeaderSize", help: "Largest header section, e.g. 32KiB (431 beyond).") { config, value in
-            config.limits.headerBytes = try parseSize(value, key: "maxHeaderSize")
+            config.http.limits.headerBytes = try parseSize(value, key: "maxHeaderSize")
         },
         Setting(key: "maxHeaderCount", help: "Most header fields in a request (431 beyond).") { config, value in
-            config.limits.headerCount = try parse(value, as: "count (1 or more)") {
+            config.http.limits.headerCount = try parse(value, as: "count (1 or more)") {
                 Int($0).flatMap { $0 >= 1 ? $0 : nil }
             }
         },
         Setting(key: "maxRequestLine", help: "Longest request line, e.g. 8KiB (414 beyond).") { config, value in
-            config.limits.requestLineBytes = try parseSize(value, key: "maxRequestLine")
+            config.http.limits.requestLineBytes = try parseSize(value, key: "maxRequestLine")
         },
         Setting(key: "maxConnections", help: "Most open connections (503 beyond).") { config, value in
-            config.maxConnections = try parse(value, as: "count (1 or more)") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+            config.http.maxConnections = try parse(value, as: "count (1 or more)") {
+                Int($0).flatMap { $0 >= 1 ? $0 : nil }
+            }
         },
         Setting(key: "headerTimeout", help: "Time allowed to send a request head, e.g. 10s (408 after).") {
             config, value in
-            config.headerTimeoutMilliseconds = try parseDuration(value, key: "headerTimeout")
+            config.http.headerTimeoutMilliseconds = try parseDuration(value, key: "headerTimeout")
         },
         Setting(key: "bodyTimeout", help: "Time allowed to send a request body, e.g. 30s (408 after).") {
             config, value in
-            config.bodyTimeoutMilliseconds = try parseDuration(value, key: "bodyTimeout")
+            config.http.bodyTimeoutMilliseconds = try parseDuration(value, key: "bodyTimeout")
         },
         Setting(key: "idleTimeout", help: "How long an idle keep-alive connection stays open, e.g. 60s.") {
             config, value in
-            config.idleTimeoutMilliseconds = try parseDuration(value, key: "idleTimeout")
+            config.http.idleTimeoutMilliseconds = try parseDuration(value, key: "idleTimeout")
         },
         Setting(key: "shutdownGrace", help: "How long shutdown waits for requests in flight, e.g. 5s.") {
             config, value in
             config.shutdownGraceMilliseconds = try parseDuration(value, key: "shutdownGrace")
         },
         Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
-            config.eventLoops = try parse(value, as: "count (1-64)") {
+            config.http.eventLoopCount = try parse(value, as: "count (1-64)") {
                 Int($0).flatMap { (1...64).contains($0) ? $0 : nil }
             }
         },

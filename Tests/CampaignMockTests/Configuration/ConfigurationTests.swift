@@ -10,8 +10,8 @@ import Testing
 
     @Test func defaultsServeAFirstTimeUser() throws {
         let configuration = try Configuration.resolve(flags: [:], environment: [:], configFile: nil)
-        #expect(configuration.host == "127.0.0.1")
-        #expect(configuration.port == 8080)
+        #expect(configuration.http.address.host == "127.0.0.1")
+        #expect(configuration.http.address.port == 8080)
         #expect(configuration.databasePath == ".campaign-mock/campaign-mock.sqlite3")
         #expect(configuration.journalLimit == 10_000)
     }
@@ -21,7 +21,7 @@ import Testing
         let environment = ["CAMPAIGN_MOCK_PORT": "9002", "CAMPAIGN_MOCK_JOURNAL_LIMIT": "8"]
         let configuration = try Configuration.resolve(
             flags: ["port": "9003"], environment: environment, configFile: json)
-        #expect(configuration.port == 9003)
+        #expect(configuration.http.address.port == 9003)
         #expect(configuration.journalLimit == 8)
         #expect(configuration.logLevel == .debug)
     }
@@ -32,11 +32,11 @@ import Testing
             "bodyTimeout": "3",
         ]
         let configuration = try Configuration.resolve(flags: flags, environment: [:], configFile: nil)
-        #expect(configuration.limits.bodyBytes == 2 << 20)
-        #expect(configuration.limits.headerBytes == 16 * 1024)
-        #expect(configuration.headerTimeoutMilliseconds == 500)
-        #expect(configuration.idleTimeoutMilliseconds == 120_000)
-        #expect(configuration.bodyTimeoutMilliseconds == 3000)
+        #expect(configuration.http.limits.bodyBytes == 2 << 20)
+        #expect(configuration.http.limits.headerBytes == 16 * 1024)
+        #expect(configuration.http.headerTimeoutMilliseconds == 500)
+        #expect(configuration.http.idleTimeoutMilliseconds == 120_000)
+        #expect(configuration.http.bodyTimeoutMilliseconds == 3000)
     }
 
     @Test func inMemoryHasNoDatabaseFile() throws {

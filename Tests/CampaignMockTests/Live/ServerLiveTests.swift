@@ -18,7 +18,7 @@ final class LiveServer {
         inMemory: Bool = false, directory: TemporaryDirectory? = nil, _ adjust: (inout Configuration) -> Void = { _ in }
     ) throws {
         var configuration = Configuration()
-        configuration.port = 0
+        configuration.http.address = SocketAddress(host: "127.0.0.1", port: 0, family: .ipv4)
         configuration.inMemory = inMemory
         let dataDirectory = inMemory ? nil : (directory ?? TemporaryDirectory())
         if let dataDirectory { configuration.dataDirectory = dataDirectory.path + "/data" }
