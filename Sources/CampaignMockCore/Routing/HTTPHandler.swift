@@ -47,11 +47,6 @@ package final class ReplyChannel: Sendable {
     package func send(_ response: HTTPResponse) {
         send(.response(response))
     }
-
-    /// A channel whose reply first passes through `transform`, which must eventually call `next`.
-    package func intercepting(_ transform: @escaping @Sendable (HTTPReply, ReplyChannel) -> Void) -> ReplyChannel {
-        ReplyChannel { reply in transform(reply, self) }
-    }
 }
 
 /// Runs a throwing, synchronous handler body and turns its errors into responses.
