@@ -22,6 +22,15 @@ package final class CampaignMockServer: Sendable {
         dataDirectory = configuration.inMemory ? nil : try DataDirectory(path: configuration.dataDirectory)
         let journalLimit = configuration.journalLimit
         store = try Store(path: configuration.databasePath) { try $0.trimJournal(to: journalLimit) }
+        let applications = configuration.applications ?? Application.demo
+        do {
+            try store.writeAndWait { transaction in
+                for application in applications { try transaction.upsertApplication(application) }
+            }
+        } catch {
+            store.close()
+            throw error
+        }
 
         let log = AccessLog(logger: logger)
         let pipeline = EndpointPipeline(store: store, log: log)
@@ -39,6 +48,16 @@ package final class CampaignMockServer: Sendable {
             },
             methodNotAllowed: admin.methodNotAllowed)
         admin.register(on: &router)
+        for platform in Platform.allCases {
+            let endpoint = RegistrationEndpoint(platform: platform, store: store)
+            let path = platform == .ios ? "registerIOS" : "registerAndroid"
+            router.add(nil, "/nms/mobile/1/\(path).jssp", pipeline.route(endpoint.family, endpoint.decide))
+        }
+        let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
+        router.add(nil, "/r", pipeline.route("tracking", tracking.decide))
+        let health = HealthPages()
+        router.add(nil, "/r/test", pipeline.route("health", health.redirectTest))
+        router.add(nil, "/nl/jsp/ping.jsp", pipeline.route("health", health.ping))
 
         do {
             http = try HTTPServer(configuration: configuration.http, handler: router)
@@ -66,15 +85,24 @@ package final class CampaignMockServer: Sendable {
         return dataDirectory.absolutePath + "/campaign-mock.sqlite3"
     }
 
-    /// The start-up banner: where to connect and what is configured.
+    /// The start-up banner: where to connect, the applications and their keys, where data lives.
     package var banner: String {
-        """
-        campaign-mock \(Self.version) is ready
-          Marketing + tracking host  \(baseURL)
-          Admin API                  \(baseURL)/_mock/
-          Data                       \(dataDescription)
-        Stop with Ctrl-C.
-        """
+        let applications = (try? store.read { try $0.applications() }) ?? []
+        let width = applications.map(\.name.count).max() ?? 0
+        let list = applications.map { application in
+            let padding = String(repeating: " ", count: width - application.name.count)
+            let state = application.enabled ? "" : "  (disabled)"
+            return "    \(application.name)\(padding)  \(application.platform.rawValue.leftPadded(7, with: " "))  "
+                + "integration key \(application.integrationKey)\(state)"
+        }
+        return
+            ([
+                "campaign-mock \(Self.version) is ready",
+                "  Marketing + tracking host  \(baseURL)",
+                "  Admin API                  \(baseURL)/_mock/",
+                "  Data                       \(dataDescription)",
+                "  Applications (the SDK's integration key is mobileAppUuid):",
+            ] + list + ["Stop with Ctrl-C."]).joined(separator: "\n")
     }
 
     /// Stops accepting, finishes requests in flight (up to the grace period), then closes the store.

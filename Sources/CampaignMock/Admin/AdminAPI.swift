@@ -15,14 +15,22 @@ struct AdminAPI: Sendable {
         router.add(.get, "/_mock/ready", route(ready))
         router.add(.get, "/_mock/requests", route(listRequests))
         router.add(.delete, "/_mock/requests", route(clearRequests))
+        registerInspection(on: &router)
     }
 
     /// Wraps an admin handler: errors become JSON, every request is logged.
     func route(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> Router.Body {
-        { request, _, reply in
+        routeWithParameters { request, _ in try body(request) }
+    }
+
+    /// Wraps an admin handler that reads path parameters.
+    func routeWithParameters(_ body: @escaping @Sendable (HTTPRequest, RouteParameters) throws -> HTTPResponse)
+        -> Router.Body
+    {
+        { request, parameters, reply in
             let response: HTTPResponse
             do {
-                response = try body(request)
+                response = try body(request, parameters)
             } catch let error as any HTTPResponseError {
                 response = error.response
             } catch {

@@ -36,6 +36,21 @@ enum AdminResponse {
         }
     }
 
+    /// Decodes a JSON request body, or a 400 saying what is wrong with it.
+    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+        guard !request.body.isEmpty else { throw AdminError(.badRequest, "expected a JSON body") }
+        do {
+            return try JSONDecoder().decode(type, from: Data(request.body))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw AdminError(.badRequest, "missing field '\(key.stringValue)'")
+        } catch let DecodingError.typeMismatch(_, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw AdminError(.badRequest, "field '\(field)' has the wrong type")
+        } catch {
+            throw AdminError(.badRequest, "the body is not valid JSON")
+        }
+    }
+
     /// The query items of `request`, or a 400 naming the broken escape.
     static func query(_ request: HTTPRequest) throws -> [String: String] {
         guard let items = PercentEncoding.queryItems(request.query) else {

@@ -19,9 +19,11 @@ extension Configuration {
     ) throws(ConfigurationError) -> Configuration {
         var configuration = Configuration()
         if let configFile {
-            for (key, value) in try fileValues(configFile.contents, path: configFile.path) {
+            let file = try fileContents(configFile.contents, path: configFile.path)
+            for (key, value) in file.values {
                 try apply(key, value, to: &configuration, source: "\(configFile.path): \(key)")
             }
+            if let applications = file.applications { configuration.applications = applications }
         }
         for setting in Setting.all {
             if let value = environment[setting.environmentVariable] {
@@ -52,21 +54,85 @@ extension Configuration {
         }
     }
 
-    /// The scalar settings of a JSON config file, as text.
-    private static func fileValues(_ contents: [UInt8], path: String) throws(ConfigurationError) -> [(String, String)] {
+    /// A config file: its scalar settings as text, and its `apps` array when it has one.
+    private struct FileContents {
+        var values: [(String, String)] = []
+        var applications: [Application]?
+    }
+
+    /// Reads a JSON config file. `apps` may be a `PLATFORM:KEY[:NAME]` list in a string, or an array of
+    /// such strings or of `{"platform", "integrationKey", "name", "enabled"}` objects.
+    private static func fileContents(_ contents: [UInt8], path: String) throws(ConfigurationError) -> FileContents {
         let object: [String: JSONValue]
         do {
             object = try JSONDecoder().decode([String: JSONValue].self, from: Data(contents))
         } catch {
             throw ConfigurationError("\(path): not a JSON object of settings (\(error))")
         }
-        var values: [(String, String)] = []
+        var file = FileContents()
         for key in object.keys.sorted() {
+            if key == "apps", case .array(let entries) = object[key] {
+                file.applications = try applications(entries, path: path)
+                continue
+            }
             guard let text = object[key]?.scalarText else {
                 throw ConfigurationError("\(path): \(key): expected a string, number or boolean")
             }
-            values.append((key, text))
+            file.values.append((key, text))
         }
-        return values
+        return file
+    }
+
+    private static func applications(_ entries: [JSONValue], path: String) throws(ConfigurationError) -> [Application] {
+        var result: [Application] = []
+        for (index, entry) in entries.enumerated() {
+            let source = "\(path): apps[\(index)]"
+            do {
+                switch entry {
+                case .string(let text):
+                    result.append(try Application(specification: text))
+                case .object(let fields):
+                    result.append(try application(fields, source: source))
+                default:
+                    throw ConfigurationError("\(source): expected a string or an object")
+                }
+            } catch let error as ApplicationError {
+                throw ConfigurationError("\(source): \(error.message)")
+            } catch let error as ConfigurationError {
+                throw error
+            } catch {
+                throw ConfigurationError("\(source): \(error)")
+            }
+        }
+        do {
+            return try Setting.checkedApplications(result)
+        } catch {
+            throw ConfigurationError("\(path): apps: \(error.message)")
+        }
+    }
+
+    private static func application(_ fields: [String: JSONValue], source: String) throws -> Application {
+        if let field = Set(fields.keys).subtracting(["platform", "integrationKey", "name", "enabled"]).sorted().first {
+            throw ConfigurationError("\(source): unknown field '\(field)'")
+        }
+        guard case .string(let platformName)? = fields["platform"], let platform = Platform(rawValue: platformName),
+            case .string(let key)? = fields["integrationKey"]
+        else {
+            throw ConfigurationError("\(source): needs \"platform\" (ios or android) and \"integrationKey\"")
+        }
+        var application = Application(
+            name: Application.defaultName(platform, key), platform: platform, integrationKey: key)
+        switch fields["name"] {
+        case .string(let name)?: application.name = name
+        case nil: break
+        default: throw ConfigurationError("\(source): name must be a string")
+        }
+        switch fields["enabled"] {
+        case .bool(let enabled)?: application.enabled = enabled
+        case nil: break
+        default: throw ConfigurationError("\(source): enabled must be true or false")
+        }
+        try application.validate()
+        return application
     }
 }

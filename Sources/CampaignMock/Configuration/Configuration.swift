@@ -15,6 +15,10 @@ package struct Configuration: Sendable, Equatable {
     package var journalLimit = 10_000
     /// How long shutdown waits for requests in flight.
     package var shutdownGraceMilliseconds = 5_000
+    /// Applications to create or update at start; nil starts the demo pair (``Application/demo``).
+    package var applications: [Application]?
+    /// Answer `404` to tracking hits for message ids the mock never issued.
+    package var strictTracking = false
 
     package init() {
         http.eventLoopCount = Configuration.defaultEventLoops

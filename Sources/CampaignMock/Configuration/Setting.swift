@@ -8,10 +8,22 @@ package struct Setting: Sendable {
     package let key: String
     /// A one-line description for `--help` and the README.
     package let help: String
+    /// The flag when it is not the kebab-case key (`--app` for `apps`).
+    private var flagName: String?
     let apply: @Sendable (inout Configuration, String) throws -> Void
 
+    init(
+        key: String, help: String, flag: String? = nil,
+        apply: @escaping @Sendable (inout Configuration, String) throws -> Void
+    ) {
+        self.key = key
+        self.help = help
+        self.flagName = flag
+        self.apply = apply
+    }
+
     /// `--journal-limit`.
-    package var flag: String { "--" + Self.kebab(key) }
+    package var flag: String { flagName ?? "--" + Self.kebab(key) }
     /// `CAMPAIGN_MOCK_JOURNAL_LIMIT`.
     package var environmentVariable: String { "CAMPAIGN_MOCK_" + Self.kebab(key).replacingDashes().uppercased() }
 
@@ -102,6 +114,25 @@ extension Setting {
             config, value in
             config.shutdownGraceMilliseconds = try parseDuration(value, key: "shutdownGrace")
         },
+        Setting(
+            key: "apps",
+            help: "Applications as PLATFORM:KEY[:NAME] (ios or android); repeat the flag, or separate with commas.",
+            flag: "--app"
+        ) { config, value in
+            let entries = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
+            config.applications = try checkedApplications(
+                entries.filter { !$0.isEmpty }.map { entry in
+                    do {
+                        return try Application(specification: entry)
+                    } catch let error as ApplicationError {
+                        throw ConfigurationError(error.message)
+                    }
+                })
+        },
+        Setting(key: "strictTracking", help: "Answer 404 to tracking hits for message ids the mock never issued.") {
+            config, value in
+            config.strictTracking = try parse(value, as: "boolean (true or false)", parseBool)
+        },
         Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
             config.http.eventLoopCount = try parse(value, as: "count (1-64)") {
                 Int($0).flatMap { (1...64).contains($0) ? $0 : nil }
@@ -115,6 +146,16 @@ extension Setting {
     }
 
     // MARK: - Value parsing
+
+    /// Refuses an empty list and repeated integration keys.
+    static func checkedApplications(_ applications: [Application]) throws(ConfigurationError) -> [Application] {
+        guard !applications.isEmpty else { throw ConfigurationError("no application given") }
+        var seen: Set<String> = []
+        for application in applications where !seen.insert(application.integrationKey).inserted {
+            throw ConfigurationError("integration key '\(application.integrationKey)' is given twice")
+        }
+        return applications
+    }
 
     private static func parse<T>(_ value: String, as kind: String, _ convert: (String) -> T?)
         throws(ConfigurationError) -> T

@@ -32,5 +32,82 @@ enum Schema {
                 );
                 CREATE TABLE store_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
                 """),
+        Migration(
+            name: "0003-devices",
+            sql: """
+                CREATE TABLE devices (
+                    id INTEGER PRIMARY KEY,
+                    application_id INTEGER NOT NULL REFERENCES applications (id) ON DELETE CASCADE,
+                    registration_token TEXT NOT NULL,
+                    user_key TEXT NOT NULL,
+                    device_imei TEXT,
+                    device_name TEXT,
+                    device_model TEXT,
+                    device_brand TEXT,
+                    device_manufacturer TEXT,
+                    os_name TEXT,
+                    os_version TEXT,
+                    os_language TEXT,
+                    disabled INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    UNIQUE (application_id, registration_token)
+                );
+                CREATE INDEX devices_user_key ON devices (user_key);
+                CREATE INDEX devices_token ON devices (registration_token);
+                CREATE TABLE device_params (
+                    device_id INTEGER NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    type TEXT NOT NULL CHECK (type IN ('string', 'integer', 'decimal', 'boolean')),
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (device_id, name)
+                );
+                CREATE INDEX device_params_lookup ON device_params (name, value);
+                CREATE TABLE registrations (
+                    id INTEGER PRIMARY KEY,
+                    device_id INTEGER NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
+                    received_at INTEGER NOT NULL,
+                    changes TEXT NOT NULL,
+                    user_key TEXT NOT NULL,
+                    fields TEXT NOT NULL,
+                    params TEXT NOT NULL
+                );
+                CREATE INDEX registrations_device ON registrations (device_id, id);
+                """),
+        Migration(
+            name: "0004-tracking",
+            sql: """
+                CREATE TABLE messages (
+                    id INTEGER PRIMARY KEY,
+                    message_id TEXT NOT NULL UNIQUE,
+                    numeric_value INTEGER,
+                    low32 INTEGER,
+                    uuid TEXT,
+                    delivery_id TEXT NOT NULL,
+                    device_id INTEGER REFERENCES devices (id) ON DELETE SET NULL,
+                    application_id INTEGER REFERENCES applications (id) ON DELETE SET NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX messages_numeric ON messages (numeric_value);
+                CREATE INDEX messages_low32 ON messages (low32);
+                CREATE INDEX messages_uuid ON messages (uuid);
+                CREATE TABLE tracking_events (
+                    id INTEGER PRIMARY KEY,
+                    received_at INTEGER NOT NULL,
+                    raw_id TEXT NOT NULL,
+                    message_hex TEXT,
+                    message_value INTEGER,
+                    message_uuid TEXT,
+                    delivery_id TEXT NOT NULL,
+                    tag INTEGER NOT NULL CHECK (tag IN (1, 2)),
+                    user_agent TEXT,
+                    remote_address TEXT,
+                    message_ref INTEGER REFERENCES messages (id) ON DELETE SET NULL,
+                    device_id INTEGER REFERENCES devices (id) ON DELETE SET NULL,
+                    application_id INTEGER REFERENCES applications (id) ON DELETE SET NULL
+                );
+                CREATE INDEX tracking_events_delivery ON tracking_events (delivery_id);
+                CREATE INDEX tracking_events_device ON tracking_events (device_id);
+                """),
     ]
 }

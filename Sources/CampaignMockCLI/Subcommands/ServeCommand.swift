@@ -48,6 +48,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: help("idleTimeout")) var idleTimeout: String?
     @Option(help: help("shutdownGrace")) var shutdownGrace: String?
     @Option(help: help("eventLoops")) var eventLoops: String?
+    @Option(name: .customLong("app"), help: help("apps")) var apps: [String] = []
+    @Flag(name: .customLong("strict-tracking"), help: help("strictTracking")) var strictTracking = false
 
     /// The help line of a setting, with its environment variable.
     private static func help(_ key: String) -> ArgumentHelp {
@@ -63,7 +65,8 @@ struct ServeCommand: ParsableCommand {
             "maxBodySize": maxBodySize, "maxHeaderSize": maxHeaderSize, "maxHeaderCount": maxHeaderCount,
             "maxRequestLine": maxRequestLine, "maxConnections": maxConnections, "headerTimeout": headerTimeout,
             "bodyTimeout": bodyTimeout, "idleTimeout": idleTimeout, "shutdownGrace": shutdownGrace,
-            "eventLoops": eventLoops,
+            "eventLoops": eventLoops, "apps": apps.isEmpty ? nil : apps.joined(separator: "\n"),
+            "strictTracking": strictTracking ? "true" : nil,
         ]
         return values.compactMapValues { $0 }
     }

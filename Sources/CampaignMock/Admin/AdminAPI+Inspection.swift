@@ -1,0 +1,177 @@
+import CampaignMockCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `/_mock/apps`, `/_mock/devices`, `/_mock/events`: what the SDK endpoints stored.
+extension AdminAPI {
+    func registerInspection(on router: inout Router) {
+        router.add(.get, "/_mock/apps", route(listApplications))
+        router.add(.post, "/_mock/apps", route(addApplication))
+        router.add(.put, "/_mock/apps/{key}", routeWithParameters(updateApplication))
+        router.add(.delete, "/_mock/apps/{key}", routeWithParameters(deleteApplication))
+        router.add(.get, "/_mock/devices", route(listDevices))
+        router.add(.get, "/_mock/devices/{token}", routeWithParameters(showDevice))
+        router.add(.get, "/_mock/events", route(listEvents))
+    }
+
+    // MARK: - Applications
+
+    private func listApplications(_ request: HTTPRequest) throws -> HTTPResponse {
+        AdminResponse.json(.ok, ["apps": try store.read { try $0.applications() }])
+    }
+
+    private struct NewApplication: Decodable {
+        let name: String?
+        let platform: String
+        let integrationKey: String
+        let enabled: Bool?
+    }
+
+    private func addApplication(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body: NewApplication = try AdminResponse.decode(NewApplication.self, from: request)
+        guard let platform = Platform(rawValue: body.platform) else {
+            throw AdminError(.badRequest, "platform must be 'ios' or 'android', got '\(body.platform)'")
+        }
+        let application = Application(
+            name: body.name ?? Application.defaultName(platform, body.integrationKey), platform: platform,
+            integrationKey: body.integrationKey, enabled: body.enabled ?? true)
+        do {
+            try application.validate()
+        } catch {
+            throw AdminError(.badRequest, error.message)
+        }
+        do {
+            try store.writeAndWait { try $0.insertApplication(application) }
+        } catch let conflict as StoreConflict {
+            throw AdminError(.conflict, conflict.message)
+        }
+        return AdminResponse.json(.created, application)
+    }
+
+    private struct ApplicationChange: Decodable {
+        let name: String?
+        let enabled: Bool?
+    }
+
+    private func updateApplication(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        let key = parameters["key"] ?? ""
+        let change = try AdminResponse.decode(ApplicationChange.self, from: request)
+        if let name = change.name, name.isEmpty || name.utf8.count > 255 {
+            throw AdminError(.badRequest, "the application name must be 1 to 255 bytes")
+        }
+        guard try store.writeAndWait({ try $0.updateApplication(key: key, name: change.name, enabled: change.enabled) })
+        else { throw AdminError(.notFound, "no application with integration key '\(key)'") }
+        let updated = try store.read { try $0.application(key: key) }
+        return AdminResponse.json(.ok, updated?.application)
+    }
+
+    private func deleteApplication(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        let key = parameters["key"] ?? ""
+        guard try store.writeAndWait({ try $0.deleteApplication(key: key) }) else {
+            throw AdminError(.notFound, "no application with integration key '\(key)'")
+        }
+        return AdminResponse.json(.ok, ["deleted": key])
+    }
+
+    // MARK: - Devices
+
+    private func listDevices(_ request: HTTPRequest) throws -> HTTPResponse {
+        let query = try AdminResponse.query(request)
+        var filter = DeviceFilter()
+        filter.applicationKey = query["app"]
+        filter.userKey = query["userKey"]
+        filter.registrationToken = query["token"]
+        if let platform = query["platform"] {
+            guard let value = Platform(rawValue: platform) else {
+                throw AdminError(.badRequest, "platform must be 'ios' or 'android'")
+            }
+            filter.platform = value
+        }
+        filter.params = query.filter { $0.key.hasPrefix("param.") }.sorted { $0.key < $1.key }
+            .map { (String($0.key.dropFirst("param.".count)), $0.value) }
+        let known: Set<String> = ["app", "userKey", "token", "platform", "after", "limit"]
+        if let unknown = query.keys.filter({ !known.contains($0) && !$0.hasPrefix("param.") }).sorted().first {
+            throw AdminError(
+                .badRequest, "unknown filter '\(unknown)' (use app, platform, userKey, token, param.<name>)")
+        }
+        guard filter.params.count <= 16 else { throw AdminError(.badRequest, "at most 16 param filters") }
+        let after = try AdminResponse.integer(query, "after", in: 0...Int64.max, default: 0)
+        let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
+        let page = try store.read { [filter] in try $0.devices(matching: filter, after: after, limit: Int(limit)) }
+        return AdminResponse.json(.ok, page)
+    }
+
+    private func showDevice(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        let token = parameters["token"] ?? ""
+        let application = try AdminResponse.query(request)["app"]
+        let devices = try store.read { try $0.devices(token: token, applicationKey: application) }
+        guard let device = devices.first else {
+            throw AdminError(.notFound, "no device with registration token '\(token)'")
+        }
+        guard devices.count == 1 else {
+            let keys = devices.map(\.application.integrationKey).joined(separator: ", ")
+            throw AdminError(
+                .conflict, "token '\(token)' is registered in several applications (\(keys)); add ?app=KEY")
+        }
+        return AdminResponse.json(.ok, device)
+    }
+
+    // MARK: - Events
+
+    private func listEvents(_ request: HTTPRequest) throws -> HTTPResponse {
+        let query = try AdminResponse.query(request)
+        var filter = try Self.eventFilter(query)
+        filter.registrationToken = query["token"]
+        filter.deliveryID = query["deliveryId"]
+        let after = try AdminResponse.integer(query, "after", in: 0...Int64.max, default: 0)
+        let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
+        let page = try store.read { [filter] in try $0.events(matching: filter, after: after, limit: Int(limit)) }
+        return AdminResponse.json(.ok, page)
+    }
+
+    /// `tag` (1, 2) or `type` (receive, open), `messageId` (hex as sent, issued decimal, or UUID), `since`.
+    static func eventFilter(_ query: [String: String]) throws -> EventFilter {
+        var filter = EventFilter()
+        switch (query["tag"], query["type"]) {
+        case (nil, nil): break
+        case ("1"?, _), (nil, "receive"?): filter.tag = .received
+        case ("2"?, _), (nil, "open"?): filter.tag = .opened
+        default: throw AdminError(.badRequest, "tag must be 1 or 2, type must be receive or open")
+        }
+        if let messageID = query["messageId"] {
+            if TrackingID.isUUID(messageID) {
+                filter.messageUUID = messageID.lowercased()
+            } else if let decimal = Int64(messageID), !messageID.hasPrefix("h") {
+                filter.messageValues = MessageIdentity.hexValues(forDecimal: decimal).map { Int64(bitPattern: $0) }
+            } else {
+                let hex = messageID.hasPrefix("h") ? messageID.dropFirst() : Substring(messageID)
+                guard let value = UInt64(hex, radix: 16) else {
+                    throw AdminError(.badRequest, "messageId must be a decimal _mId, a hex id as sent, or a UUID")
+                }
+                filter.messageValues = [Int64(bitPattern: value)]
+            }
+        }
+        if let since = query["since"] {
+            filter.since = try Self.timestamp(since)
+        }
+        return filter
+    }
+
+    /// ISO 8601 (`2026-11-22T17:21:28Z`, fractions allowed) or milliseconds since 1970, as microseconds.
+    static func timestamp(_ text: String) throws -> Int64 {
+        if let milliseconds = Int64(text) { return milliseconds * 1000 }
+        let strategies: [Date.ISO8601FormatStyle] = [
+            .iso8601, Date.ISO8601FormatStyle(includingFractionalSeconds: true),
+        ]
+        for strategy in strategies {
+            if let date = try? Date(text, strategy: strategy) {
+                return Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+            }
+        }
+        throw AdminError(.badRequest, "since must be ISO 8601 (2026-11-22T17:21:28Z) or milliseconds since 1970")
+    }
+}

@@ -1,0 +1,38 @@
+extension Application {
+    /// Parses `ios:KEY[:NAME]` or `android:KEY[:NAME]` (the `--app` flag and `CAMPAIGN_MOCK_APPS`).
+    package init(specification: String) throws(ApplicationError) {
+        let parts = specification.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, let platform = Platform(rawValue: parts[0].lowercased()) else {
+            throw ApplicationError("'\(specification)' is not PLATFORM:KEY[:NAME] with PLATFORM ios or android")
+        }
+        let name = parts.count == 3 && !parts[2].isEmpty ? parts[2] : Self.defaultName(platform, parts[1])
+        self.init(name: name, platform: platform, integrationKey: parts[1])
+        try validate()
+    }
+
+    /// The name given to an application configured without one.
+    package static func defaultName(_ platform: Platform, _ key: String) -> String {
+        "\(platform == .ios ? "iOS" : "Android") app \(key)"
+    }
+
+    /// Checks the key and name a user gave.
+    package func validate() throws(ApplicationError) {
+        guard !integrationKey.isEmpty else { throw ApplicationError("the integration key must not be empty") }
+        guard integrationKey.utf8.count <= 255,
+            integrationKey.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value != 127 })
+        else {
+            throw ApplicationError(
+                "integration key '\(integrationKey.prefix(64))' must be at most 255 bytes without spaces or controls")
+        }
+        guard !name.isEmpty, name.utf8.count <= 255 else {
+            throw ApplicationError("the application name must be 1 to 255 bytes")
+        }
+    }
+}
+
+/// Why an application definition was refused.
+package struct ApplicationError: Error, Equatable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
+}

@@ -1,0 +1,43 @@
+import CampaignMockCore
+
+/// An `application/x-www-form-urlencoded` body as the Campaign SDKs send it: `k=v&k=v`, each key and
+/// value percent-encoded over UTF-8 (PROTOCOL.md §3.3). Keys are unique; order is kept.
+struct FormBody: Equatable {
+    private(set) var fields: [(name: String, value: String)] = []
+
+    /// Decodes `bytes`.
+    ///
+    /// - Throws: ``RegistrationError/malformed(_:)`` for text that is not UTF-8, a broken `%XX` escape,
+    ///   a value that is not UTF-8 once decoded, an empty name, or a repeated name.
+    init(parsing bytes: [UInt8]) throws(RegistrationError) {
+        // iOS sends non-ASCII letters raw (PROTOCOL.md §3.3), so the raw body must be UTF-8 as well.
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .malformed("the body is not UTF-8")
+        }
+        if text.isEmpty { return }
+        for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
+            if pair.isEmpty { throw .malformed("empty parameter between '&' separators") }
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = PercentEncoding.decode(parts[0], plusAsSpace: true), !name.isEmpty else {
+                throw .malformed("malformed parameter name '\(parts[0].prefix(40))'")
+            }
+            let rawValue = parts.count > 1 ? parts[1] : ""
+            guard let value = PercentEncoding.decode(rawValue, plusAsSpace: true) else {
+                throw .malformed("malformed percent-encoding in parameter '\(name)'")
+            }
+            if fields.contains(where: { $0.name == name }) {
+                throw .malformed("parameter '\(name)' appears more than once")
+            }
+            fields.append((name, value))
+        }
+    }
+
+    /// The value of `name`, or nil when absent.
+    subscript(_ name: String) -> String? {
+        fields.first { $0.name == name }?.value
+    }
+
+    static func == (lhs: FormBody, rhs: FormBody) -> Bool {
+        lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
+    }
+}

@@ -1,0 +1,53 @@
+import CampaignMockCore
+
+/// `POST /nms/mobile/1/registerIOS.jssp` and `registerAndroid.jssp` (PRODUCT.md §3.1): checks the request
+/// in the order of the response table, then upserts the device and appends its history.
+struct RegistrationEndpoint: Sendable {
+    let platform: Platform
+    let store: Store
+
+    /// The journal's name for this endpoint family.
+    var family: String { "registration-\(platform.rawValue)" }
+
+    func decide(_ request: HTTPRequest) throws -> EndpointResult {
+        var appKey: String?
+        do {
+            let registration = try parse(request, appKey: &appKey)
+            return EndpointResult(response: .text(.ok, "OK"), appKey: appKey) { transaction in
+                try transaction.register(registration, receivedAt: Clock.wallClockMicroseconds())
+            }
+        } catch let error as RegistrationError {
+            return .refused(error.httpError, appKey: appKey)
+        }
+    }
+
+    private func parse(_ request: HTTPRequest, appKey: inout String?) throws -> RegistrationRequest {
+        guard request.method == .post else { throw RegistrationError.methodNotAllowed }
+        let contentType = request.headers[.contentType]
+        guard let contentType, Self.isFormContentType(contentType) else {
+            throw RegistrationError.unsupportedContentType(contentType)
+        }
+        let form = try FormBody(parsing: request.body)
+        var registration = try RegistrationRequest(form: form)
+        guard !registration.integrationKey.isEmpty else { throw RegistrationError.missingIntegrationKey }
+        appKey = registration.integrationKey
+        let key = registration.integrationKey
+        guard let stored = try store.read({ try $0.application(key: key) }) else {
+            throw RegistrationError.unknownIntegrationKey(key)
+        }
+        let application = stored.application
+        guard application.platform == platform else {
+            throw RegistrationError.wrongPlatform(key: key, platform: application.platform)
+        }
+        guard application.enabled else { throw RegistrationError.disabled(name: application.name) }
+        guard !registration.registrationToken.isEmpty else { throw RegistrationError.missingRegistrationToken }
+        registration.params = try AdditionalParamsReader.parse(form["additionalParams"] ?? "")
+        return registration
+    }
+
+    /// `application/x-www-form-urlencoded` with any parameters and spacing (PRODUCT.md §10, U4).
+    static func isFormContentType(_ value: String) -> Bool {
+        let type = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces().lowercased() }
+        return type == "application/x-www-form-urlencoded"
+    }
+}

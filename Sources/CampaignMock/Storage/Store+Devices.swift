@@ -1,0 +1,178 @@
+import CampaignMockCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension StoreTransaction {
+    /// Upserts the device keyed by (application, token), replaces its params, and appends a history row
+    /// saying what changed. All in the caller's transaction.
+    ///
+    /// - Throws: ``StoreConflict`` when the application was removed meanwhile.
+    package func register(_ registration: RegistrationRequest, receivedAt: Int64) throws {
+        guard
+            let applicationID = try connection.scalar(
+                "SELECT id FROM applications WHERE integration_key = ?", [registration.integrationKey]
+            ).integer
+        else {
+            throw StoreConflict("application \(registration.integrationKey) was removed")
+        }
+        let fields = Self.json(registration.device)
+        let params = Self.json(registration.params)
+        let existing = try connection.query(
+            "SELECT id, user_key FROM devices WHERE application_id = ? AND registration_token = ?",
+            [applicationID, registration.registrationToken]
+        ).first
+
+        let deviceID: Int64
+        var changes: [String] = []
+        if let existing {
+            deviceID = existing["id"].integer ?? 0
+            let last = try connection.query(
+                "SELECT fields, params FROM registrations WHERE device_id = ? ORDER BY id DESC LIMIT 1", [deviceID]
+            ).first
+            if existing["user_key"].text != registration.userKey { changes.append("userKey") }
+            if last?["fields"].text != fields { changes.append("device") }
+            if last?["params"].text != params { changes.append("params") }
+            if changes.isEmpty { changes.append("unchanged") }
+            let device = registration.device
+            try connection.query(
+                """
+                UPDATE devices SET user_key = ?, device_imei = ?, device_name = ?, device_model = ?, device_brand = ?,
+                    device_manufacturer = ?, os_name = ?, os_version = ?, os_language = ?, updated_at = ?
+                WHERE id = ?
+                """,
+                [
+                    registration.userKey, device.deviceImei, device.deviceName, device.deviceModel, device.deviceBrand,
+                    device.deviceManufacturer, device.osName, device.osVersion, device.osLanguage, receivedAt, deviceID,
+                ])
+            try connection.query("DELETE FROM device_params WHERE device_id = ?", [deviceID])
+        } else {
+            let device = registration.device
+            try connection.query(
+                """
+                INSERT INTO devices (application_id, registration_token, user_key, device_imei, device_name,
+                    device_model, device_brand, device_manufacturer, os_name, os_version, os_language, created_at,
+                    updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    applicationID, registration.registrationToken, registration.userKey, device.deviceImei,
+                    device.deviceName, device.deviceModel, device.deviceBrand, device.deviceManufacturer,
+                    device.osName, device.osVersion, device.osLanguage, receivedAt, receivedAt,
+                ])
+            deviceID = connection.lastInsertRowID
+            changes.append("new")
+        }
+        for param in registration.params {
+            try connection.query(
+                "INSERT INTO device_params (device_id, name, type, value) VALUES (?, ?, ?, ?)",
+                [deviceID, param.name, param.kind.rawValue, param.value])
+        }
+        try connection.query(
+            """
+            INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [deviceID, receivedAt, changes.joined(separator: ","), registration.userKey, fields, params])
+    }
+
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
+    }
+}
+
+extension StoreReader {
+    private static let deviceColumns = """
+        SELECT d.id, d.registration_token, d.user_key, d.device_imei, d.device_name, d.device_model, d.device_brand,
+            d.device_manufacturer, d.os_name, d.os_version, d.os_language, d.disabled, d.created_at, d.updated_at,
+            a.integration_key, a.name AS app_name, a.platform,
+            (SELECT count(*) FROM registrations r WHERE r.device_id = d.id) AS registration_count
+        FROM devices d JOIN applications a ON a.id = d.application_id
+        """
+
+    /// Devices matching `filter` with id above `after`, oldest first.
+    package func devices(matching filter: DeviceFilter, after: Int64, limit: Int) throws -> DevicePage {
+        var sql =
+            Self.deviceColumns + """
+
+                WHERE d.id > ? AND (? IS NULL OR a.integration_key = ?) AND (? IS NULL OR a.platform = ?)
+                    AND (? IS NULL OR d.user_key = ?) AND (? IS NULL OR d.registration_token = ?)
+                """
+        var values: [any SQLiteBindable] = [
+            after, filter.applicationKey, filter.applicationKey, filter.platform?.rawValue, filter.platform?.rawValue,
+            filter.userKey, filter.userKey, filter.registrationToken, filter.registrationToken,
+        ]
+        // One fixed clause per param filter; names and values are bound, never spliced in.
+        for param in filter.params {
+            sql +=
+                "\n    AND EXISTS (SELECT 1 FROM device_params p WHERE p.device_id = d.id AND p.name = ? AND p.value = ?)"
+            values += [param.name, param.value]
+        }
+        sql += "\nORDER BY d.id LIMIT ?"
+        values.append(limit + 1)
+        let rows = try connection.query(sql, values)
+        let devices = try rows.prefix(limit).map { try device($0, withHistory: false) }
+        return DevicePage(devices: devices, nextCursor: rows.count > limit ? rows[limit - 1]["id"].integer : nil)
+    }
+
+    /// Every device registered under `token` (one per application), with history.
+    package func devices(token: String, applicationKey: String?) throws -> [DeviceSubscription] {
+        let rows = try connection.query(
+            Self.deviceColumns
+                + "\nWHERE d.registration_token = ? AND (? IS NULL OR a.integration_key = ?) ORDER BY d.id",
+            [token, applicationKey, applicationKey])
+        return try rows.map { try device($0, withHistory: true) }
+    }
+
+    private func device(_ row: SQLiteRow, withHistory: Bool) throws -> DeviceSubscription {
+        let id = row["id"].integer ?? 0
+        let params = try connection.query(
+            "SELECT name, type, value FROM device_params WHERE device_id = ? ORDER BY name", [id]
+        ).map { param in
+            AdditionalParam(
+                name: param["name"].text ?? "", value: param["value"].text ?? "",
+                kind: AdditionalParam.Kind(rawValue: param["type"].text ?? "") ?? .string)
+        }
+        var history: [DeviceSubscription.HistoryEntry]?
+        if withHistory {
+            history = try connection.query(
+                "SELECT id, received_at, changes, user_key, fields, params FROM registrations WHERE device_id = ? ORDER BY id",
+                [id]
+            ).map { entry in
+                DeviceSubscription.HistoryEntry(
+                    id: entry["id"].integer ?? 0,
+                    receivedAt: HTTPDate.iso8601(microsecondsSince1970: entry["received_at"].integer ?? 0),
+                    changes: (entry["changes"].text ?? "").split(separator: ",").map(String.init),
+                    userKey: entry["user_key"].text ?? "",
+                    device: Self.decode(DeviceFields.self, entry["fields"].text) ?? DeviceFields(),
+                    params: Self.decode([AdditionalParam].self, entry["params"].text) ?? [])
+            }
+        }
+        return DeviceSubscription(
+            registrationToken: row["registration_token"].text ?? "",
+            application: .init(
+                integrationKey: row["integration_key"].text ?? "", name: row["app_name"].text ?? "",
+                platform: Platform(rawValue: row["platform"].text ?? "") ?? .ios),
+            userKey: row["user_key"].text ?? "",
+            device: DeviceFields(
+                deviceImei: row["device_imei"].text, deviceName: row["device_name"].text,
+                deviceModel: row["device_model"].text, deviceBrand: row["device_brand"].text,
+                deviceManufacturer: row["device_manufacturer"].text, osName: row["os_name"].text,
+                osVersion: row["os_version"].text, osLanguage: row["os_language"].text),
+            params: params,
+            disabled: row["disabled"].integer == 1,
+            createdAt: HTTPDate.iso8601(microsecondsSince1970: row["created_at"].integer ?? 0),
+            updatedAt: HTTPDate.iso8601(microsecondsSince1970: row["updated_at"].integer ?? 0),
+            registrationCount: Int(row["registration_count"].integer ?? 0),
+            history: history)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}

@@ -1,0 +1,155 @@
+import CampaignMockCore
+
+/// An issued message a tracking hit belongs to.
+package struct IssuedMessage: Sendable, Equatable {
+    package let id: Int64
+    package let messageID: String
+    package let deliveryID: String
+    package let deviceID: Int64?
+    package let applicationID: Int64?
+}
+
+extension StoreReader {
+    /// The issued message `id` refers to (PRODUCT.md §10, U11), or nil. An exact 64-bit match wins over
+    /// a 32-bit or truncated one; among equals, the newest message.
+    package func issuedMessage(for id: TrackingID) throws -> IssuedMessage? {
+        let rows: [SQLiteRow]
+        switch id.message {
+        case .uuid(let uuid):
+            rows = try connection.query(
+                "SELECT id, message_id, delivery_id, device_id, application_id FROM messages WHERE uuid = ? ORDER BY id DESC LIMIT 1",
+                [uuid])
+        case .numeric(_, let value):
+            let candidates = MessageIdentity.candidateValues(forHex: value)
+            let low32: Int64? = MessageIdentity.mayBeTruncated(value) ? Int64(value) : nil
+            rows = try connection.query(
+                """
+                SELECT id, message_id, delivery_id, device_id, application_id FROM messages
+                WHERE numeric_value = ? OR numeric_value = ? OR low32 = ?
+                ORDER BY numeric_value = ? DESC, numeric_value = ? DESC, id DESC LIMIT 1
+                """,
+                [
+                    candidates[0], candidates.count > 1 ? candidates[1] : nil, low32, candidates[0],
+                    candidates.count > 1 ? candidates[1] : nil,
+                ])
+        }
+        return rows.first.map { row in
+            IssuedMessage(
+                id: row["id"].integer ?? 0, messageID: row["message_id"].text ?? "",
+                deliveryID: row["delivery_id"].text ?? "", deviceID: row["device_id"].integer,
+                applicationID: row["application_id"].integer)
+        }
+    }
+
+    /// Events matching `filter` with id above `after`, oldest first.
+    package func events(matching filter: EventFilter, after: Int64, limit: Int) throws -> EventPage {
+        var sql = """
+            SELECT e.id, e.received_at, e.raw_id, e.message_hex, e.message_value, e.message_uuid, e.delivery_id, e.tag,
+                e.user_agent, e.remote_address, m.message_id AS linked_message, m.delivery_id AS linked_delivery,
+                d.registration_token, a.integration_key
+            FROM tracking_events e
+            LEFT JOIN messages m ON m.id = e.message_ref
+            LEFT JOIN devices d ON d.id = e.device_id
+            LEFT JOIN applications a ON a.id = e.application_id
+            WHERE e.id > ? AND (? IS NULL OR e.tag = ?) AND (? IS NULL OR e.delivery_id = ?)
+                AND (? IS NULL OR d.registration_token = ?) AND (? IS NULL OR e.received_at >= ?)
+                AND (? IS NULL OR e.message_uuid = ?)
+            """
+        var values: [any SQLiteBindable] = [
+            after, filter.tag?.rawValue, filter.tag?.rawValue, filter.deliveryID, filter.deliveryID,
+            filter.registrationToken, filter.registrationToken, filter.since, filter.since,
+            filter.messageUUID, filter.messageUUID,
+        ]
+        if let candidates = filter.messageValues {
+            // A fixed number of bound slots; the values never become SQL.
+            sql += " AND e.message_value IN (?, ?, ?)"
+            values += (0..<3).map { $0 < candidates.count ? candidates[$0] : nil }
+        }
+        sql += " ORDER BY e.id LIMIT ?"
+        values.append(limit + 1)
+        let rows = try connection.query(sql, values)
+        let events = rows.prefix(limit).map(Self.event)
+        return EventPage(events: events, nextCursor: rows.count > limit ? events.last?.id : nil)
+    }
+
+    /// How many events there are.
+    package func eventCount() throws -> Int64 {
+        try connection.scalar("SELECT count(*) FROM tracking_events").integer ?? 0
+    }
+
+    private static func event(_ row: SQLiteRow) -> TrackingEvent {
+        let tag = Int(row["tag"].integer ?? 0)
+        let value = row["message_value"].integer.map { String(UInt64(bitPattern: $0)) }
+        let link = row["linked_message"].text.map { messageID in
+            TrackingEvent.Link(
+                messageId: messageID, deliveryId: row["linked_delivery"].text ?? "",
+                registrationToken: row["registration_token"].text, integrationKey: row["integration_key"].text)
+        }
+        return TrackingEvent(
+            id: row["id"].integer ?? 0,
+            receivedAt: HTTPDate.iso8601(microsecondsSince1970: row["received_at"].integer ?? 0),
+            tag: tag,
+            type: TrackingID.Tag(rawValue: tag)?.name ?? "unknown",
+            rawId: row["raw_id"].text ?? "",
+            messageHex: row["message_hex"].text,
+            messageValue: value,
+            messageUuid: row["message_uuid"].text,
+            deliveryId: row["delivery_id"].text ?? "",
+            userAgent: row["user_agent"].text,
+            remoteAddress: row["remote_address"].text,
+            linked: link)
+    }
+}
+
+extension StoreTransaction {
+    /// Stores a tracking hit, linked to the issued message, device and application when known.
+    package func recordHit(_ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64) throws {
+        let message = try reader.issuedMessage(for: id)
+        var hex: String?
+        var value: Int64?
+        var uuid: String?
+        switch id.message {
+        case .numeric(let text, let number):
+            hex = text
+            value = Int64(bitPattern: number)
+        case .uuid(let text):
+            uuid = text
+        }
+        try connection.query(
+            """
+            INSERT INTO tracking_events (received_at, raw_id, message_hex, message_value, message_uuid, delivery_id,
+                tag, user_agent, remote_address, message_ref, device_id, application_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                receivedAt, id.raw, hex, value, uuid, id.deliveryID, id.tag.rawValue, userAgent, remoteAddress,
+                message?.id, message?.deviceID, message?.applicationID,
+            ])
+    }
+
+    /// Records a message the mock issued (`_mId` decimal or UUID, `_dId`), so later hits link to it.
+    ///
+    /// - Returns: the message's row id.
+    @discardableResult
+    package func insertMessage(messageID: String, deliveryID: String, deviceID: Int64?, applicationID: Int64?)
+        throws -> Int64
+    {
+        var numeric: Int64?
+        var low32: Int64?
+        var uuid: String?
+        if TrackingID.isUUID(messageID) {
+            uuid = messageID.lowercased()
+        } else if let decimal = Int64(messageID) {
+            (numeric, low32) = MessageIdentity.storedForms(of: decimal)
+        } else {
+            throw StoreConflict("message id '\(messageID)' is neither a decimal nor a UUID")
+        }
+        try connection.query(
+            """
+            INSERT INTO messages (message_id, numeric_value, low32, uuid, delivery_id, device_id, application_id,
+                created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [messageID, numeric, low32, uuid, deliveryID, deviceID, applicationID, Clock.wallClockMicroseconds()])
+        return connection.lastInsertRowID
+    }
+}

@@ -1,0 +1,48 @@
+/// A stored tracking hit, as the admin API shows it.
+package struct TrackingEvent: Sendable, Codable, Equatable {
+    /// The message and device a hit belongs to, when the mock issued its message id.
+    package struct Link: Sendable, Codable, Equatable {
+        /// `_mId` as issued.
+        package var messageId: String
+        package var deliveryId: String
+        package var registrationToken: String?
+        package var integrationKey: String?
+    }
+
+    package var id: Int64
+    package var receivedAt: String
+    package var tag: Int
+    /// `receive` or `open`.
+    package var type: String
+    /// The `id` parameter as received.
+    package var rawId: String
+    /// For numeric ids: the hex as sent and its unsigned value in decimal.
+    package var messageHex: String?
+    package var messageValue: String?
+    /// For v8 ids.
+    package var messageUuid: String?
+    package var deliveryId: String
+    package var userAgent: String?
+    package var remoteAddress: String?
+    package var linked: Link?
+}
+
+/// Which events a listing returns.
+package struct EventFilter: Sendable, Equatable {
+    package var tag: TrackingID.Tag?
+    /// Stored hex values to match (from a hex, a decimal `_mId`, or a value).
+    package var messageValues: [Int64]?
+    package var messageUUID: String?
+    package var deliveryID: String?
+    package var registrationToken: String?
+    /// Microseconds since 1970; events at or after it.
+    package var since: Int64?
+
+    package init() {}
+}
+
+/// A page of events, oldest first.
+package struct EventPage: Sendable, Codable, Equatable {
+    package var events: [TrackingEvent]
+    package var nextCursor: Int64?
+}
