@@ -42,6 +42,7 @@ struct AdditionalParamsReader {
         try expect(">")
         while true {
             skipSpace()
+            if index == bytes.count { throw fail("unterminated element, expected '</\(root)>'") }
             if consume("</") {
                 guard try name() == root else { throw fail("closing tag does not match '\(root)'") }
                 skipSpace()

@@ -18,7 +18,8 @@ struct FormBody: Equatable {
         for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
             if pair.isEmpty { throw .malformed("empty parameter between '&' separators") }
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = PercentEncoding.decode(parts[0], plusAsSpace: true), !name.isEmpty else {
+            if parts[0].isEmpty { throw .malformed("parameter without a name before '='") }
+            guard let name = PercentEncoding.decode(parts[0], plusAsSpace: true) else {
                 throw .malformed("malformed parameter name '\(parts[0].prefix(40))'")
             }
             let rawValue = parts.count > 1 ? parts[1] : ""
