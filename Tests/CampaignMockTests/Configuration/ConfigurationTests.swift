@@ -100,3 +100,45 @@ import Testing
         #expect(Set(Setting.all.map(\.key)).count == Setting.all.count)
     }
 }
+
+@Suite struct ApplicationConfigurationTests {
+    @Test func readsApplicationsFromFlagsEnvironmentAndFile() throws {
+        let flags = try Configuration.resolve(
+            flags: ["apps": "ios:KEY1:My App\nandroid:KEY2"], environment: [:], configFile: nil)
+        #expect(
+            flags.applications == [
+                Application(name: "My App", platform: .ios, integrationKey: "KEY1"),
+                Application(name: "Android app KEY2", platform: .android, integrationKey: "KEY2"),
+            ])
+        let environment = try Configuration.resolve(
+            flags: [:], environment: ["CAMPAIGN_MOCK_APPS": "ios:A, android:B:Shop: the app"], configFile: nil)
+        #expect(environment.applications?.map(\.name) == ["iOS app A", "Shop: the app"])
+
+        let json = #"{"apps": ["ios:F1", {"platform": "android", "integrationKey": "F2", "enabled": false}]}"#
+        let file = try Configuration.resolve(flags: [:], environment: [:], configFile: ("c.json", Array(json.utf8)))
+        #expect(file.applications?.map(\.integrationKey) == ["F1", "F2"])
+        #expect(file.applications?.map(\.enabled) == [true, false])
+
+        let layered = try Configuration.resolve(
+            flags: [:], environment: ["CAMPAIGN_MOCK_APPS": "ios:E"], configFile: ("c.json", Array(json.utf8)))
+        #expect(layered.applications?.map(\.integrationKey) == ["E"])
+    }
+
+    @Test(arguments: [
+        ("tv:KEY", "--app: 'tv:KEY' is not PLATFORM:KEY[:NAME] with PLATFORM ios or android"),
+        ("ios:", "--app: the integration key must not be empty"),
+        ("ios:A,android:A", "--app: integration key 'A' is given twice"),
+    ])
+    func refusesBadApplications(_ value: String, _ message: String) {
+        #expect(throws: ConfigurationError(message)) {
+            try Configuration.resolve(flags: ["apps": value], environment: [:], configFile: nil)
+        }
+    }
+
+    @Test func refusesBadApplicationObjectsInTheFile() {
+        let json = #"{"apps": [{"platform": "ios", "integrationKey": "A", "colour": "red"}]}"#
+        #expect(throws: ConfigurationError("c.json: apps[0]: unknown field 'colour'")) {
+            try Configuration.resolve(flags: [:], environment: [:], configFile: ("c.json", Array(json.utf8)))
+        }
+    }
+}

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct AdditionalParamsReaderTests {
     @Test func readsTheIOSShapeSortedWithSpaceBeforeSlash() throws {
-        let xml = #"<additionalParams><param name="email" value="email@email.com" /><param name="userPoints" value="3233" /></additionalParams>"#
+        let xml =
+            #"<additionalParams><param name="email" value="email@email.com" /><param name="userPoints" value="3233" /></additionalParams>"#
         let params = try AdditionalParamsReader.parse(xml)
         #expect(params.map(\.name) == ["email", "userPoints"])
         #expect(params.map(\.value) == ["email@email.com", "3233"])
@@ -13,7 +14,8 @@ import Testing
     }
 
     @Test func readsTheAndroidShape() throws {
-        let params = try AdditionalParamsReader.parse(#"<additionalParameters><param name="key" value="value"/></additionalParameters>"#)
+        let params = try AdditionalParamsReader.parse(
+            #"<additionalParameters><param name="key" value="value"/></additionalParameters>"#)
         #expect(params == [AdditionalParam(name: "key", value: "value")])
     }
 
@@ -33,14 +35,16 @@ import Testing
         "%26%2339%3Bh%26gt%3Be%26amp%3Bl%26quot%3Bl%26lt%3Bo%26%2339%3B",
     ])
     func decodesTheEscapingVectorsWithoutDoubleUnescaping(_ wireValue: String) throws {
-        let wire = "additionalParams=%3CadditionalParams%3E%3Cparam%20name%3D%22k%22%20value%3D%22\(wireValue)%22%20%2F%3E%3C%2FadditionalParams%3E"
+        let wire =
+            "additionalParams=%3CadditionalParams%3E%3Cparam%20name%3D%22k%22%20value%3D%22\(wireValue)%22%20%2F%3E%3C%2FadditionalParams%3E"
         let form = try FormBody(parsing: Array(wire.utf8))
         let params = try AdditionalParamsReader.parse(form["additionalParams"] ?? "")
         #expect(params.first?.value == "'h>e&l\"l<o'")
     }
 
     @Test func keepsEntityTextThatIsItselfEscaped() throws {
-        let params = try AdditionalParamsReader.parse(#"<additionalParams><param name="a" value="&amp;lt;" /></additionalParams>"#)
+        let params = try AdditionalParamsReader.parse(
+            #"<additionalParams><param name="a" value="&amp;lt;" /></additionalParams>"#)
         #expect(params.first?.value == "&lt;")
     }
 
@@ -54,7 +58,8 @@ import Testing
         ("version", "1.2.3", .string), ("empty", "", .string), ("True", "True", .string),
     ])
     func typesValuesAsSent(_ name: String, _ value: String, _ kind: AdditionalParam.Kind) throws {
-        let params = try AdditionalParamsReader.parse(#"<additionalParameters><param name="\#(name)" value="\#(value)"/></additionalParameters>"#)
+        let params = try AdditionalParamsReader.parse(
+            #"<additionalParameters><param name="\#(name)" value="\#(value)"/></additionalParameters>"#)
         #expect(params == [AdditionalParam(name: name, value: value, kind: kind)])
     }
 
@@ -62,7 +67,10 @@ import Testing
         (#"<!DOCTYPE x [<!ENTITY a "b">]><additionalParams/>"#, "DTDs"),
         (#"<additionalParams><param name="a" value="&lol;" /></additionalParams>"#, "predefined"),
         (#"<additionalParams><param name="a" value="&#0;" /></additionalParams>"#, "invalid character reference"),
-        (#"<additionalParams><param name="a" value="x" /><param name="a" value="y" /></additionalParams>"#, "more than once"),
+        (
+            #"<additionalParams><param name="a" value="x" /><param name="a" value="y" /></additionalParams>"#,
+            "more than once"
+        ),
         (#"<additionalParams><item name="a" value="x" /></additionalParams>"#, "only param"),
         (#"<params><param name="a" value="x" /></params>"#, "root element"),
         (#"<additionalParams><param name="a" /></additionalParams>"#, "no value"),
@@ -95,7 +103,8 @@ import Testing
     }
 
     @Test func refusesAnEntityBombWithoutExpandingIt() {
-        let bomb = #"<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>"#
+        let bomb =
+            #"<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>"#
             + #"<additionalParams><param name="a" value="&lol2;" /></additionalParams>"#
         #expect(throws: RegistrationError.self) { try AdditionalParamsReader.parse(bomb) }
     }

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct FormBodyTests {
     @Test func decodesTheAndroidRegistrationBodyOfTheSDKTest() throws {
-        let body = "registrationToken=testToken&mobileAppUuid=testIntegrationKey&userKey=testUser&deviceImei=12345"
+        let body =
+            "registrationToken=testToken&mobileAppUuid=testIntegrationKey&userKey=testUser&deviceImei=12345"
             + "&deviceName=mockDevice&deviceModel=mockDeviceName&deviceBrand=mockDeviceBrand"
             + "&deviceManufacturer=mockDeviceManufacturer&osName=android&osVersion=mockOSName%20mockOSVersion"
             + "&osLanguage=mocklocale&additionalParams=%3CadditionalParameters%3E%3Cparam%20name%3D%22key%22%20"

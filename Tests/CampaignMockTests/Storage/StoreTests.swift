@@ -44,7 +44,7 @@ struct StoreTests {
         let path = directory.path + "/db.sqlite3"
         let store = try Store(path: path)
         let group = DispatchGroup()
-        let failures = Counter()
+        let failures = StoreTestCounter()
         for writer in 0..<64 {
             for row in 0..<1000 {
                 group.enter()
@@ -159,7 +159,7 @@ struct StoreTests {
     }
 }
 
-private final class Counter: @unchecked Sendable {
+private final class StoreTestCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
