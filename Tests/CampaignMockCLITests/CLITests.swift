@@ -130,3 +130,69 @@ struct CLITests {
         _ = child.waitForExit()
     }
 }
+
+@Suite("durability across SIGKILL", .timeLimit(.minutes(2)))
+struct DurabilityTests {
+    @Test func everyAcknowledgedRegistrationAndEventSurvivesKill9() throws {
+        let directory = TemporaryDirectory()
+        let (first, port) = try startServe(["--app", "android:durable-key"], in: directory)
+        let acknowledgedTokens = Acknowledged()
+        let acknowledgedHits = Acknowledged()
+        let group = DispatchGroup()
+        for worker in 0..<4 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                guard let client = try? RawHTTPClient(port: port) else { return }
+                for index in 0..<100 {
+                    let token = "token-\(worker)-\(index)"
+                    let body = "registrationToken=\(token)&mobileAppUuid=durable-key&userKey=u\(index)"
+                    let hit = "h\(String(worker * 1000 + index, radix: 16)),d\(worker),1"
+                    do {
+                        try client.send(
+                            "POST /nms/mobile/1/registerAndroid.jssp HTTP/1.1\r\nHost: m\r\n"
+                                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                                + body)
+                        if try client.readResponse().status == 200 { acknowledgedTokens.add(token) }
+                        try client.send("GET /r/?id=\(hit) HTTP/1.1\r\nHost: t\r\n\r\n")
+                        if try client.readResponse().status == 200 { acknowledgedHits.add(hit) }
+                    } catch {
+                        return
+                    }
+                }
+            }.start()
+        }
+        group.wait()
+        first.signal(SIGKILL)
+        #expect(first.waitForExit() == 128 + SIGKILL)
+
+        let (second, newPort) = try startServe(["--app", "android:durable-key"], in: directory)
+        defer { second.signal(SIGTERM) }
+        let client = try RawHTTPClient(port: newPort)
+        var storedTokens: Set<String> = []
+        var cursor = 0
+        repeat {
+            try client.send("GET /_mock/devices?limit=1000&after=\(cursor) HTTP/1.1\r\nHost: a\r\n\r\n")
+            let page = try JSONSerialization.jsonObject(with: Data(try client.readResponse().body)) as? [String: Any]
+            for device in page?["devices"] as? [[String: Any]] ?? [] {
+                storedTokens.insert(device["registrationToken"] as? String ?? "")
+            }
+            cursor = page?["nextCursor"] as? Int ?? 0
+        } while cursor != 0
+        try client.send("GET /_mock/events?limit=1000 HTTP/1.1\r\nHost: a\r\n\r\n")
+        let events = try JSONSerialization.jsonObject(with: Data(try client.readResponse().body)) as? [String: Any]
+        let storedHits = Set((events?["events"] as? [[String: Any]] ?? []).compactMap { $0["rawId"] as? String })
+
+        #expect(acknowledgedTokens.values.count == 400)
+        #expect(acknowledgedHits.values.count == 400)
+        #expect(acknowledgedTokens.values.isSubset(of: storedTokens))
+        #expect(acknowledgedHits.values.isSubset(of: storedHits))
+    }
+}
+
+private final class Acknowledged: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: Set<String> = []
+    func add(_ item: String) { _ = lock.withLock { items.insert(item) } }
+    var values: Set<String> { lock.withLock { items } }
+}
