@@ -136,33 +136,27 @@ struct DurabilityTests {
     @Test func everyAcknowledgedRegistrationAndEventSurvivesKill9() throws {
         let directory = TemporaryDirectory()
         let (first, port) = try startServe(["--app", "android:durable-key"], in: directory)
-        let acknowledgedTokens = Acknowledged()
-        let acknowledgedHits = Acknowledged()
-        let group = DispatchGroup()
-        for worker in 0..<4 {
-            group.enter()
-            Thread {
-                defer { group.leave() }
-                guard let client = try? RawHTTPClient(port: port) else { return }
-                for index in 0..<100 {
-                    let token = "token-\(worker)-\(index)"
-                    let body = "registrationToken=\(token)&mobileAppUuid=durable-key&userKey=u\(index)"
-                    let hit = "h\(String(worker * 1000 + index, radix: 16)),d\(worker),1"
-                    do {
-                        try client.send(
-                            "POST /nms/mobile/1/registerAndroid.jssp HTTP/1.1\r\nHost: m\r\n"
-                                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-                                + body)
-                        if try client.readResponse().status == 200 { acknowledgedTokens.add(token) }
-                        try client.send("GET /r/?id=\(hit) HTTP/1.1\r\nHost: t\r\n\r\n")
-                        if try client.readResponse().status == 200 { acknowledgedHits.add(hit) }
-                    } catch {
-                        return
-                    }
+        let acknowledgedTokens = LockedSet()
+        let acknowledgedHits = LockedSet()
+        runConcurrently(4) { worker in
+            guard let client = try? RawHTTPClient(port: port) else { return }
+            for index in 0..<100 {
+                let token = "token-\(worker)-\(index)"
+                let body = "registrationToken=\(token)&mobileAppUuid=durable-key&userKey=u\(index)"
+                let hit = "h\(String(worker * 1000 + index, radix: 16)),d\(worker),1"
+                do {
+                    try client.send(
+                        "POST /nms/mobile/1/registerAndroid.jssp HTTP/1.1\r\nHost: m\r\n"
+                            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                            + body)
+                    if try client.readResponse().status == 200 { acknowledgedTokens.insert(token) }
+                    try client.send("GET /r/?id=\(hit) HTTP/1.1\r\nHost: t\r\n\r\n")
+                    if try client.readResponse().status == 200 { acknowledgedHits.insert(hit) }
+                } catch {
+                    return
                 }
-            }.start()
+            }
         }
-        group.wait()
         first.signal(SIGKILL)
         #expect(first.waitForExit() == 128 + SIGKILL)
 
@@ -188,11 +182,4 @@ struct DurabilityTests {
         #expect(acknowledgedTokens.values.isSubset(of: storedTokens))
         #expect(acknowledgedHits.values.isSubset(of: storedHits))
     }
-}
-
-private final class Acknowledged: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: Set<String> = []
-    func add(_ item: String) { _ = lock.withLock { items.insert(item) } }
-    var values: Set<String> { lock.withLock { items } }
 }

@@ -29,30 +29,22 @@ struct ServerLoadTests {
     @Test func answersTwoHundredConcurrentConnectionsAndJournalsEachRequestOnce() throws {
         let live = try LiveServer()
         let port = live.port
-        let wrong = Tally()
-        let group = DispatchGroup()
-        for connection in 0..<200 {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                do {
-                    let client = try RawHTTPClient(port: port)
-                    for request in 0..<50 {
-                        try client.send(get("/c/\(connection)/\(request)"))
-                        let response = try client.readResponse()
-                        if response.status != 404 || !response.text.hasSuffix("/c/\(connection)/\(request)") {
-                            wrong.add()
-                        }
+        let wrong = LockedCounter()
+        runConcurrently(200) { connection in
+            do {
+                let client = try RawHTTPClient(port: port)
+                for request in 0..<50 {
+                    try client.send(get("/c/\(connection)/\(request)"))
+                    let response = try client.readResponse()
+                    if response.status != 404 || !response.text.hasSuffix("/c/\(connection)/\(request)") {
+                        wrong.increment()
                     }
-                } catch {
-                    wrong.add()
                 }
+            } catch {
+                wrong.increment()
             }
-            thread.stackSize = 256 * 1024
-            thread.start()
         }
-        group.wait()
-        #expect(wrong.count == 0)
+        #expect(wrong.value == 0)
         let (total, distinct) = try live.server.store.read { reader in
             let distinct = try reader.connection.scalar("SELECT count(DISTINCT target) FROM request_journal")
             return (try reader.journalCount(), distinct.integer)
@@ -110,11 +102,4 @@ struct ServerLoadTests {
         #expect(try good.readResponse().status == 200)
         #expect(try live.server.store.read { try $0.journalCount() } == 0, "refused framing is not journaled")
     }
-}
-
-private final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func add() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
 }

@@ -44,7 +44,7 @@ struct StoreTests {
         let path = directory.path + "/db.sqlite3"
         let store = try Store(path: path)
         let group = DispatchGroup()
-        let failures = StoreTestCounter()
+        let failures = LockedCounter()
         for writer in 0..<64 {
             for row in 0..<1000 {
                 group.enter()
@@ -157,13 +157,6 @@ struct StoreTests {
         }
         _ = first
     }
-}
-
-private final class StoreTestCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }
 
 private final class Outcomes: @unchecked Sendable {

@@ -163,26 +163,19 @@ struct SDKConcurrencyTests {
     @Test func sixtyFourConnectionsTimesFiveHundredHitsStoreExactly32000Events() throws {
         let live = try LiveServer()
         let port = live.port
-        let failures = Counter()
-        let group = DispatchGroup()
-        for connection in 0..<64 {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                do {
-                    let client = try RawHTTPClient(port: port)
-                    for hit in 0..<500 {
-                        let id = String(connection * 1000 + hit, radix: 16)
-                        try client.send("GET /r/?id=h\(id),c\(connection),\(hit % 2 + 1) HTTP/1.1\r\nHost: t\r\n\r\n")
-                        if try client.readResponse().status != 200 { failures.increment() }
-                    }
-                } catch {
-                    failures.increment()
+        let failures = LockedCounter()
+        runConcurrently(64) { connection in
+            do {
+                let client = try RawHTTPClient(port: port)
+                for hit in 0..<500 {
+                    let id = String(connection * 1000 + hit, radix: 16)
+                    try client.send("GET /r/?id=h\(id),c\(connection),\(hit % 2 + 1) HTTP/1.1\r\nHost: t\r\n\r\n")
+                    if try client.readResponse().status != 200 { failures.increment() }
                 }
+            } catch {
+                failures.increment()
             }
-            thread.start()
         }
-        group.wait()
         #expect(failures.value == 0)
         let (count, distinct) = try live.server.store.read { reader in
             (
@@ -197,25 +190,19 @@ struct SDKConcurrencyTests {
     @Test func theSameTokenFromEightConnectionsIsOneDeviceWithEightHistoryRows() throws {
         let live = try LiveServer.withSDKApplications()
         let port = live.port
-        let statuses = Counter()
-        let group = DispatchGroup()
-        let start = DispatchSemaphore(value: 0)
-        for index in 0..<8 {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                let body = SDKBodies.android.replacingOccurrences(of: "userKey=testUser", with: "userKey=user\(index)")
-                guard let client = try? RawHTTPClient(port: port) else { return }
-                start.wait()
-                try? client.send(
-                    "POST /nms/mobile/1/registerAndroid.jssp HTTP/1.1\r\nHost: m\r\nContent-Type: \(SDKBodies.contentType)\r\n"
-                        + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
-                if (try? client.readResponse().status) == 200 { statuses.increment() }
-            }
-            thread.start()
+        let statuses = LockedCounter()
+        let clients = try (0..<8).map { _ in try RawHTTPClient(port: port) }
+        let requests = (0..<8).map { index in
+            let body = SDKBodies.android.replacingOccurrences(of: "userKey=testUser", with: "userKey=user\(index)")
+            return "POST /nms/mobile/1/registerAndroid.jssp HTTP/1.1\r\nHost: m\r\n"
+                + "Content-Type: \(SDKBodies.contentType)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
         }
-        for _ in 0..<8 { start.signal() }
-        group.wait()
+        // Connected first so the eight requests race; each thread uses only its own client.
+        nonisolated(unsafe) let connected = clients
+        runConcurrently(8) { index in
+            try? connected[index].send(requests[index])
+            if (try? connected[index].readResponse().status) == 200 { statuses.increment() }
+        }
         #expect(statuses.value == 8)
         let device = try #require(try live.device("testToken"))
         #expect(device.registrationCount == 8)
@@ -224,11 +211,4 @@ struct SDKConcurrencyTests {
         #expect(Set(device.history?.map(\.userKey) ?? []).count == 8)
         #expect(try live.storedRows()[0] == 1)
     }
-}
-
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }
