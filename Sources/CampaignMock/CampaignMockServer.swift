@@ -9,33 +9,43 @@ package final class CampaignMockServer: Sendable {
 
     package let configuration: Configuration
     package let store: Store
+    package let faults: FaultRegistry
+    package let waits: WaitRegistry
+    package let metrics: Metrics
     private let dataDirectory: DataDirectory?
     private let http: HTTPServer
 
-    /// Opens the store (migrating it) and starts listening.
+    /// Opens the store (migrating it), applies the configured applications and fault rules, and
+    /// starts listening.
     ///
-    /// - Throws: ``StoreError``, ``SQLiteError`` or ``SystemCallError`` (address in use, …) with a
-    ///   message fit for the user.
+    /// - Throws: ``StoreError``, ``SQLiteError``, ``FaultRuleError`` or ``SystemCallError`` (address in
+    ///   use, …) with a message fit for the user.
     package init(configuration: Configuration, logger: Logger) throws {
         let startedAt = Clock.monotonicNanoseconds()
         self.configuration = configuration
         dataDirectory = configuration.inMemory ? nil : try DataDirectory(path: configuration.dataDirectory)
         let journalLimit = configuration.journalLimit
         store = try Store(path: configuration.databasePath) { try $0.trimJournal(to: journalLimit) }
+        faults = FaultRegistry()
+        waits = WaitRegistry()
+        metrics = Metrics()
         let applications = configuration.applications ?? Application.demo
         do {
             try store.writeAndWait { transaction in
                 for application in applications { try transaction.upsertApplication(application) }
             }
+            for rule in configuration.faultRules { try faults.add(rule) }
         } catch {
             store.close()
             throw error
         }
 
         let log = AccessLog(logger: logger)
-        let pipeline = EndpointPipeline(store: store, log: log)
-        let accepting = AcceptingFlag()
-        let admin = AdminAPI(store: store, log: log, startedAt: startedAt, isAcceptingTraffic: accepting.get)
+        let pipeline = EndpointPipeline(store: store, log: log, faults: faults, metrics: metrics, waits: waits)
+        let server = ServerReference()
+        let admin = AdminAPI(
+            store: store, log: log, startedAt: startedAt, access: AdminAccess(token: configuration.adminToken),
+            faults: faults, metrics: metrics, waits: waits, server: server)
         var router = Router(
             notFound: { request, reply in
                 if request.path.hasPrefix("/_mock") {
@@ -51,10 +61,12 @@ package final class CampaignMockServer: Sendable {
         for platform in Platform.allCases {
             let endpoint = RegistrationEndpoint(platform: platform, store: store)
             let path = platform == .ios ? "registerIOS" : "registerAndroid"
-            router.add(nil, "/nms/mobile/1/\(path).jssp", pipeline.route(endpoint.family, endpoint.decide))
+            router.add(
+                nil, "/nms/mobile/1/\(path).jssp",
+                pipeline.route(endpoint.family, identify: endpoint.identify, endpoint.decide))
         }
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
-        router.add(nil, "/r", pipeline.route("tracking", tracking.decide))
+        router.add(nil, "/r", pipeline.route("tracking", identify: tracking.identify, tracking.decide))
         let health = HealthPages()
         router.add(nil, "/r/test", pipeline.route("health", health.redirectTest))
         router.add(nil, "/nl/jsp/ping.jsp", pipeline.route("health", health.ping))
@@ -65,7 +77,7 @@ package final class CampaignMockServer: Sendable {
             store.close()
             throw error
         }
-        accepting.http = http
+        server.set(http)
     }
 
     /// The bound address (with the real port when port 0 was asked for).
@@ -95,33 +107,40 @@ package final class CampaignMockServer: Sendable {
             return "    \(application.name)\(padding)  \(application.platform.rawValue.leftPadded(7, with: " "))  "
                 + "integration key \(application.integrationKey)\(state)"
         }
+        let access = configuration.adminToken == nil ? "loopback clients only" : "needs the admin token"
         return
             ([
                 "campaign-mock \(Self.version) is ready",
                 "  Marketing + tracking host  \(baseURL)",
-                "  Admin API                  \(baseURL)/_mock/",
+                "  Admin API                  \(baseURL)/_mock/ (\(access))",
                 "  Data                       \(dataDescription)",
                 "  Applications (the SDK's integration key is mobileAppUuid):",
             ] + list + ["Stop with Ctrl-C."]).joined(separator: "\n")
     }
 
-    /// Stops accepting, finishes requests in flight (up to the grace period), then closes the store.
+    /// Stops accepting, answers waiters, finishes requests in flight (up to the grace period), then
+    /// closes the store.
     package func shutdown() {
+        waits.finishAll()
         http.shutdown(gracePeriodMilliseconds: configuration.shutdownGraceMilliseconds)
         store.close()
     }
 }
 
-/// Lets the admin API ask the HTTP server, built after it, whether shutdown began.
-private final class AcceptingFlag: Sendable {
+/// Lets the admin API reach the HTTP server, which is built after it (readiness, open connections).
+final class ServerReference: Sendable {
     private let server = Mutex<HTTPServer?>(nil)
 
-    var http: HTTPServer? {
-        get { server.withLock { $0 } }
-        set { server.withLock { $0 = newValue } }
+    func set(_ http: HTTPServer) {
+        server.withLock { $0 = http }
     }
 
-    var get: @Sendable () -> Bool {
-        { [self] in !(http?.isShuttingDown ?? true) }
+    /// Whether the server takes traffic (false before it listens and once shutdown began).
+    var isAcceptingTraffic: Bool {
+        server.withLock { $0.map { !$0.isShuttingDown } ?? false }
+    }
+
+    var openConnections: Int {
+        server.withLock { $0?.connectionCount ?? 0 }
     }
 }

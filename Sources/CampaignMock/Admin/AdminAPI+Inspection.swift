@@ -81,24 +81,8 @@ extension AdminAPI {
 
     private func listDevices(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = try AdminResponse.query(request)
-        var filter = DeviceFilter()
-        filter.applicationKey = query["app"]
-        filter.userKey = query["userKey"]
-        filter.registrationToken = query["token"]
-        if let platform = query["platform"] {
-            guard let value = Platform(rawValue: platform) else {
-                throw AdminError(.badRequest, "platform must be 'ios' or 'android'")
-            }
-            filter.platform = value
-        }
-        filter.params = query.filter { $0.key.hasPrefix("param.") }.sorted { $0.key < $1.key }
-            .map { (String($0.key.dropFirst("param.".count)), $0.value) }
-        let known: Set<String> = ["app", "userKey", "token", "platform", "after", "limit"]
-        if let unknown = query.keys.filter({ !known.contains($0) && !$0.hasPrefix("param.") }).sorted().first {
-            throw AdminError(
-                .badRequest, "unknown filter '\(unknown)' (use app, platform, userKey, token, param.<name>)")
-        }
-        guard filter.params.count <= 16 else { throw AdminError(.badRequest, "at most 16 param filters") }
+        try AdminResponse.allowOnly(query, ["app", "userKey", "token", "platform", "after", "limit"], prefix: "param.")
+        let filter = try Self.deviceFilter(query)
         let after = try AdminResponse.integer(query, "after", in: 0...Int64.max, default: 0)
         let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
         let page = try store.read { [filter] in try $0.devices(matching: filter, after: after, limit: Int(limit)) }

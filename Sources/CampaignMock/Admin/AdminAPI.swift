@@ -6,8 +6,11 @@ struct AdminAPI: Sendable {
     let log: AccessLog
     /// Monotonic start time, for uptime.
     let startedAt: UInt64
-    /// Whether the server takes traffic (false once shutdown began).
-    let isAcceptingTraffic: @Sendable () -> Bool
+    let access: AdminAccess
+    let faults: FaultRegistry
+    let metrics: Metrics
+    let waits: WaitRegistry
+    let server: ServerReference
 
     /// Adds the admin routes to `router`.
     func register(on router: inout Router) {
@@ -16,9 +19,13 @@ struct AdminAPI: Sendable {
         router.add(.get, "/_mock/requests", route(listRequests))
         router.add(.delete, "/_mock/requests", route(clearRequests))
         registerInspection(on: &router)
+        registerControl(on: &router)
+        registerState(on: &router)
+        router.add(
+            .get, "/_mock/openapi.json", route { _ in .content(.ok, type: "application/json", OpenAPIDocument.bytes) })
     }
 
-    /// Wraps an admin handler: errors become JSON, every request is logged.
+    /// Wraps an admin handler: access is checked, errors become JSON, every request is logged and counted.
     func route(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> Router.Body {
         routeWithParameters { request, _ in try body(request) }
     }
@@ -27,17 +34,33 @@ struct AdminAPI: Sendable {
     func routeWithParameters(_ body: @escaping @Sendable (HTTPRequest, RouteParameters) throws -> HTTPResponse)
         -> Router.Body
     {
+        asyncRoute { request, parameters, reply in reply.send(try body(request, parameters)) }
+    }
+
+    /// Wraps an admin handler that answers later (the long poll); it gets the channel to answer on.
+    func asyncRoute(_ body: @escaping @Sendable (HTTPRequest, RouteParameters, ReplyChannel) throws -> Void)
+        -> Router.Body
+    {
         { request, parameters, reply in
-            let response: HTTPResponse
-            do {
-                response = try body(request, parameters)
-            } catch let error as any HTTPResponseError {
-                response = error.response
-            } catch {
-                response = AdminError(.internalServerError, "\(error)").response
+            let logged = ReplyChannel { answer in
+                if case .response(let response) = answer {
+                    log.record(request, status: response.status.code)
+                    let seconds = Double(Clock.monotonicNanoseconds() &- request.receivedAt) / 1e9
+                    metrics.recordRequest(endpoint: "admin", status: response.status.code, seconds: seconds)
+                }
+                reply.send(answer)
             }
-            reply.send(response)
-            log.record(request, status: response.status.code)
+            if let refusal = access.refusal(for: request) {
+                logged.send(refusal.response)
+                return
+            }
+            do {
+                try body(request, parameters, logged)
+            } catch let error as any HTTPResponseError {
+                logged.send(error.response)
+            } catch {
+                logged.send(AdminError(.internalServerError, "\(error)").response)
+            }
         }
     }
 
@@ -73,7 +96,7 @@ struct AdminAPI: Sendable {
     }
 
     private func ready(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard isAcceptingTraffic() else {
+        guard server.isAcceptingTraffic else {
             throw AdminError(.serviceUnavailable, "shutting down")
         }
         return AdminResponse.json(.ok, ["ready": true])
@@ -83,8 +106,8 @@ struct AdminAPI: Sendable {
         let query = try AdminResponse.query(request)
         let after = try AdminResponse.integer(query, "after", in: 0...Int64.max, default: 0)
         let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
-        let endpoint = query["endpoint"]
-        let page = try store.read { try $0.journalPage(after: after, limit: Int(limit), endpoint: endpoint) }
+        let filter = try Self.journalFilter(query)
+        let page = try store.read { try $0.journalPage(after: after, limit: Int(limit), filter: filter) }
         return AdminResponse.json(.ok, page)
     }
 

@@ -46,6 +46,12 @@ enum AdminResponse {
         } catch let DecodingError.typeMismatch(_, context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw AdminError(.badRequest, "field '\(field)' has the wrong type")
+        } catch let DecodingError.valueNotFound(_, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw AdminError(.badRequest, "field '\(field)' must not be null")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw AdminError(.badRequest, "field '\(field)' has an invalid value")
         } catch {
             throw AdminError(.badRequest, "the body is not valid JSON")
         }
@@ -64,6 +70,14 @@ enum AdminResponse {
             result[item.name] = item.value
         }
         return result
+    }
+
+    /// Refuses query parameters other than `allowed` (and those starting with `prefix`).
+    static func allowOnly(_ query: [String: String], _ allowed: [String], prefix: String? = nil) throws {
+        let unknown = query.keys.filter { key in !allowed.contains(key) && !(prefix.map(key.hasPrefix) ?? false) }
+        if let first = unknown.sorted().first {
+            throw AdminError(.badRequest, "unknown parameter '\(first)' (use \(allowed.joined(separator: ", ")))")
+        }
     }
 
     /// An integer query parameter within `range`, or `fallback` when absent.

@@ -24,6 +24,7 @@ extension Configuration {
                 try apply(key, value, to: &configuration, source: "\(configFile.path): \(key)")
             }
             if let applications = file.applications { configuration.applications = applications }
+            configuration.faultRules = file.faultRules
         }
         for setting in Setting.all {
             if let value = environment[setting.environmentVariable] {
@@ -58,6 +59,7 @@ extension Configuration {
     private struct FileContents {
         var values: [(String, String)] = []
         var applications: [Application]?
+        var faultRules: [FaultRule] = []
     }
 
     /// Reads a JSON config file. `apps` may be a `PLATFORM:KEY[:NAME]` list in a string, or an array of
@@ -75,12 +77,36 @@ extension Configuration {
                 file.applications = try applications(entries, path: path)
                 continue
             }
+            if key == "faults" {
+                file.faultRules = try faultRules(object[key] ?? .null, path: path)
+                continue
+            }
             guard let text = object[key]?.scalarText else {
                 throw ConfigurationError("\(path): \(key): expected a string, number or boolean")
             }
             file.values.append((key, text))
         }
         return file
+    }
+
+    /// The `faults` array: rules as `POST /_mock/faults` takes them.
+    private static func faultRules(_ value: JSONValue, path: String) throws(ConfigurationError) -> [FaultRule] {
+        guard case .array(let entries) = value else {
+            throw ConfigurationError("\(path): faults: expected an array of rules")
+        }
+        var rules: [FaultRule] = []
+        for (index, entry) in entries.enumerated() {
+            do {
+                let rule = try JSONDecoder().decode(FaultRule.self, from: JSONEncoder().encode(entry))
+                try rule.validate()
+                rules.append(rule)
+            } catch let error as FaultRuleError {
+                throw ConfigurationError("\(path): faults[\(index)]: \(error.message)")
+            } catch {
+                throw ConfigurationError("\(path): faults[\(index)]: not a fault rule (\(error))")
+            }
+        }
+        return rules
     }
 
     private static func applications(_ entries: [JSONValue], path: String) throws(ConfigurationError) -> [Application] {

@@ -19,6 +19,10 @@ package struct Configuration: Sendable, Equatable {
     package var applications: [Application]?
     /// Answer `404` to tracking hits for message ids the mock never issued.
     package var strictTracking = false
+    /// With a token, every `/_mock/` call needs `Authorization: Bearer <token>`; without, loopback only.
+    package var adminToken: String?
+    /// Fault rules active from the start (config file `faults`).
+    package var faultRules: [FaultRule] = []
 
     package init() {
         http.eventLoopCount = Configuration.defaultEventLoops

@@ -133,6 +133,15 @@ extension Setting {
             config, value in
             config.strictTracking = try parse(value, as: "boolean (true or false)", parseBool)
         },
+        Setting(
+            key: "adminToken",
+            help: "Require 'Authorization: Bearer TOKEN' on the admin API (and allow clients beyond loopback)."
+        ) { config, value in
+            guard value.count >= 8, value.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                throw ConfigurationError("the admin token must be at least 8 visible ASCII characters")
+            }
+            config.adminToken = value
+        },
         Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
             config.http.eventLoopCount = try parse(value, as: "count (1-64)") {
                 Int($0).flatMap { (1...64).contains($0) ? $0 : nil }

@@ -1,24 +1,77 @@
 import CampaignMockCore
+import Dispatch
 
-/// Runs the Campaign endpoints (everything outside `/_mock/`): the endpoint decides, then its change
-/// and the journal row commit in one transaction, and only then is the response sent. A `200` thus
-/// always means "stored", and a refused request changes nothing but the journal.
+/// Runs the Campaign endpoints (everything outside `/_mock/`):
+///
+/// 1. a fault rule may fire first (delay, answer for the endpoint, drop or reset the connection);
+/// 2. the endpoint decides: the answer, and the change to store;
+/// 3. the change and the journal row commit in one transaction, and only then is the answer sent;
+/// 4. metrics are counted and the waiters for what changed are woken.
+///
+/// A `200` thus always means "stored", and a refused request changes nothing but the journal.
 struct EndpointPipeline: Sendable {
+    /// Who a request is about, for fault rules that match an app key or a token.
+    typealias Identify = @Sendable (HTTPRequest) -> (appKey: String?, token: String?)
+    typealias Decide = @Sendable (HTTPRequest) throws -> EndpointResult
+
     let store: Store
     let log: AccessLog
+    let faults: FaultRegistry
+    let metrics: Metrics
+    let waits: WaitRegistry
 
-    /// A router body that runs `decide` for requests of the endpoint family `endpoint`.
-    func route(_ endpoint: String, _ decide: @escaping @Sendable (HTTPRequest) throws -> EndpointResult)
+    /// A router body for the endpoint family `endpoint`.
+    func route(_ endpoint: String, identify: @escaping Identify = { _ in (nil, nil) }, _ decide: @escaping Decide)
         -> Router.Body
     {
-        { request, _, reply in run(endpoint, request, reply, decide) }
+        { request, _, reply in run(endpoint, request, reply, identify: identify, decide) }
     }
 
     func run(
         _ endpoint: String, _ request: HTTPRequest, _ reply: ReplyChannel,
-        _ decide: @Sendable (HTTPRequest) throws -> EndpointResult
+        identify: @escaping Identify = { _ in (nil, nil) },
+        _ decide: @escaping Decide
     ) {
-        let result: EndpointResult
+        let subject = FaultRegistry.Subject(
+            endpoint: FaultRule.Endpoint(rawValue: endpoint) ?? .any, method: request.method.rawValue,
+            identity: { identify(request) })
+        guard let effect = faults.fire(for: subject) else {
+            return handle(endpoint, request, reply, decide, faultNote: nil)
+        }
+        metrics.recordFault(ruleID: effect.ruleID)
+        let act: @Sendable () -> Void = {
+            switch effect.outcome {
+            case .proceed:
+                handle(endpoint, request, reply, decide, faultNote: effect.description)
+            case .respond(let status, let body):
+                let result = EndpointResult(
+                    response: .text(HTTPStatus(code: status), body), reason: effect.description, rejection: "fault")
+                commit(endpoint, request, result, reply: .response(result.response), reply)
+            case .drop:
+                commit(
+                    endpoint, request,
+                    EndpointResult(
+                        response: HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "dropped")),
+                        reason: effect.description), reply: .drop, reply)
+            case .reset:
+                commit(
+                    endpoint, request,
+                    EndpointResult(
+                        response: HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "reset")),
+                        reason: effect.description), reply: .reset, reply)
+            }
+        }
+        if effect.delayMs > 0 {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(effect.delayMs), execute: act)
+        } else {
+            act()
+        }
+    }
+
+    private func handle(
+        _ endpoint: String, _ request: HTTPRequest, _ reply: ReplyChannel, _ decide: Decide, faultNote: String?
+    ) {
+        var result: EndpointResult
         do {
             result = try decide(request)
         } catch let error as HTTPError {
@@ -29,6 +82,15 @@ struct EndpointPipeline: Sendable {
         } catch {
             result = .refused(HTTPError(.internalServerError, "internal error: \(error)"))
         }
+        if let faultNote { result.reason = result.reason.map { "\(faultNote); \($0)" } ?? faultNote }
+        commit(endpoint, request, result, reply: .response(result.response), reply)
+    }
+
+    /// Stores the change and the journal row together, then sends `answer`.
+    private func commit(
+        _ endpoint: String, _ request: HTTPRequest, _ result: EndpointResult, reply answer: HTTPReply,
+        _ reply: ReplyChannel
+    ) {
         let record = Self.record(request, endpoint: endpoint, result: result)
         store.write { transaction in
             try result.change?(transaction)
@@ -36,8 +98,8 @@ struct EndpointPipeline: Sendable {
         } completion: { outcome in
             switch outcome {
             case .success:
-                reply.send(result.response)
-                log.record(request, status: result.response.status.code, appKey: result.appKey, reason: result.reason)
+                reply.send(answer)
+                finish(endpoint, request, result, status: result.response.status.code, changes: result.changes)
             case .failure(let error):
                 // Nothing of the change was stored (its savepoint rolled back): say so, and journal that.
                 let failure = HTTPError(.internalServerError, "could not store the request: \(error)")
@@ -48,10 +110,27 @@ struct EndpointPipeline: Sendable {
                     try $0.appendJournal(failed.finished())
                 } completion: { _ in
                     reply.send(failure.response)
-                    log.record(request, status: failure.status.code, appKey: result.appKey, reason: failure.reason)
+                    var refused = result
+                    refused.reason = failure.reason
+                    refused.rejection = "store_error"
+                    finish(endpoint, request, refused, status: failure.status.code, changes: [])
                 }
             }
         }
+    }
+
+    private func finish(
+        _ endpoint: String, _ request: HTTPRequest, _ result: EndpointResult, status: Int, changes: Set<ChangeKind>
+    ) {
+        log.record(request, status: status, appKey: result.appKey, reason: result.reason)
+        let seconds = Double(Clock.monotonicNanoseconds() &- request.receivedAt) / 1e9
+        metrics.recordRequest(endpoint: endpoint, status: status, seconds: seconds)
+        if endpoint.hasPrefix("registration-") {
+            metrics.recordRegistration(result: status == 200 ? "accepted" : result.rejection ?? "status_\(status)")
+        }
+        if changes.contains(.receive) { metrics.recordTrackingEvent(tag: 1) }
+        if changes.contains(.open) { metrics.recordTrackingEvent(tag: 2) }
+        waits.notify(changes.union([.request]))
     }
 
     private static func record(_ request: HTTPRequest, endpoint: String, result: EndpointResult) -> JournalRecord {

@@ -8,21 +8,27 @@ package struct EndpointResult: Sendable {
     package var appKey: String?
     /// Why the request was refused, for the journal and the log.
     package var reason: String?
+    /// A short code for the metrics when the request was refused (`unknown_key`, `malformed`, …).
+    package var rejection: String?
     /// The change to store; it commits in the same transaction as the journal row.
     package var change: (@Sendable (StoreTransaction) throws -> Void)?
+    /// What the change touches, to wake the waiters counting it (the journal row is always `request`).
+    package var changes: Set<ChangeKind>
 
     package init(
-        response: HTTPResponse, appKey: String? = nil, reason: String? = nil,
-        change: (@Sendable (StoreTransaction) throws -> Void)? = nil
+        response: HTTPResponse, appKey: String? = nil, reason: String? = nil, rejection: String? = nil,
+        changes: Set<ChangeKind> = [], change: (@Sendable (StoreTransaction) throws -> Void)? = nil
     ) {
         self.response = response
         self.appKey = appKey
         self.reason = reason
+        self.rejection = rejection
+        self.changes = changes
         self.change = change
     }
 
     /// A refusal: the error's response, its reason, no change.
-    package static func refused(_ error: HTTPError, appKey: String? = nil) -> EndpointResult {
-        EndpointResult(response: error.response, appKey: appKey, reason: error.reason)
+    package static func refused(_ error: HTTPError, appKey: String? = nil, rejection: String? = nil) -> EndpointResult {
+        EndpointResult(response: error.response, appKey: appKey, reason: error.reason, rejection: rejection)
     }
 }

@@ -27,6 +27,19 @@ package struct JournalEntry: Sendable, Codable, Equatable {
     package static let bodyLimit = 64 * 1024
 }
 
+/// Which journal entries a listing or a wait returns.
+package struct JournalFilter: Sendable, Equatable {
+    package var endpoint: String?
+    package var status: Int?
+    package var appKey: String?
+    /// Microseconds since 1970; entries at or after it.
+    package var since: Int64?
+
+    package init(endpoint: String? = nil) {
+        self.endpoint = endpoint
+    }
+}
+
 /// A page of the journal.
 package struct JournalPage: Sendable, Codable, Equatable {
     package var requests: [JournalEntry]

@@ -32,6 +32,17 @@ package struct DeviceSubscription: Sendable, Codable, Equatable {
     package var history: [HistoryEntry]?
 }
 
+/// One accepted registration, as a wait for registrations reports it.
+package struct RegistrationNotice: Sendable, Codable, Equatable {
+    package var id: Int64
+    package var receivedAt: String
+    package var registrationToken: String
+    package var integrationKey: String
+    package var platform: Platform
+    package var userKey: String
+    package var changes: [String]
+}
+
 /// Which devices a listing returns.
 package struct DeviceFilter: Sendable, Equatable {
     package var applicationKey: String?

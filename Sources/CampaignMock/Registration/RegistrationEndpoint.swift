@@ -13,12 +13,19 @@ struct RegistrationEndpoint: Sendable {
         var appKey: String?
         do {
             let registration = try parse(request, appKey: &appKey)
-            return EndpointResult(response: .text(.ok, "OK"), appKey: appKey) { transaction in
+            return EndpointResult(response: .text(.ok, "OK"), appKey: appKey, changes: [.registration]) {
+                transaction in
                 try transaction.register(registration, receivedAt: Clock.wallClockMicroseconds())
             }
         } catch let error as RegistrationError {
-            return .refused(error.httpError, appKey: appKey)
+            return .refused(error.httpError, appKey: appKey, rejection: error.code)
         }
+    }
+
+    /// The integration key and token a request names, for fault rules (no validation).
+    func identify(_ request: HTTPRequest) -> (appKey: String?, token: String?) {
+        guard let form = try? FormBody(parsing: request.body) else { return (nil, nil) }
+        return (form["mobileAppUuid"], form["registrationToken"])
     }
 
     private func parse(_ request: HTTPRequest, appKey: inout String?) throws -> RegistrationRequest {

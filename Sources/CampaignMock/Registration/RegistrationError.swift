@@ -13,6 +13,20 @@ package enum RegistrationError: Error, Equatable {
     case unsupportedContentType(String?)
     case methodNotAllowed
 
+    /// A short code for metrics labels.
+    var code: String {
+        switch self {
+        case .missingIntegrationKey: return "missing_key"
+        case .unknownIntegrationKey: return "unknown_key"
+        case .wrongPlatform: return "wrong_platform"
+        case .disabled: return "disabled"
+        case .missingRegistrationToken: return "missing_token"
+        case .malformed: return "malformed"
+        case .unsupportedContentType: return "content_type"
+        case .methodNotAllowed: return "method"
+        }
+    }
+
     var httpError: HTTPError {
         switch self {
         case .missingIntegrationKey:

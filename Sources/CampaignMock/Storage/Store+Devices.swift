@@ -119,6 +119,47 @@ extension StoreReader {
         return DevicePage(devices: devices, nextCursor: rows.count > limit ? rows[limit - 1]["id"].integer : nil)
     }
 
+    /// Accepted registrations with id above `after` (and at or after `since`, in microseconds) of devices
+    /// matching `filter`, oldest first.
+    package func registrations(after: Int64, since: Int64?, matching filter: DeviceFilter, limit: Int) throws
+        -> [RegistrationNotice]
+    {
+        var sql = """
+            SELECT r.id, r.received_at, r.changes, r.user_key, d.registration_token, a.integration_key, a.platform
+            FROM registrations r JOIN devices d ON d.id = r.device_id JOIN applications a ON a.id = d.application_id
+            WHERE r.id > ? AND (? IS NULL OR r.received_at >= ?) AND (? IS NULL OR a.integration_key = ?)
+                AND (? IS NULL OR a.platform = ?) AND (? IS NULL OR r.user_key = ?) AND (? IS NULL OR d.registration_token = ?)
+            """
+        var values: [any SQLiteBindable] = [
+            after, since, since, filter.applicationKey, filter.applicationKey, filter.platform?.rawValue,
+            filter.platform?.rawValue, filter.userKey, filter.userKey, filter.registrationToken,
+            filter.registrationToken,
+        ]
+        // One fixed clause per param filter; names and values are bound, never spliced in.
+        for param in filter.params {
+            sql +=
+                "\n    AND EXISTS (SELECT 1 FROM device_params p WHERE p.device_id = d.id AND p.name = ? AND p.value = ?)"
+            values += [param.name, param.value]
+        }
+        sql += "\nORDER BY r.id LIMIT ?"
+        values.append(limit)
+        return try connection.query(sql, values).map { row in
+            RegistrationNotice(
+                id: row["id"].integer ?? 0,
+                receivedAt: HTTPDate.iso8601(microsecondsSince1970: row["received_at"].integer ?? 0),
+                registrationToken: row["registration_token"].text ?? "",
+                integrationKey: row["integration_key"].text ?? "",
+                platform: Platform(rawValue: row["platform"].text ?? "") ?? .ios,
+                userKey: row["user_key"].text ?? "",
+                changes: (row["changes"].text ?? "").split(separator: ",").map(String.init))
+        }
+    }
+
+    /// The newest registration id (0 when none).
+    package func lastRegistrationID() throws -> Int64 {
+        try connection.scalar("SELECT coalesce(max(id), 0) FROM registrations").integer ?? 0
+    }
+
     /// Every device registered under `token` (one per application), with history.
     package func devices(token: String, applicationKey: String?) throws -> [DeviceSubscription] {
         let rows = try connection.query(

@@ -65,19 +65,31 @@ extension StoreTransaction {
 }
 
 extension StoreReader {
-    /// Journal entries with id greater than `after`, oldest first, at most `limit`.
-    package func journalPage(after: Int64, limit: Int, endpoint: String?) throws -> JournalPage {
+    /// Journal entries with id greater than `after` matching `filter`, oldest first, at most `limit`.
+    package func journalPage(after: Int64, limit: Int, filter: JournalFilter = JournalFilter()) throws -> JournalPage {
         let rows = try connection.query(
             """
             SELECT id, received_at, method, target, endpoint, headers, body, status, reason, app_key,
                 duration_us, remote_address
-            FROM request_journal WHERE id > ? AND (? IS NULL OR endpoint = ?) ORDER BY id LIMIT ?
-            """, [after, endpoint, endpoint, limit + 1])
+            FROM request_journal
+            WHERE id > ? AND (? IS NULL OR endpoint = ?) AND (? IS NULL OR status = ?) AND (? IS NULL OR app_key = ?)
+                AND (? IS NULL OR received_at >= ?)
+            ORDER BY id LIMIT ?
+            """,
+            [
+                after, filter.endpoint, filter.endpoint, filter.status, filter.status, filter.appKey, filter.appKey,
+                filter.since, filter.since, limit + 1,
+            ])
         let entries = rows.prefix(limit).map(Self.entry)
         let dropped = try connection.scalar("SELECT value FROM store_counters WHERE name = 'journal_dropped'")
         return JournalPage(
             requests: entries, dropped: dropped.integer ?? 0,
             nextCursor: rows.count > limit ? entries.last?.id : nil)
+    }
+
+    /// The newest journal id (0 when empty), where a wait that counts from now starts.
+    package func lastJournalID() throws -> Int64 {
+        try connection.scalar("SELECT coalesce(max(id), 0) FROM request_journal").integer ?? 0
     }
 
     /// How many entries the journal holds.

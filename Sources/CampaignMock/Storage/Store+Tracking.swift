@@ -41,6 +41,19 @@ extension StoreReader {
         }
     }
 
+    /// The integration key and token of the device the message `id` refers to was issued for.
+    package func messageOwner(for id: TrackingID) throws -> (appKey: String?, token: String?) {
+        guard let message = try issuedMessage(for: id) else { return (nil, nil) }
+        let row = try connection.query(
+            """
+            SELECT a.integration_key, d.registration_token FROM messages m
+            LEFT JOIN devices d ON d.id = m.device_id LEFT JOIN applications a ON a.id = m.application_id
+            WHERE m.id = ?
+            """, [message.id]
+        ).first
+        return (row?["integration_key"].text, row?["registration_token"].text)
+    }
+
     /// Events matching `filter` with id above `after`, oldest first.
     package func events(matching filter: EventFilter, after: Int64, limit: Int) throws -> EventPage {
         var sql = """
@@ -70,6 +83,11 @@ extension StoreReader {
         let rows = try connection.query(sql, values)
         let events = rows.prefix(limit).map(Self.event)
         return EventPage(events: events, nextCursor: rows.count > limit ? events.last?.id : nil)
+    }
+
+    /// The newest event id (0 when none).
+    package func lastEventID() throws -> Int64 {
+        try connection.scalar("SELECT coalesce(max(id), 0) FROM tracking_events").integer ?? 0
     }
 
     /// How many events there are.
@@ -105,6 +123,16 @@ extension StoreTransaction {
     /// Stores a tracking hit, linked to the issued message, device and application when known.
     package func recordHit(_ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64) throws {
         let message = try reader.issuedMessage(for: id)
+        try insertEvent(
+            id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt, messageRef: message?.id,
+            deviceID: message?.deviceID, applicationID: message?.applicationID)
+    }
+
+    /// Stores a hit with the given link (snapshot import keeps the links it had).
+    package func insertEvent(
+        _ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64, messageRef: Int64?,
+        deviceID: Int64?, applicationID: Int64?
+    ) throws {
         var hex: String?
         var value: Int64?
         var uuid: String?
@@ -123,7 +151,7 @@ extension StoreTransaction {
             """,
             [
                 receivedAt, id.raw, hex, value, uuid, id.deliveryID, id.tag.rawValue, userAgent, remoteAddress,
-                message?.id, message?.deviceID, message?.applicationID,
+                messageRef, deviceID, applicationID,
             ])
     }
 
@@ -131,9 +159,10 @@ extension StoreTransaction {
     ///
     /// - Returns: the message's row id.
     @discardableResult
-    package func insertMessage(messageID: String, deliveryID: String, deviceID: Int64?, applicationID: Int64?)
-        throws -> Int64
-    {
+    package func insertMessage(
+        messageID: String, deliveryID: String, deviceID: Int64?, applicationID: Int64?,
+        createdAt: Int64 = Clock.wallClockMicroseconds()
+    ) throws -> Int64 {
         var numeric: Int64?
         var low32: Int64?
         var uuid: String?
@@ -149,7 +178,7 @@ extension StoreTransaction {
             INSERT INTO messages (message_id, numeric_value, low32, uuid, delivery_id, device_id, application_id,
                 created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [messageID, numeric, low32, uuid, deliveryID, deviceID, applicationID, Clock.wallClockMicroseconds()])
+            [messageID, numeric, low32, uuid, deliveryID, deviceID, applicationID, createdAt])
         return connection.lastInsertRowID
     }
 }

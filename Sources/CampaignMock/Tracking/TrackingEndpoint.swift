@@ -6,6 +6,15 @@ struct TrackingEndpoint: Sendable {
     /// `--strict-tracking`: `404` for message ids the mock never issued.
     let strict: Bool
 
+    /// The app key and token of the device an issued message went to, for fault rules.
+    func identify(_ request: HTTPRequest) -> (appKey: String?, token: String?) {
+        guard let raw = PercentEncoding.queryItems(request.query)?.first(where: { $0.name == "id" })?.value,
+            let id = try? TrackingID(parsing: raw),
+            let owner = try? store.read({ try $0.messageOwner(for: id) })
+        else { return (nil, nil) }
+        return owner
+    }
+
     func decide(_ request: HTTPRequest) throws -> EndpointResult {
         guard request.method == .get || request.method == .head else {
             throw HTTPError(.methodNotAllowed, "Tracking takes GET", headers: [.allow: "GET, HEAD"])
@@ -28,7 +37,8 @@ struct TrackingEndpoint: Sendable {
         }
         let userAgent = request.headers[.userAgent]
         let remote = request.remoteAddress?.host
-        return EndpointResult(response: HTTPResponse(status: .ok)) { transaction in
+        let change: ChangeKind = id.tag == .received ? .receive : .open
+        return EndpointResult(response: HTTPResponse(status: .ok), changes: [change]) { transaction in
             try transaction.recordHit(
                 id, userAgent: userAgent, remoteAddress: remote, receivedAt: Clock.wallClockMicroseconds())
         }

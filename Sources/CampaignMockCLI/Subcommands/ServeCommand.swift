@@ -50,6 +50,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: help("eventLoops")) var eventLoops: String?
     @Option(name: .customLong("app"), help: help("apps")) var apps: [String] = []
     @Flag(name: .customLong("strict-tracking"), help: help("strictTracking")) var strictTracking = false
+    @Option(help: help("adminToken")) var adminToken: String?
 
     /// The help line of a setting, with its environment variable.
     private static func help(_ key: String) -> ArgumentHelp {
@@ -66,7 +67,7 @@ struct ServeCommand: ParsableCommand {
             "maxRequestLine": maxRequestLine, "maxConnections": maxConnections, "headerTimeout": headerTimeout,
             "bodyTimeout": bodyTimeout, "idleTimeout": idleTimeout, "shutdownGrace": shutdownGrace,
             "eventLoops": eventLoops, "apps": apps.isEmpty ? nil : apps.joined(separator: "\n"),
-            "strictTracking": strictTracking ? "true" : nil,
+            "strictTracking": strictTracking ? "true" : nil, "adminToken": adminToken,
         ]
         return values.compactMapValues { $0 }
     }

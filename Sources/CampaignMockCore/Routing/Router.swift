@@ -43,6 +43,11 @@ package struct Router: HTTPHandler {
         routes.append(Route(method: method, segments: Self.segments(pattern), body: body))
     }
 
+    /// Every route as (method, pattern); a nil method takes every method.
+    package var routePatterns: [(method: HTTPMethod?, pattern: String)] {
+        routes.map { ($0.method, "/" + $0.segments.joined(separator: "/")) }
+    }
+
     package func handle(_ request: HTTPRequest, reply: ReplyChannel) {
         let path = Self.segments(request.path)
         var allowed: [HTTPMethod] = []

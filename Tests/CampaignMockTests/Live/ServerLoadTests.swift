@@ -66,7 +66,7 @@ struct ServerLoadTests {
                 #expect(response.text == "no Campaign endpoint at \(path)")
             }
         }
-        let journal = try live.server.store.read { try $0.journalPage(after: 0, limit: 100, endpoint: nil) }
+        let journal = try live.server.store.read { try $0.journalPage(after: 0, limit: 100) }
         #expect(journal.requests.map(\.target) == paths.filter { $0 != "/_mock/health" })
     }
 

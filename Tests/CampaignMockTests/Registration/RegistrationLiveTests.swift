@@ -59,7 +59,7 @@ extension LiveServer {
     }
 
     func lastJournalEntry() throws -> JournalEntry? {
-        try server.store.read { try $0.journalPage(after: 0, limit: 1000, endpoint: nil).requests.last }
+        try server.store.read { try $0.journalPage(after: 0, limit: 1000).requests.last }
     }
 }
 

@@ -118,7 +118,7 @@ struct StoreTests {
         defer { store.close() }
         try store.writeAndWait { try $0.appendJournal(record("/memory")) }
         #expect(
-            try store.read { try $0.journalPage(after: 0, limit: 10, endpoint: nil) }.requests.map(\.target) == [
+            try store.read { try $0.journalPage(after: 0, limit: 10) }.requests.map(\.target) == [
                 "/memory"
             ])
     }
@@ -130,7 +130,7 @@ struct StoreTests {
         for index in 0..<8 {
             try store.writeAndWait { try $0.appendJournal(record("/\(index)")) }
         }
-        let page = try store.read { try $0.journalPage(after: 0, limit: 100, endpoint: nil) }
+        let page = try store.read { try $0.journalPage(after: 0, limit: 100) }
         #expect(page.requests.map(\.target) == ["/3", "/4", "/5", "/6", "/7"])
         #expect(page.dropped == 3)
     }
@@ -141,10 +141,10 @@ struct StoreTests {
         for index in 0..<5 {
             try store.writeAndWait { try $0.appendJournal(record("/\(index)")) }
         }
-        let first = try store.read { try $0.journalPage(after: 0, limit: 2, endpoint: nil) }
+        let first = try store.read { try $0.journalPage(after: 0, limit: 2) }
         #expect(first.requests.map(\.target) == ["/0", "/1"])
         let cursor = try #require(first.nextCursor)
-        let rest = try store.read { try $0.journalPage(after: cursor, limit: 10, endpoint: nil) }
+        let rest = try store.read { try $0.journalPage(after: cursor, limit: 10) }
         #expect(rest.requests.map(\.target) == ["/2", "/3", "/4"])
         #expect(rest.nextCursor == nil)
     }

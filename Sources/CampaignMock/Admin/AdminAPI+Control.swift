@@ -1,0 +1,189 @@
+import CampaignMockCore
+
+/// `/_mock/reset`, `/_mock/faults`, `/_mock/wait`, `/_mock/metrics`: steering the mock from a test.
+extension AdminAPI {
+    func registerControl(on router: inout Router) {
+        router.add(.post, "/_mock/reset", route(reset))
+        router.add(.get, "/_mock/faults", route { _ in AdminResponse.json(.ok, ["faults": faults.list()]) })
+        router.add(.post, "/_mock/faults", route(addFault))
+        router.add(.delete, "/_mock/faults", route { _ in AdminResponse.json(.ok, ["deleted": faults.clear()]) })
+        router.add(.delete, "/_mock/faults/{id}", routeWithParameters(deleteFault))
+        router.add(.get, "/_mock/wait", asyncRoute(wait))
+        router.add(.get, "/_mock/metrics", route(renderMetrics))
+    }
+
+    // MARK: - Reset
+
+    private func reset(_ request: HTTPRequest) throws -> HTTPResponse {
+        let query = try AdminResponse.query(request)
+        try AdminResponse.allowOnly(query, ["only", "app"])
+        var parts = Set(ResetPart.allCases)
+        if let only = query["only"] {
+            parts = []
+            for name in only.split(separator: ",") {
+                guard let part = ResetPart(rawValue: String(name)) else {
+                    throw AdminError(.badRequest, "only must list journal, events, devices or faults, got '\(name)'")
+                }
+                parts.insert(part)
+            }
+        }
+        let application = query["app"]
+        var deleted: [ResetPart: Int]
+        do {
+            deleted = try store.writeAndWait { [parts] in try $0.reset(parts, applicationKey: application) }
+        } catch let conflict as StoreConflict {
+            throw AdminError(.notFound, conflict.message)
+        }
+        if parts.contains(.faults) {
+            let rules = faults.rules.filter { application == nil || $0.appKey == application }
+            for rule in rules { _ = faults.remove(id: rule.id ?? "") }
+            deleted[.faults] = rules.count
+        }
+        return AdminResponse.json(
+            .ok, ["deleted": Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })])
+    }
+
+    // MARK: - Faults
+
+    private func addFault(_ request: HTTPRequest) throws -> HTTPResponse {
+        let rule = try AdminResponse.decode(FaultRule.self, from: request)
+        do {
+            return AdminResponse.json(.created, try faults.add(rule))
+        } catch {
+            throw AdminError(.badRequest, error.message)
+        }
+    }
+
+    private func deleteFault(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        let id = parameters["id"] ?? ""
+        guard faults.remove(id: id) else { throw AdminError(.notFound, "no fault rule with id '\(id)'") }
+        return AdminResponse.json(.ok, ["deleted": id])
+    }
+
+    // MARK: - Metrics
+
+    private func renderMetrics(_ request: HTTPRequest) throws -> HTTPResponse {
+        let dropped = try store.read { try $0.journalPage(after: Int64.max - 1, limit: 1).dropped }
+        let text = metrics.render(
+            journalDropped: dropped, openConnections: server.openConnections, waiters: waits.count)
+        return .content(.ok, type: "text/plain; version=0.0.4; charset=utf-8", Array(text.utf8))
+    }
+
+    // MARK: - Wait
+
+    private struct WaitAnswer<Item: Encodable>: Encodable {
+        let kind: ChangeKind
+        let wanted: Int
+        let count: Int
+        let items: [Item]
+        let error: String?
+
+        enum CodingKeys: String, CodingKey {
+            case kind = "for"
+            case wanted, count, items, error
+        }
+    }
+
+    /// `GET /_mock/wait?for=…&count=N&timeout=5s&since=…&<filters>`: answers as soon as N matching items
+    /// exist (counting from `since`; by default from the moment of the call), or `408` with what was seen.
+    private func wait(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
+        let query = try AdminResponse.query(request)
+        guard let name = query["for"], let kind = ChangeKind(rawValue: name) else {
+            throw AdminError(.badRequest, "for must be registration, receive, open or request")
+        }
+        let wanted = Int(try AdminResponse.integer(query, "count", in: 1...1000, default: 1))
+        let timeout = try Self.timeout(query["timeout"])
+        let since: Int64? = try query["since"].flatMap { $0 == "0" ? nil : try Self.timestamp($0) }
+        let fromNow = query["since"] == nil
+
+        switch kind {
+        case .registration:
+            try AdminResponse.allowOnly(
+                query, Self.waitKeys + ["app", "platform", "userKey", "token"], prefix: "param.")
+            let filter = try Self.deviceFilter(query)
+            let start = fromNow ? try store.read { try $0.lastRegistrationID() } : 0
+            waitFor(kind, wanted: wanted, timeout: timeout, reply: reply) {
+                try store.read { try $0.registrations(after: start, since: since, matching: filter, limit: wanted) }
+            }
+        case .receive, .open:
+            try AdminResponse.allowOnly(query, Self.waitKeys + ["messageId", "deliveryId", "token"])
+            var filter = try Self.eventFilter(query.filter { $0.key != "since" })
+            filter.tag = kind == .receive ? .received : .opened
+            filter.deliveryID = query["deliveryId"]
+            filter.registrationToken = query["token"]
+            filter.since = since
+            let start = fromNow ? try store.read { try $0.lastEventID() } : 0
+            waitFor(kind, wanted: wanted, timeout: timeout, reply: reply) { [filter] in
+                try store.read { try $0.events(matching: filter, after: start, limit: wanted).events }
+            }
+        case .request:
+            try AdminResponse.allowOnly(query, Self.waitKeys + ["endpoint", "status", "app"])
+            var filter = try Self.journalFilter(query.filter { $0.key != "since" })
+            filter.since = since
+            let start = fromNow ? try store.read { try $0.lastJournalID() } : 0
+            waitFor(kind, wanted: wanted, timeout: timeout, reply: reply) { [filter] in
+                try store.read { try $0.journalPage(after: start, limit: wanted, filter: filter).requests }
+            }
+        }
+    }
+
+    private static let waitKeys = ["for", "count", "timeout", "since"]
+
+    private func waitFor<Item: Encodable & Sendable>(
+        _ kind: ChangeKind, wanted: Int, timeout: Int, reply: ReplyChannel,
+        items: @escaping @Sendable () throws -> [Item]
+    ) {
+        waits.wait(for: kind, timeoutMilliseconds: timeout, reply: reply) { timedOut in
+            do {
+                let found = try items()
+                let satisfied = found.count >= wanted
+                let error =
+                    satisfied ? nil : "timed out after \(timeout) ms: saw \(found.count) of \(wanted) \(kind.rawValue)"
+                let answer = WaitAnswer(kind: kind, wanted: wanted, count: found.count, items: found, error: error)
+                let status: HTTPStatus = satisfied ? .ok : .requestTimeout
+                return WaitRegistry.Check(satisfied: satisfied, response: AdminResponse.json(status, answer))
+            } catch {
+                return WaitRegistry.Check(
+                    satisfied: timedOut, response: AdminError(.internalServerError, "\(error)").response)
+            }
+        }
+    }
+
+    /// `timeout`: a duration (`500ms`, `5s`, a bare number is seconds), at most 5 minutes; default 5 s.
+    static func timeout(_ text: String?) throws -> Int {
+        guard let text else { return 5000 }
+        guard let milliseconds = try? Setting.parseDuration(text, key: "timeout"), milliseconds <= 300_000 else {
+            throw AdminError(.badRequest, "timeout must be a duration up to 5m, e.g. 500ms or 5s")
+        }
+        return milliseconds
+    }
+
+    /// `app`, `platform`, `userKey`, `token`, `param.<name>`.
+    static func deviceFilter(_ query: [String: String]) throws -> DeviceFilter {
+        var filter = DeviceFilter()
+        filter.applicationKey = query["app"]
+        filter.userKey = query["userKey"]
+        filter.registrationToken = query["token"]
+        if let platform = query["platform"] {
+            guard let value = Platform(rawValue: platform) else {
+                throw AdminError(.badRequest, "platform must be 'ios' or 'android'")
+            }
+            filter.platform = value
+        }
+        filter.params = query.filter { $0.key.hasPrefix("param.") }.sorted { $0.key < $1.key }
+            .map { (String($0.key.dropFirst("param.".count)), $0.value) }
+        guard filter.params.count <= 16 else { throw AdminError(.badRequest, "at most 16 param filters") }
+        return filter
+    }
+
+    /// `endpoint`, `status`, `app`, `since`.
+    static func journalFilter(_ query: [String: String]) throws -> JournalFilter {
+        var filter = JournalFilter(endpoint: query["endpoint"])
+        filter.appKey = query["app"]
+        if query["status"] != nil {
+            filter.status = Int(try AdminResponse.integer(query, "status", in: 0...599, default: 0))
+        }
+        filter.since = try query["since"].map(timestamp)
+        return filter
+    }
+}

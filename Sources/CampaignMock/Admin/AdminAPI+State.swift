@@ -1,0 +1,36 @@
+import CampaignMockCore
+
+/// `GET /_mock/state` and `PUT /_mock/state`: export and atomic import of the whole state.
+extension AdminAPI {
+    func registerState(on router: inout Router) {
+        router.add(.get, "/_mock/state", route(exportState))
+        router.add(.put, "/_mock/state", route(importState))
+    }
+
+    private func exportState(_ request: HTTPRequest) throws -> HTTPResponse {
+        var snapshot = try store.read { try $0.snapshot() }
+        snapshot.faults = faults.rules
+        return AdminResponse.json(.ok, snapshot)
+    }
+
+    private func importState(_ request: HTTPRequest) throws -> HTTPResponse {
+        let snapshot = try AdminResponse.decode(Snapshot.self, from: request)
+        do {
+            try SnapshotValidator.validate(snapshot)
+        } catch {
+            throw AdminError(.badRequest, "snapshot refused, nothing changed: \(error.message)")
+        }
+        try store.writeAndWait { transaction in
+            try transaction.replaceState(with: snapshot) { SnapshotValidator.microseconds($0) ?? 0 }
+        }
+        // Validated above, so replacing the rules cannot fail after the store changed.
+        try? faults.replaceAll(snapshot.faults)
+        waits.notify(Set(ChangeKind.allCases))
+        return AdminResponse.json(
+            .ok,
+            [
+                "applications": snapshot.applications.count, "devices": snapshot.devices.count,
+                "messages": snapshot.messages.count, "events": snapshot.events.count, "faults": snapshot.faults.count,
+            ])
+    }
+}

@@ -1,0 +1,38 @@
+import CampaignMockCore
+
+/// Who may call `/_mock/`: clients on loopback when no token is set; with `--admin-token`, any client
+/// that sends `Authorization: Bearer <token>`. The SDK endpoints never need it, and neither do the
+/// probes `/_mock/health` and `/_mock/ready` (they reveal nothing and must work in containers).
+struct AdminAccess: Sendable {
+    let token: String?
+
+    static let openPaths: Set<String> = ["/_mock/health", "/_mock/ready"]
+
+    /// nil when allowed, else the refusal.
+    func refusal(for request: HTTPRequest) -> AdminError? {
+        if Self.openPaths.contains(request.path) { return nil }
+        guard let token else {
+            if request.remoteAddress?.isLoopback ?? true { return nil }
+            return AdminError(
+                .forbidden, "the admin API answers loopback clients only; start with --admin-token to allow others")
+        }
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+            return AdminError(.unauthorized, "missing 'Authorization: Bearer <token>' (the server has --admin-token)")
+        }
+        guard Self.constantTimeEqual(Array(header.utf8.dropFirst(7)), Array(token.utf8)) else {
+            return AdminError(.unauthorized, "wrong admin token")
+        }
+        return nil
+    }
+
+    /// Compares without an early exit, so timing does not reveal how much of the token matched.
+    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: lhs.count ^ rhs.count)
+        for index in 0..<max(lhs.count, rhs.count) {
+            let left = index < lhs.count ? lhs[index] : 0
+            let right = index < rhs.count ? rhs[index] : 0
+            difference |= left ^ right
+        }
+        return difference == 0
+    }
+}

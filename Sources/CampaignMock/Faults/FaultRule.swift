@@ -1,0 +1,100 @@
+/// A fault to inject (PRODUCT.md §5.5): which requests it matches, what it does, and when.
+///
+/// JSON, flat: `{"endpoint": "registration-ios", "appKey": "K", "status": 503, "body": "busy", "times": 2}`.
+package struct FaultRule: Sendable, Codable, Equatable {
+    /// Endpoint families a rule can match; `any` is every Campaign endpoint (never the admin API).
+    package enum Endpoint: String, Sendable, Codable, CaseIterable {
+        case registrationIOS = "registration-ios"
+        case registrationAndroid = "registration-android"
+        case tracking
+        case soap
+        case health
+        case any
+    }
+
+    /// Assigned when the rule is added (`f1`, `f2`, …) unless given.
+    package var id: String?
+    package var endpoint: Endpoint
+    /// Only requests naming this integration key (registrations; tracking hits of messages issued for it).
+    package var appKey: String?
+    /// Only requests for this registration token.
+    package var token: String?
+    /// Only this HTTP method.
+    package var method: String?
+
+    /// Answer with this status (and `body`) instead of handling the request.
+    package var status: Int?
+    package var body: String?
+    /// Wait this long first; alone, the request is then handled normally.
+    package var delayMs: Int?
+    /// Close the connection without answering.
+    package var drop: Bool?
+    /// Abort the connection with a TCP RST.
+    package var reset: Bool?
+
+    /// Fire on at most this many matches (counted after `after`).
+    package var times: Int?
+    /// Let this many matches pass before firing.
+    package var after: Int?
+    /// Fire on a match with this probability (0–1), drawn from a generator seeded with `seed`.
+    package var probability: Double?
+    package var seed: UInt64?
+
+    package init(endpoint: Endpoint) {
+        self.endpoint = endpoint
+    }
+
+    /// Checks the rule makes sense; the message names the field.
+    package func validate() throws(FaultRuleError) {
+        if let status, !(100...599).contains(status) { throw FaultRuleError("status must be 100-599") }
+        if let delayMs, !(0...300_000).contains(delayMs) { throw FaultRuleError("delayMs must be 0-300000") }
+        if let times, times < 1 { throw FaultRuleError("times must be 1 or more") }
+        if let after, after < 0 { throw FaultRuleError("after must be 0 or more") }
+        if let probability, !(0...1).contains(probability) { throw FaultRuleError("probability must be 0-1") }
+        if seed != nil && probability == nil { throw FaultRuleError("seed goes with probability") }
+        if body != nil && status == nil { throw FaultRuleError("body goes with status") }
+        let outcomes = [status != nil, drop == true, reset == true].filter { $0 }.count
+        if outcomes > 1 { throw FaultRuleError("choose one of status, drop and reset") }
+        if outcomes == 0 && (delayMs ?? 0) == 0 {
+            throw FaultRuleError("a rule needs an action: status, delayMs, drop or reset")
+        }
+        if let method, method.isEmpty || !method.allSatisfy({ $0.isLetter }) {
+            throw FaultRuleError("method must be an HTTP method such as POST")
+        }
+    }
+}
+
+/// Why a fault rule was refused.
+package struct FaultRuleError: Error, Equatable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
+}
+
+/// What a firing rule does to a request.
+package struct FaultEffect: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
+        /// Handle the request normally (after the delay).
+        case proceed
+        case respond(status: Int, body: String)
+        case drop
+        case reset
+    }
+
+    package let ruleID: String
+    package let delayMs: Int
+    package let outcome: Outcome
+
+    /// For the journal and the log.
+    package var description: String {
+        let action: String
+        switch outcome {
+        case .proceed: action = "delay \(delayMs) ms"
+        case .respond(let status, _):
+            action = delayMs > 0 ? "delay \(delayMs) ms, status \(status)" : "status \(status)"
+        case .drop: action = delayMs > 0 ? "delay \(delayMs) ms, drop" : "drop"
+        case .reset: action = delayMs > 0 ? "delay \(delayMs) ms, reset" : "reset"
+        }
+        return "fault \(ruleID) fired: \(action)"
+    }
+}

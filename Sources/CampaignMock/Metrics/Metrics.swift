@@ -1,0 +1,105 @@
+import CampaignMockCore
+import Synchronization
+
+/// Counters for `GET /_mock/metrics`, in the Prometheus text format (version 0.0.4).
+package final class Metrics: Sendable {
+    /// Upper bounds of the latency histogram, in seconds.
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    private struct Histogram {
+        var counts = [Int](repeating: 0, count: Metrics.buckets.count)
+        var total = 0
+        var sum = 0.0
+    }
+
+    private struct State {
+        var requests: [String: Int] = [:]
+        var latency: [String: Histogram] = [:]
+        var registrations: [String: Int] = [:]
+        var trackingEvents: [Int: Int] = [:]
+        var faultsFired: [String: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// Counts one answered request of `endpoint` with `status`, taking `seconds`.
+    package func recordRequest(endpoint: String, status: Int, seconds: Double) {
+        state.withLock { state in
+            state.requests["\(endpoint)\u{0}\(status)", default: 0] += 1
+            var histogram = state.latency[endpoint] ?? Histogram()
+            if let bucket = Self.buckets.firstIndex(where: { seconds <= $0 }) { histogram.counts[bucket] += 1 }
+            histogram.total += 1
+            histogram.sum += seconds
+            state.latency[endpoint] = histogram
+        }
+    }
+
+    /// Counts a registration: `accepted`, or the reason it was rejected.
+    package func recordRegistration(result: String) {
+        state.withLock { $0.registrations[result, default: 0] += 1 }
+    }
+
+    package func recordTrackingEvent(tag: Int) {
+        state.withLock { $0.trackingEvents[tag, default: 0] += 1 }
+    }
+
+    package func recordFault(ruleID: String) {
+        state.withLock { $0.faultsFired[ruleID, default: 0] += 1 }
+    }
+
+    /// The exposition text; `journalDropped` and `openConnections` are read by the caller.
+    package func render(journalDropped: Int64, openConnections: Int, waiters: Int) -> String {
+        let state = state.withLock { $0 }
+        var text = ""
+        text += "# HELP campaign_mock_requests_total Answered requests by endpoint family and status.\n"
+        text += "# TYPE campaign_mock_requests_total counter\n"
+        for key in state.requests.keys.sorted() {
+            let parts = key.split(separator: "\u{0}")
+            text +=
+                "campaign_mock_requests_total{endpoint=\"\(parts[0])\",status=\"\(parts[1])\"} \(state.requests[key]!)\n"
+        }
+        text += "# HELP campaign_mock_request_duration_seconds Time from a complete request to its answer.\n"
+        text += "# TYPE campaign_mock_request_duration_seconds histogram\n"
+        for endpoint in state.latency.keys.sorted() {
+            let histogram = state.latency[endpoint]!
+            var cumulative = 0
+            for (bound, count) in zip(Self.buckets, histogram.counts) {
+                cumulative += count
+                text +=
+                    "campaign_mock_request_duration_seconds_bucket{endpoint=\"\(endpoint)\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            text +=
+                "campaign_mock_request_duration_seconds_bucket{endpoint=\"\(endpoint)\",le=\"+Inf\"} \(histogram.total)\n"
+            text += "campaign_mock_request_duration_seconds_sum{endpoint=\"\(endpoint)\"} \(histogram.sum)\n"
+            text += "campaign_mock_request_duration_seconds_count{endpoint=\"\(endpoint)\"} \(histogram.total)\n"
+        }
+        text += "# HELP campaign_mock_registrations_total Registrations accepted, or rejected by reason.\n"
+        text += "# TYPE campaign_mock_registrations_total counter\n"
+        for result in state.registrations.keys.sorted() {
+            let labels = result == "accepted" ? "result=\"accepted\"" : "result=\"rejected\",reason=\"\(result)\""
+            text += "campaign_mock_registrations_total{\(labels)} \(state.registrations[result]!)\n"
+        }
+        text += "# HELP campaign_mock_tracking_events_total Stored tracking hits by tag (1 received, 2 opened).\n"
+        text += "# TYPE campaign_mock_tracking_events_total counter\n"
+        for tag in state.trackingEvents.keys.sorted() {
+            text += "campaign_mock_tracking_events_total{tag=\"\(tag)\"} \(state.trackingEvents[tag]!)\n"
+        }
+        text += "# HELP campaign_mock_faults_fired_total Fault rule firings by rule id.\n"
+        text += "# TYPE campaign_mock_faults_fired_total counter\n"
+        for rule in state.faultsFired.keys.sorted() {
+            text += "campaign_mock_faults_fired_total{rule=\"\(rule)\"} \(state.faultsFired[rule]!)\n"
+        }
+        text += "# HELP campaign_mock_journal_dropped_total Journal entries dropped because the journal was full.\n"
+        text += "# TYPE campaign_mock_journal_dropped_total counter\n"
+        text += "campaign_mock_journal_dropped_total \(journalDropped)\n"
+        text += "# HELP campaign_mock_open_connections Open client connections.\n"
+        text += "# TYPE campaign_mock_open_connections gauge\n"
+        text += "campaign_mock_open_connections \(openConnections)\n"
+        text += "# HELP campaign_mock_waiters Long-poll waiters waiting now.\n"
+        text += "# TYPE campaign_mock_waiters gauge\n"
+        text += "campaign_mock_waiters \(waiters)\n"
+        return text
+    }
+}

@@ -1,0 +1,42 @@
+/// What `POST /_mock/reset` clears.
+package enum ResetPart: String, Sendable, CaseIterable, Codable {
+    case journal, events, devices, faults
+}
+
+extension StoreTransaction {
+    /// Deletes the stored `parts` (faults live in memory, not here), limited to one application when
+    /// `applicationKey` is given. Returns the rows deleted per part.
+    ///
+    /// - Throws: ``StoreConflict`` when the application does not exist.
+    package func reset(_ parts: Set<ResetPart>, applicationKey: String?) throws -> [ResetPart: Int] {
+        var applicationID: Int64?
+        if let applicationKey {
+            guard let stored = try reader.application(key: applicationKey) else {
+                throw StoreConflict("no application with integration key '\(applicationKey)'")
+            }
+            applicationID = stored.id
+        }
+        var deleted: [ResetPart: Int] = [:]
+        if parts.contains(.journal) {
+            try connection.query(
+                "DELETE FROM request_journal WHERE ? IS NULL OR app_key = ?", [applicationKey, applicationKey])
+            deleted[.journal] = connection.changes
+            if applicationKey == nil {
+                try connection.query("DELETE FROM store_counters WHERE name = 'journal_dropped'")
+            }
+        }
+        if parts.contains(.events) {
+            try connection.query(
+                "DELETE FROM tracking_events WHERE ? IS NULL OR application_id = ?", [applicationID, applicationID])
+            deleted[.events] = connection.changes
+            try connection.query(
+                "DELETE FROM messages WHERE ? IS NULL OR application_id = ?", [applicationID, applicationID])
+        }
+        if parts.contains(.devices) {
+            try connection.query(
+                "DELETE FROM devices WHERE ? IS NULL OR application_id = ?", [applicationID, applicationID])
+            deleted[.devices] = connection.changes
+        }
+        return deleted
+    }
+}

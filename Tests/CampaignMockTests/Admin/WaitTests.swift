@@ -1,0 +1,135 @@
+import CampaignMockCore
+import CampaignMockTestSupport
+import Foundation
+import Testing
+
+@testable import CampaignMock
+
+/// Sends a GET on a raw socket from another thread and hands back the response and how long it took.
+final class PendingRequest: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var outcome: Result<RawResponse, any Error>?
+    private(set) var seconds = 0.0
+
+    init(port: UInt16, target: String, headers: String = "") {
+        let started = Date()
+        Thread { [self] in
+            do {
+                let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
+                try client.send("GET \(target) HTTP/1.1\r\nHost: a\r\n\(headers)\r\n")
+                outcome = .success(try client.readResponse())
+            } catch {
+                outcome = .failure(error)
+            }
+            seconds = Date().timeIntervalSince(started)
+            done.signal()
+        }.start()
+    }
+
+    /// Waits for the answer, at most `timeout` seconds.
+    func response(timeout: Double = 20) throws -> RawResponse {
+        guard done.wait(timeout: .now() + timeout) == .success, let outcome else {
+            throw RawClientError("no answer within \(timeout) s")
+        }
+        return try outcome.get()
+    }
+
+    var hasAnswered: Bool { done.wait(timeout: .now()) == .success ? (done.signal(), true).1 : false }
+}
+
+extension RawResponse {
+    var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
+}
+
+@Suite("GET /_mock/wait", .timeLimit(.minutes(2)))
+struct WaitTests {
+    @Test func aWaiterStartedBeforeTheRegistrationIsReleasedByIt() throws {
+        let live = try LiveServer.withSDKApplications()
+        let waiter = PendingRequest(
+            port: live.port, target: "/_mock/wait?for=registration&timeout=10s&app=integrationKey")
+        while live.server.waits.count == 0 { usleep(1000) }
+        let registered = Date()
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        let response = try waiter.response()
+        let latency = Date().timeIntervalSince(registered)
+        #expect(response.status == 200)
+        #expect(response.object["count"] as? Int == 1)
+        let item = try #require((response.object["items"] as? [[String: Any]])?.first)
+        #expect(item["registrationToken"] as? String == "70757368546f6b656e")
+        #expect(item["changes"] as? [String] == ["new"])
+        // A generous bound: the typical figure is a few milliseconds (see the README).
+        #expect(latency < 1)
+    }
+
+    @Test func timesOutWith408AndWhatWasSeen() throws {
+        let live = try LiveServer.withSDKApplications()
+        let waiter = PendingRequest(port: live.port, target: "/_mock/wait?for=registration&count=2&timeout=300ms")
+        while live.server.waits.count == 0 { usleep(1000) }
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        let response = try waiter.response()
+        #expect(response.status == 408)
+        #expect(response.object["count"] as? Int == 1)
+        #expect(response.object["wanted"] as? Int == 2)
+        #expect((response.object["error"] as? String)?.hasPrefix("timed out after 300 ms: saw 1 of 2") == true)
+        #expect(waiter.seconds >= 0.3)
+    }
+
+    @Test func countsFromNowByDefaultAndFromTheStartWithSinceZero() throws {
+        let live = try LiveServer.withSDKApplications()
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        let fromNow = try live.request("GET", "/_mock/wait?for=registration&timeout=100ms")
+        #expect(fromNow.status == 408)
+        let everything = try live.request("GET", "/_mock/wait?for=registration&since=0&timeout=100ms")
+        #expect(everything.status == 200)
+        let sinceTime = try live.request("GET", "/_mock/wait?for=registration&since=2000-01-01T00:00:00Z&timeout=100ms")
+        #expect(sinceTime.status == 200)
+    }
+
+    @Test func aHundredConcurrentWaitersAreAllReleased() throws {
+        let live = try LiveServer.withSDKApplications()
+        let waiters = (0..<100).map { index in
+            PendingRequest(
+                port: live.port,
+                target: index.isMultiple(of: 2)
+                    ? "/_mock/wait?for=open&timeout=20s&messageId=d828" : "/_mock/wait?for=request&timeout=20s&count=2")
+        }
+        while live.server.waits.count < 100 { usleep(1000) }
+        #expect(try live.request("GET", "/r/?id=h3039,d,1").status == 200)
+        #expect(try live.request("GET", "/r/?id=hd828,deliveryId,2").status == 200)
+        for waiter in waiters {
+            #expect(try waiter.response().status == 200)
+        }
+        #expect(live.server.waits.count == 0)
+    }
+
+    @Test func filtersReceiveAndOpenByMessageDeliveryAndToken() throws {
+        let live = try LiveServer.withSDKApplications()
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        try live.issueMessage("-673096100", delivery: "7a3f1", token: "70757368546f6b656e")
+        let receive = PendingRequest(
+            port: live.port, target: "/_mock/wait?for=receive&messageId=-673096100&timeout=10s")
+        let open = PendingRequest(port: live.port, target: "/_mock/wait?for=open&token=70757368546f6b656e&timeout=10s")
+        while live.server.waits.count < 2 { usleep(1000) }
+        #expect(try live.request("GET", "/r/?id=h1,other,1").status == 200)
+        #expect(try live.request("GET", "/r/?id=hd7e15e5c,7a3f1,1").status == 200)
+        #expect(try live.request("GET", "/r/?id=hffffffffd7e15e5c,7a3f1,2").status == 200)
+        let received = try receive.response()
+        #expect((received.object["items"] as? [[String: Any]])?.first?["rawId"] as? String == "hd7e15e5c,7a3f1,1")
+        let opened = try open.response()
+        #expect((opened.object["items"] as? [[String: Any]])?.first?["rawId"] as? String == "hffffffffd7e15e5c,7a3f1,2")
+    }
+
+    @Test(arguments: [
+        ("/_mock/wait", "for must be registration, receive, open or request"),
+        ("/_mock/wait?for=pizza", "for must be registration, receive, open or request"),
+        ("/_mock/wait?for=open&count=0", "'count' must be an integer from 1 to 1000"),
+        ("/_mock/wait?for=open&timeout=10h", "timeout must be a duration up to 5m, e.g. 500ms or 5s"),
+        ("/_mock/wait?for=open&colour=red", "unknown parameter 'colour'"),
+    ])
+    func refusesBadParameters(_ target: String, _ message: String) throws {
+        let live = try LiveServer(inMemory: true)
+        let response = try live.json("GET", target)
+        #expect(response.status == 400)
+        #expect((response.object["error"] as? String)?.hasPrefix(message) == true)
+    }
+}
