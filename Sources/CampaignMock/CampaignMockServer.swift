@@ -14,6 +14,7 @@ package final class CampaignMockServer: Sendable {
     package let metrics: Metrics
     private let dataDirectory: DataDirectory?
     private let http: HTTPServer
+    private let router: Router
 
     /// Opens the store (migrating it), applies the configured applications and fault rules, and
     /// starts listening.
@@ -71,6 +72,7 @@ package final class CampaignMockServer: Sendable {
         router.add(nil, "/r/test", pipeline.route("health", health.redirectTest))
         router.add(nil, "/nl/jsp/ping.jsp", pipeline.route("health", health.ping))
 
+        self.router = router
         do {
             http = try HTTPServer(configuration: configuration.http, handler: router)
         } catch {
@@ -79,6 +81,12 @@ package final class CampaignMockServer: Sendable {
         }
         server.set(http)
     }
+
+    /// The request handler, for tests that feed requests without a socket (a remote address, say).
+    package var handlerForTesting: any HTTPHandler { router }
+
+    /// Every route, for the test that keeps the OpenAPI description complete.
+    package var routesForTesting: [(method: HTTPMethod?, pattern: String)] { router.routePatterns }
 
     /// The bound address (with the real port when port 0 was asked for).
     package var localAddress: SocketAddress { http.localAddress }

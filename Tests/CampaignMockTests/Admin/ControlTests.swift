@@ -1,0 +1,236 @@
+import CampaignMockCore
+import CampaignMockTestSupport
+import Foundation
+import Testing
+
+@testable import CampaignMock
+
+@Suite("reset, state snapshots and metrics", .timeLimit(.minutes(2)))
+struct ControlTests {
+    /// Two applications' devices, events linked to a message, a journal and a fault rule.
+    private func populated() throws -> LiveServer {
+        let live = try LiveServer.withSDKApplications()
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        #expect(
+            try live.register(.ios, SDKBodies.iOS.replacingOccurrences(of: "userKey=userkey", with: "userKey=x")).status
+                == 200)
+        #expect(try live.register(.android, SDKBodies.android).status == 200)
+        try live.issueMessage("-673096100", delivery: "7a3f1", token: "70757368546f6b656e")
+        #expect(try live.request("GET", "/r/?id=hd7e15e5c,7a3f1,1", headers: ["User-Agent": "ua"]).status == 200)
+        #expect(try live.request("GET", "/r/?id=h6b6499a8-9d43-4bc5-acf0-b6aeb96846f6,d,2").status == 200)
+        _ = try live.addFault(#"{"endpoint":"soap","status":500,"appKey":"integrationKey"}"#)
+        return live
+    }
+
+    @Test func resetsEverythingButTheApplications() throws {
+        let live = try populated()
+        let reset = try live.json("POST", "/_mock/reset")
+        #expect(reset.status == 200)
+        let deleted = reset.object["deleted"] as? [String: Int]
+        #expect(deleted == ["journal": 5, "events": 2, "devices": 2, "faults": 1])
+        #expect(try live.storedRows() == [0, 0, 0])
+        #expect(try live.events().isEmpty)
+        #expect((try live.json("GET", "/_mock/apps").object["apps"] as? [Any])?.count == 3)
+        #expect(live.server.faults.rules.isEmpty)
+    }
+
+    @Test func resetsOnlySomePartsOrOneApplication() throws {
+        let live = try populated()
+        let journal = try live.json("POST", "/_mock/reset?only=journal")
+        #expect(journal.object["deleted"] as? [String: Int] == ["journal": 5])
+        #expect(try live.storedRows()[0] == 2)
+
+        let ios = try live.json("POST", "/_mock/reset?only=devices,events,faults&app=integrationKey")
+        #expect(ios.object["deleted"] as? [String: Int] == ["devices": 1, "events": 1, "faults": 1])
+        #expect(try live.device("testToken") != nil)
+        #expect(try live.device("70757368546f6b656e") == nil)
+        #expect(try live.events().count == 1)
+
+        #expect(try live.json("POST", "/_mock/reset?only=everything").status == 400)
+        #expect(try live.json("POST", "/_mock/reset?app=nope").status == 404)
+    }
+
+    @Test func exportsImportsAndExportsTheSameState() throws {
+        let live = try populated()
+        let exported = try live.request("GET", "/_mock/state")
+        #expect(exported.status == 200)
+
+        let other = try LiveServer(inMemory: true)
+        let imported = try other.json("PUT", "/_mock/state", body: exported.body)
+        #expect(imported.status == 200)
+        #expect(imported.object["devices"] as? Int == 2)
+        let again = try other.request("GET", "/_mock/state")
+        #expect(again.body == exported.body)
+
+        let event = try #require(try other.events().first)
+        #expect((event["linked"] as? [String: Any])?["messageId"] as? String == "-673096100")
+        #expect(try other.device("70757368546f6b656e")?.history?.count == 2)
+        #expect(other.server.faults.rules.count == 1)
+    }
+
+    @Test func refusesABadSnapshotAndChangesNothing() throws {
+        let live = try populated()
+        let before = try live.request("GET", "/_mock/state").body
+        let truncated = String(before.prefix(before.count / 2))
+        let refused = try live.json("PUT", "/_mock/state", body: truncated)
+        #expect(refused.status == 400)
+        #expect(try live.request("GET", "/_mock/state").body == before)
+
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [String: Any])
+        var devices = try #require(document["devices"] as? [[String: Any]])
+        devices[1]["integrationKey"] = "ghost"
+        document["devices"] = devices
+        let dangling = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+        let unknownApp = try live.json("PUT", "/_mock/state", body: dangling)
+        #expect(unknownApp.status == 400)
+        #expect(
+            (unknownApp.object["error"] as? String)?.contains("no application with integration key 'ghost'") == true)
+
+        let badEvent = before.replacingOccurrences(of: "hd7e15e5c,7a3f1,1", with: "hzz,7a3f1,1")
+        let refusedEvent = try live.json("PUT", "/_mock/state", body: badEvent)
+        #expect((refusedEvent.object["error"] as? String)?.contains("events[0].rawId") == true)
+        #expect(try live.request("GET", "/_mock/state").body == before)
+    }
+
+    @Test func exposesPrometheusMetrics() throws {
+        let live = try populated()
+        _ = try live.register(.ios, "mobileAppUuid=nope&registrationToken=t")
+        let text = try live.request("GET", "/_mock/metrics")
+        #expect(text.status == 200)
+        #expect(text.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        for line in [
+            "campaign_mock_requests_total{endpoint=\"registration-ios\",status=\"200\"} 2",
+            "campaign_mock_requests_total{endpoint=\"registration-ios\",status=\"404\"} 1",
+            "campaign_mock_registrations_total{result=\"accepted\"} 3",
+            "campaign_mock_registrations_total{result=\"rejected\",reason=\"unknown_key\"} 1",
+            "campaign_mock_tracking_events_total{tag=\"1\"} 1",
+            "campaign_mock_tracking_events_total{tag=\"2\"} 1",
+            "campaign_mock_journal_dropped_total 0",
+            "campaign_mock_request_duration_seconds_count{endpoint=\"tracking\"} 2",
+            "# TYPE campaign_mock_request_duration_seconds histogram",
+        ] {
+            #expect(text.body.contains(line), "missing: \(line)")
+        }
+    }
+}
+
+@Suite("admin access", .timeLimit(.minutes(2)))
+struct AdminAccessTests {
+    private func request(_ path: String, from host: String, authorization: String? = nil) -> HTTPRequest {
+        var headers: HTTPHeaders = [.host: "h"]
+        if let authorization { headers.append(.authorization, authorization) }
+        return HTTPRequest(
+            method: .get, target: path, headers: headers,
+            remoteAddress: try? SocketAddress(parsing: host, port: 50000))
+    }
+
+    @Test func withoutATokenOnlyLoopbackIsServed() {
+        let access = AdminAccess(token: nil)
+        #expect(access.refusal(for: request("/_mock/devices", from: "127.0.0.1")) == nil)
+        #expect(access.refusal(for: request("/_mock/devices", from: "::1")) == nil)
+        #expect(access.refusal(for: request("/_mock/devices", from: "192.0.2.7"))?.status == .forbidden)
+        #expect(access.refusal(for: request("/_mock/ready", from: "192.0.2.7")) == nil)
+    }
+
+    @Test func withATokenEveryClientNeedsIt() {
+        let access = AdminAccess(token: "s3cret-token")
+        #expect(
+            access.refusal(for: request("/_mock/devices", from: "192.0.2.7", authorization: "Bearer s3cret-token"))
+                == nil)
+        #expect(access.refusal(for: request("/_mock/devices", from: "127.0.0.1"))?.status == .unauthorized)
+        #expect(
+            access.refusal(for: request("/_mock/devices", from: "127.0.0.1", authorization: "Bearer s3cret-tokeN"))?
+                .status == .unauthorized)
+        #expect(
+            access.refusal(for: request("/_mock/devices", from: "127.0.0.1", authorization: "Basic x"))?.status
+                == .unauthorized)
+        #expect(access.refusal(for: request("/_mock/health", from: "192.0.2.7")) == nil)
+        #expect(AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+    }
+
+    @Test func theRouterRefusesARemoteClientWithoutToken() throws {
+        let live = try LiveServer(inMemory: true)
+        let done = DispatchSemaphore(value: 0)
+        let status = LockedCounter()
+        let remote = request("/_mock/devices", from: "192.0.2.7")
+        live.server.handlerForTesting.handle(
+            remote,
+            reply: ReplyChannel { reply in
+                if case .response(let response) = reply { for _ in 0..<response.status.code { status.increment() } }
+                done.signal()
+            })
+        done.wait()
+        #expect(status.value == 403)
+    }
+
+    @Test func theTokenIsCheckedOverARealSocketAndTheSDKEndpointsStayOpen() throws {
+        let live = try LiveServer.withSDKApplications { $0.adminToken = "s3cret-token" }
+        #expect(try live.request("GET", "/_mock/devices").status == 401)
+        #expect(
+            try live.request("GET", "/_mock/devices", headers: ["Authorization": "Bearer wrong-token"]).status == 401)
+        #expect(
+            try live.request("GET", "/_mock/devices", headers: ["Authorization": "Bearer s3cret-token"]).status == 200)
+        #expect(try live.request("GET", "/_mock/ready").status == 200)
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+    }
+}
+
+@Suite("OpenAPI description", .timeLimit(.minutes(2)))
+struct OpenAPITests {
+    private static var document: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes))) as? [String: Any] ?? [:]
+    }
+
+    @Test func isServedAndParses() throws {
+        let live = try LiveServer(inMemory: true)
+        let served = try live.json("GET", "/_mock/openapi.json")
+        #expect(served.status == 200)
+        #expect(served.object["openapi"] as? String == "3.1.0")
+    }
+
+    @Test func documentsEveryAdminRouteAndNothingElse() throws {
+        let live = try LiveServer(inMemory: true)
+        let routes = Set(
+            live.server.routesForTesting.filter { $0.pattern.hasPrefix("/_mock") }.map {
+                "\($0.method?.rawValue.lowercased() ?? "any") \($0.pattern)"
+            })
+        let paths = Self.document["paths"] as? [String: [String: Any]] ?? [:]
+        let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
+        #expect(documented == routes)
+    }
+
+    @Test func everyDocumentedOperationAnswers() throws {
+        let live = try LiveServer.withSDKApplications()
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        let paths = Self.document["paths"] as? [String: [String: Any]] ?? [:]
+        for (path, operations) in paths.sorted(by: { $0.key < $1.key }) {
+            let concrete = path.replacingOccurrences(of: "{token}", with: "70757368546f6b656e")
+                .replacingOccurrences(of: "{key}", with: "pausedKey").replacingOccurrences(of: "{id}", with: "doc-rule")
+            let order = ["get", "post", "put", "delete"]
+            for method in operations.keys.sorted(by: { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! }) {
+                var target = concrete
+                var body: String?
+                switch (method, path) {
+                case ("get", "/_mock/wait"): target += "?for=registration&since=0&timeout=100ms"
+                case ("post", "/_mock/apps"): body = #"{"platform":"ios","integrationKey":"new-key"}"#
+                case ("put", "/_mock/apps/{key}"): body = #"{"enabled":true}"#
+                case ("post", "/_mock/faults"): body = #"{"endpoint":"soap","status":500}"#
+                case ("put", "/_mock/state"): body = try live.request("GET", "/_mock/state").body
+                default: break
+                }
+                if method == "delete" && path == "/_mock/faults/{id}" {
+                    _ = try live.addFault(#"{"endpoint":"soap","status":500,"id":"doc-rule"}"#)
+                }
+                let response = try live.request(method.uppercased(), target, body: body)
+                let documented = (operations[method] as? [String: Any])?["responses"] as? [String: Any] ?? [:]
+                #expect(documented[String(response.status)] != nil, "\(method) \(target) answered \(response.status)")
+                // The walk resets the store before it waits, so the long poll times out (also documented).
+                let expected = path == "/_mock/wait" ? [408] : Array(200..<300)
+                #expect(
+                    expected.contains(response.status),
+                    "\(method) \(target) answered \(response.status): \(response.body)")
+            }
+        }
+    }
+}
