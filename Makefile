@@ -2,7 +2,8 @@
 #
 #   make setup     install the system packages the build needs (Debian/Ubuntu; skipped when present)
 #   make run       setup, build and start the server on its defaults (http://127.0.0.1:8080)
-#   make test      build and run the whole test suite
+#   make test      build and run the whole test suite: the Swift tests, then the admin API contract test
+#                  (schemathesis against a live server, Tests/Contract/)
 #   make lint      check formatting (swift format, strict)
 #   make format    fix formatting in place
 #   make build     debug build
@@ -12,10 +13,11 @@
 # Variables: SWIFT (default: swift), ARGS (extra arguments for `make run`, e.g. ARGS="--port 9000").
 
 SWIFT ?= swift
+PYTHON ?= python3
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
-# Debian packages: the SQLite headers to build, curl for the tests and the Docker health check.
-DEBIAN_PACKAGES := libsqlite3-dev pkg-config curl
+# Debian packages: the SQLite headers to build, curl for the tests, Python's pip for the contract test.
+DEBIAN_PACKAGES := libsqlite3-dev pkg-config curl python3-pip
 SWIFT_SOURCES := Sources Tests Package.swift
 
 .PHONY: setup run build release test lint format clean
@@ -34,6 +36,11 @@ setup:
 		brew list sqlite >/dev/null 2>&1 || brew install sqlite; \
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6.2 or newer is required: https://www.swift.org/install"; exit 1; }
+	@pinned=$$(cut -d= -f3 Tests/Contract/requirements.txt); \
+	if ! st --version 2>/dev/null | grep -q "$$pinned"; then \
+		echo "Installing schemathesis $$pinned (the contract test)"; \
+		$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements.txt; \
+	fi
 
 run: setup
 	$(SWIFT) run campaign-mock serve $(ARGS)
@@ -47,6 +54,7 @@ release:
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Tests/Contract/schemathesis.sh "$$($(SWIFT) build --show-bin-path)/campaign-mock"
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)

@@ -20,7 +20,10 @@ extension AdminAPI {
         var parts = Set(ResetPart.allCases)
         if let only = query["only"] {
             parts = []
-            for name in only.split(separator: ",") {
+            guard !only.isEmpty else {
+                throw AdminError(.badRequest, "only must list journal, events, devices or faults")
+            }
+            for name in only.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let part = ResetPart(rawValue: String(name)) else {
                     throw AdminError(.badRequest, "only must list journal, events, devices or faults, got '\(name)'")
                 }
@@ -50,7 +53,7 @@ extension AdminAPI {
         do {
             return AdminResponse.json(.created, try faults.add(rule))
         } catch {
-            throw AdminError(.badRequest, error.message)
+            throw AdminError(error.isConflict ? .conflict : .badRequest, error.message)
         }
     }
 

@@ -1,11 +1,5 @@
 import CampaignMockCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `/_mock/apps`, `/_mock/devices`, `/_mock/events`: what the SDK endpoints stored.
 extension AdminAPI {
     func registerInspection(on router: inout Router) {
@@ -24,7 +18,7 @@ extension AdminAPI {
         AdminResponse.json(.ok, ["apps": try store.read { try $0.applications() }])
     }
 
-    private struct NewApplication: Decodable {
+    private struct NewApplication: Codable {
         let name: String?
         let platform: String
         let integrationKey: String
@@ -52,7 +46,7 @@ extension AdminAPI {
         return AdminResponse.json(.created, application)
     }
 
-    private struct ApplicationChange: Decodable {
+    private struct ApplicationChange: Codable {
         let name: String?
         let enabled: Bool?
     }
@@ -60,8 +54,8 @@ extension AdminAPI {
     private func updateApplication(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
         let key = parameters["key"] ?? ""
         let change = try AdminResponse.decode(ApplicationChange.self, from: request)
-        if let name = change.name, name.isEmpty || name.utf8.count > 255 {
-            throw AdminError(.badRequest, "the application name must be 1 to 255 bytes")
+        if let name = change.name, name.isEmpty || name.count > 255 {
+            throw AdminError(.badRequest, "the application name must be 1 to 255 characters")
         }
         guard try store.writeAndWait({ try $0.updateApplication(key: key, name: change.name, enabled: change.enabled) })
         else { throw AdminError(.notFound, "no application with integration key '\(key)'") }
@@ -120,12 +114,21 @@ extension AdminAPI {
     /// `tag` (1, 2) or `type` (receive, open), `messageId` (hex as sent, issued decimal, or UUID), `since`.
     static func eventFilter(_ query: [String: String]) throws -> EventFilter {
         var filter = EventFilter()
-        switch (query["tag"], query["type"]) {
-        case (nil, nil): break
-        case ("1"?, _), (nil, "receive"?): filter.tag = .received
-        case ("2"?, _), (nil, "open"?): filter.tag = .opened
-        default: throw AdminError(.badRequest, "tag must be 1 or 2, type must be receive or open")
+        let byTag = try query["tag"].map { tag in
+            guard let number = Int(tag), let value = TrackingID.Tag(rawValue: number) else {
+                throw AdminError(.badRequest, "tag must be 1 or 2")
+            }
+            return value
         }
+        let byType = try query["type"].map { type in
+            guard let value = [TrackingID.Tag.received, .opened].first(where: { $0.name == type }) else {
+                throw AdminError(.badRequest, "type must be receive or open")
+            }
+            return value
+        }
+        // Filters combine: a tag and a type that disagree match nothing.
+        filter.tag = byTag ?? byType
+        filter.matchesNothing = byTag != nil && byType != nil && byTag != byType
         if let messageID = query["messageId"] {
             if TrackingID.isUUID(messageID) {
                 filter.messageUUID = messageID.lowercased()
@@ -145,17 +148,16 @@ extension AdminAPI {
         return filter
     }
 
-    /// ISO 8601 (`2026-11-22T17:21:28Z`, fractions allowed) or milliseconds since 1970, as microseconds.
+    /// RFC 3339 (`2026-11-22T17:21:28Z`, fractions and offsets allowed) or milliseconds since 1970, as
+    /// microseconds.
     static func timestamp(_ text: String) throws -> Int64 {
-        if let milliseconds = Int64(text) { return milliseconds * 1000 }
-        let strategies: [Date.ISO8601FormatStyle] = [
-            .iso8601, Date.ISO8601FormatStyle(includingFractionalSeconds: true),
-        ]
-        for strategy in strategies {
-            if let date = try? Date(text, strategy: strategy) {
-                return Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
-            }
+        if text.count <= 15, text.allSatisfy(\.isASCII), let milliseconds = Int64(text), milliseconds >= 0 {
+            return milliseconds * 1000
         }
-        throw AdminError(.badRequest, "since must be ISO 8601 (2026-11-22T17:21:28Z) or milliseconds since 1970")
+        guard let micros = RFC3339.microseconds(text) else {
+            throw AdminError(
+                .badRequest, "since must be an RFC 3339 time (2026-11-22T17:21:28Z) or milliseconds since 1970")
+        }
+        return micros
     }
 }

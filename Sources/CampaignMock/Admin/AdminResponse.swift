@@ -37,10 +37,11 @@ enum AdminResponse {
     }
 
     /// Decodes a JSON request body, or a 400 saying what is wrong with it.
-    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+    static func decode<T: Codable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
         guard !request.body.isEmpty else { throw AdminError(.badRequest, "expected a JSON body") }
+        let decoded: T
         do {
-            return try JSONDecoder().decode(type, from: Data(request.body))
+            decoded = try JSONDecoder().decode(type, from: Data(request.body))
         } catch let DecodingError.keyNotFound(key, _) {
             throw AdminError(.badRequest, "missing field '\(key.stringValue)'")
         } catch let DecodingError.typeMismatch(_, context) {
@@ -55,6 +56,20 @@ enum AdminResponse {
         } catch {
             throw AdminError(.badRequest, "the body is not valid JSON")
         }
+        try refuseUnknownFields(request.body, decoded)
+        return decoded
+    }
+
+    /// Refuses fields the model does not have (a typo such as `delayms` would otherwise be ignored) and
+    /// `null` (the API never writes it; leave a field out instead). The body is compared with the model
+    /// encoded again: whatever the model did not keep was unknown or null.
+    private static func refuseUnknownFields<T: Encodable>(_ body: [UInt8], _ decoded: T) throws {
+        guard let sent = try? JSONDecoder().decode(JSONValue.self, from: Data(body)),
+            let kept = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(decoded)),
+            let (path, value) = sent.firstFieldMissing(from: kept)
+        else { return }
+        if value == .null { throw AdminError(.badRequest, "field '\(path)' is null; leave it out instead") }
+        throw AdminError(.badRequest, "unknown field '\(path)'")
     }
 
     /// The query items of `request`, or a 400 naming the broken escape.

@@ -10,14 +10,18 @@ enum OpenAPIDocument {
           "components": {
             "schemas": {
               "Application": {
+                "additionalProperties": false,
                 "properties": {
                   "enabled": {
                     "type": "boolean"
                   },
                   "integrationKey": {
+                    "pattern": "^[!-~]{1,255}$",
                     "type": "string"
                   },
                   "name": {
+                    "maxLength": 255,
+                    "minLength": 1,
                     "type": "string"
                   },
                   "platform": {
@@ -37,6 +41,7 @@ enum OpenAPIDocument {
                 "type": "object"
               },
               "ApplicationChange": {
+                "additionalProperties": false,
                 "properties": {
                   "enabled": {
                     "type": "boolean"
@@ -122,6 +127,7 @@ enum OpenAPIDocument {
                 "type": "object"
               },
               "DeviceFields": {
+                "additionalProperties": false,
                 "properties": {
                   "deviceBrand": {
                     "type": "string"
@@ -301,9 +307,102 @@ enum OpenAPIDocument {
                 "type": "object"
               },
               "FaultRule": {
+                "additionalProperties": false,
+                "allOf": [
+                  {
+                    "anyOf": [
+                      {
+                        "required": [
+                          "status"
+                        ]
+                      },
+                      {
+                        "properties": {
+                          "delayMs": {
+                            "minimum": 1
+                          }
+                        },
+                        "required": [
+                          "delayMs"
+                        ]
+                      },
+                      {
+                        "properties": {
+                          "drop": {
+                            "const": true
+                          }
+                        },
+                        "required": [
+                          "drop"
+                        ]
+                      },
+                      {
+                        "properties": {
+                          "reset": {
+                            "const": true
+                          }
+                        },
+                        "required": [
+                          "reset"
+                        ]
+                      }
+                    ]
+                  },
+                  {
+                    "not": {
+                      "anyOf": [
+                        {
+                          "properties": {
+                            "drop": {
+                              "const": true
+                            }
+                          },
+                          "required": [
+                            "status",
+                            "drop"
+                          ]
+                        },
+                        {
+                          "properties": {
+                            "reset": {
+                              "const": true
+                            }
+                          },
+                          "required": [
+                            "status",
+                            "reset"
+                          ]
+                        },
+                        {
+                          "properties": {
+                            "drop": {
+                              "const": true
+                            },
+                            "reset": {
+                              "const": true
+                            }
+                          },
+                          "required": [
+                            "drop",
+                            "reset"
+                          ]
+                        }
+                      ]
+                    }
+                  }
+                ],
+                "dependentRequired": {
+                  "body": [
+                    "status"
+                  ],
+                  "seed": [
+                    "probability"
+                  ]
+                },
                 "description": "Match (endpoint, appKey, token, method), action (status + body, delayMs, drop, reset), schedule (times, after, probability + seed).",
                 "properties": {
                   "after": {
+                    "maximum": 1000000000,
                     "minimum": 0,
                     "type": "integer"
                   },
@@ -333,7 +432,7 @@ enum OpenAPIDocument {
                     "type": "string"
                   },
                   "id": {
-                    "minLength": 1,
+                    "pattern": "^[A-Za-z0-9_.-]{1,64}$",
                     "type": "string"
                   },
                   "method": {
@@ -349,6 +448,7 @@ enum OpenAPIDocument {
                     "type": "boolean"
                   },
                   "seed": {
+                    "maximum": 9007199254740991,
                     "minimum": 0,
                     "type": "integer"
                   },
@@ -358,6 +458,7 @@ enum OpenAPIDocument {
                     "type": "integer"
                   },
                   "times": {
+                    "maximum": 1000000000,
                     "minimum": 1,
                     "type": "integer"
                   },
@@ -525,6 +626,7 @@ enum OpenAPIDocument {
                 "type": "object"
               },
               "NewApplication": {
+                "additionalProperties": false,
                 "properties": {
                   "enabled": {
                     "type": "boolean"
@@ -553,6 +655,7 @@ enum OpenAPIDocument {
                 "type": "object"
               },
               "Param": {
+                "additionalProperties": false,
                 "properties": {
                   "name": {
                     "minLength": 1,
@@ -604,6 +707,7 @@ enum OpenAPIDocument {
                 "type": "object"
               },
               "Snapshot": {
+                "additionalProperties": false,
                 "properties": {
                   "applications": {
                     "items": {
@@ -613,8 +717,10 @@ enum OpenAPIDocument {
                   },
                   "devices": {
                     "items": {
+                      "additionalProperties": false,
                       "properties": {
                         "createdAt": {
+                          "format": "date-time",
                           "type": "string"
                         },
                         "device": {
@@ -625,6 +731,7 @@ enum OpenAPIDocument {
                         },
                         "history": {
                           "items": {
+                            "additionalProperties": false,
                             "properties": {
                               "changes": {
                                 "items": {
@@ -642,6 +749,7 @@ enum OpenAPIDocument {
                                 "type": "array"
                               },
                               "receivedAt": {
+                                "format": "date-time",
                                 "type": "string"
                               },
                               "userKey": {
@@ -660,6 +768,7 @@ enum OpenAPIDocument {
                           "type": "array"
                         },
                         "integrationKey": {
+                          "pattern": "^[!-~]{1,255}$",
                           "type": "string"
                         },
                         "params": {
@@ -669,9 +778,11 @@ enum OpenAPIDocument {
                           "type": "array"
                         },
                         "registrationToken": {
+                          "minLength": 1,
                           "type": "string"
                         },
                         "updatedAt": {
+                          "format": "date-time",
                           "type": "string"
                         },
                         "userKey": {
@@ -695,14 +806,18 @@ enum OpenAPIDocument {
                   },
                   "events": {
                     "items": {
+                      "additionalProperties": false,
                       "properties": {
                         "messageId": {
+                          "pattern": "^(-?[0-9]{1,18}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
                           "type": "string"
                         },
                         "rawId": {
+                          "pattern": "^h([0-9a-fA-F]{1,16}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}),[^,]+,[12]$",
                           "type": "string"
                         },
                         "receivedAt": {
+                          "format": "date-time",
                           "type": "string"
                         },
                         "remoteAddress": {
@@ -732,20 +847,26 @@ enum OpenAPIDocument {
                   },
                   "messages": {
                     "items": {
+                      "additionalProperties": false,
                       "properties": {
                         "createdAt": {
+                          "format": "date-time",
                           "type": "string"
                         },
                         "deliveryId": {
+                          "minLength": 1,
                           "type": "string"
                         },
                         "integrationKey": {
+                          "pattern": "^[!-~]{1,255}$",
                           "type": "string"
                         },
                         "messageId": {
+                          "pattern": "^(-?[0-9]{1,18}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
                           "type": "string"
                         },
                         "registrationToken": {
+                          "minLength": 1,
                           "type": "string"
                         }
                       },
@@ -1135,6 +1256,7 @@ enum OpenAPIDocument {
                     "name": "after",
                     "required": false,
                     "schema": {
+                      "maximum": 9223372036854775807,
                       "minimum": 0,
                       "type": "integer"
                     }
@@ -1322,6 +1444,7 @@ enum OpenAPIDocument {
                     "name": "messageId",
                     "required": false,
                     "schema": {
+                      "pattern": "^(h?[0-9a-fA-F]{1,16}|-?[0-9]{1,18}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
                       "type": "string"
                     }
                   },
@@ -1344,12 +1467,21 @@ enum OpenAPIDocument {
                     }
                   },
                   {
-                    "description": "ISO 8601 time (`2026-11-22T17:21:28Z`) or milliseconds since 1970.",
+                    "description": "RFC 3339 time (`2026-11-22T17:21:28Z`) or milliseconds since 1970.",
                     "in": "query",
                     "name": "since",
                     "required": false,
                     "schema": {
-                      "type": "string"
+                      "anyOf": [
+                        {
+                          "format": "date-time",
+                          "type": "string"
+                        },
+                        {
+                          "pattern": "^[0-9]{1,15}$",
+                          "type": "string"
+                        }
+                      ]
                     }
                   },
                   {
@@ -1358,6 +1490,7 @@ enum OpenAPIDocument {
                     "name": "after",
                     "required": false,
                     "schema": {
+                      "maximum": 9223372036854775807,
                       "minimum": 0,
                       "type": "integer"
                     }
@@ -1553,6 +1686,16 @@ enum OpenAPIDocument {
                       }
                     },
                     "description": "No admin token is configured and the client is not on loopback."
+                  },
+                  "409": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    },
+                    "description": "A rule with that id exists already."
                   }
                 },
                 "summary": "Add a fault rule."
@@ -1568,7 +1711,7 @@ enum OpenAPIDocument {
                     "name": "id",
                     "required": true,
                     "schema": {
-                      "minLength": 1,
+                      "pattern": "^[A-Za-z0-9_.-]{1,64}$",
                       "type": "string"
                     }
                   }
@@ -1802,6 +1945,7 @@ enum OpenAPIDocument {
                     "name": "after",
                     "required": false,
                     "schema": {
+                      "maximum": 9223372036854775807,
                       "minimum": 0,
                       "type": "integer"
                     }
@@ -1848,12 +1992,21 @@ enum OpenAPIDocument {
                     }
                   },
                   {
-                    "description": "ISO 8601 time (`2026-11-22T17:21:28Z`) or milliseconds since 1970.",
+                    "description": "RFC 3339 time (`2026-11-22T17:21:28Z`) or milliseconds since 1970.",
                     "in": "query",
                     "name": "since",
                     "required": false,
                     "schema": {
-                      "type": "string"
+                      "anyOf": [
+                        {
+                          "format": "date-time",
+                          "type": "string"
+                        },
+                        {
+                          "pattern": "^[0-9]{1,15}$",
+                          "type": "string"
+                        }
+                      ]
                     }
                   }
                 ],
@@ -2049,7 +2202,7 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "Refused, nothing changed."
+                    "description": "Refused, nothing changed (the reason names the field)."
                   },
                   "401": {
                     "content": {
@@ -2117,12 +2270,21 @@ enum OpenAPIDocument {
                     }
                   },
                   {
-                    "description": "ISO 8601 time (`2026-11-22T17:21:28Z`) or milliseconds since 1970.",
+                    "description": "RFC 3339 time (`2026-11-22T17:21:28Z`) or milliseconds since 1970.",
                     "in": "query",
                     "name": "since",
                     "required": false,
                     "schema": {
-                      "type": "string"
+                      "anyOf": [
+                        {
+                          "format": "date-time",
+                          "type": "string"
+                        },
+                        {
+                          "pattern": "^[0-9]{1,15}$",
+                          "type": "string"
+                        }
+                      ]
                     }
                   },
                   {
@@ -2171,6 +2333,7 @@ enum OpenAPIDocument {
                     "name": "messageId",
                     "required": false,
                     "schema": {
+                      "pattern": "^(h?[0-9a-fA-F]{1,16}|-?[0-9]{1,18}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
                       "type": "string"
                     }
                   },

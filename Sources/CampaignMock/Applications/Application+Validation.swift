@@ -18,14 +18,12 @@ extension Application {
     /// Checks the key and name a user gave.
     package func validate() throws(ApplicationError) {
         guard !integrationKey.isEmpty else { throw ApplicationError("the integration key must not be empty") }
-        guard integrationKey.utf8.count <= 255,
-            integrationKey.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value != 127 })
-        else {
+        guard integrationKey.utf8.count <= 255, integrationKey.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             throw ApplicationError(
-                "integration key '\(integrationKey.prefix(64))' must be at most 255 bytes without spaces or controls")
+                "integration key '\(integrationKey.prefix(64))' must be 1 to 255 visible ASCII characters")
         }
-        guard !name.isEmpty, name.utf8.count <= 255 else {
-            throw ApplicationError("the application name must be 1 to 255 bytes")
+        guard !name.isEmpty, name.count <= 255 else {
+            throw ApplicationError("the application name must be 1 to 255 characters")
         }
     }
 }

@@ -36,6 +36,31 @@ package enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
+    /// The first object field of this value that `other` lacks, with its path (`faults.0.token`) and
+    /// value; nil when every field of this value is also in `other`. Arrays are compared by position.
+    package func firstFieldMissing(from other: JSONValue, at path: String = "") -> (String, JSONValue)? {
+        switch (self, other) {
+        case (.object(let fields), .object(let otherFields)):
+            for key in fields.keys.sorted() {
+                let place = path.isEmpty ? key : "\(path).\(key)"
+                guard let counterpart = otherFields[key] else { return (place, fields[key]!) }
+                if let found = fields[key]!.firstFieldMissing(from: counterpart, at: place) { return found }
+            }
+            return nil
+        case (.array(let items), .array(let otherItems)):
+            for (index, (item, counterpart)) in zip(items, otherItems).enumerated() {
+                if let found = item.firstFieldMissing(
+                    from: counterpart, at: path.isEmpty ? "\(index)" : "\(path).\(index)")
+                {
+                    return found
+                }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     /// A string, number or boolean as the text a flag would carry; nil for other values.
     package var scalarText: String? {
         switch self {

@@ -46,7 +46,7 @@ package final class FaultRegistry: Sendable {
                 state.nextID += 1
             }
             guard !state.entries.contains(where: { $0.rule.id == rule.id }) else {
-                throw FaultRuleError("a rule with id '\(rule.id!)' exists already")
+                throw FaultRuleError("a rule with id '\(rule.id!)' exists already", isConflict: true)
             }
             state.entries.append(Entry(rule: rule, random: SplitMix64(seed: rule.seed ?? 0)))
             return rule

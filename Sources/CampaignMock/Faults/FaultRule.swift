@@ -46,12 +46,20 @@ package struct FaultRule: Sendable, Codable, Equatable {
 
     /// Checks the rule makes sense; the message names the field.
     package func validate() throws(FaultRuleError) {
+        if let id,
+            id.isEmpty || id.count > 64
+                || !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) })
+        {
+            throw FaultRuleError("id must be 1 to 64 of A-Z a-z 0-9 _ . -")
+        }
         if let status, !(100...599).contains(status) { throw FaultRuleError("status must be 100-599") }
         if let delayMs, !(0...300_000).contains(delayMs) { throw FaultRuleError("delayMs must be 0-300000") }
-        if let times, times < 1 { throw FaultRuleError("times must be 1 or more") }
-        if let after, after < 0 { throw FaultRuleError("after must be 0 or more") }
+        if let times, !(1...1_000_000_000).contains(times) { throw FaultRuleError("times must be 1-1000000000") }
+        if let after, !(0...1_000_000_000).contains(after) { throw FaultRuleError("after must be 0-1000000000") }
         if let probability, !(0...1).contains(probability) { throw FaultRuleError("probability must be 0-1") }
         if seed != nil && probability == nil { throw FaultRuleError("seed goes with probability") }
+        // 2^53 - 1: the largest integer every JSON reader keeps exactly.
+        if let seed, seed > 9_007_199_254_740_991 { throw FaultRuleError("seed must be 0-9007199254740991") }
         if body != nil && status == nil { throw FaultRuleError("body goes with status") }
         let outcomes = [status != nil, drop == true, reset == true].filter { $0 }.count
         if outcomes > 1 { throw FaultRuleError("choose one of status, drop and reset") }
@@ -67,7 +75,12 @@ package struct FaultRule: Sendable, Codable, Equatable {
 /// Why a fault rule was refused.
 package struct FaultRuleError: Error, Equatable, CustomStringConvertible {
     package let message: String
-    package init(_ message: String) { self.message = message }
+    /// The rule is fine but collides with an existing one (answered `409`).
+    package let isConflict: Bool
+    package init(_ message: String, isConflict: Bool = false) {
+        self.message = message
+        self.isConflict = isConflict
+    }
     package var description: String { message }
 }
 

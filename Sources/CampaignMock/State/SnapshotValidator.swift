@@ -1,20 +1,9 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Checks a snapshot completely before anything is replaced, so a bad one is refused with a reason
 /// and changes nothing.
 enum SnapshotValidator {
-    /// Microseconds since 1970 for a snapshot time.
+    /// Microseconds since 1970 for a snapshot time, to the millisecond the export writes.
     static func microseconds(_ text: String) -> Int64? {
-        for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), .iso8601] {
-            if let date = try? Date(text, strategy: style) {
-                return Int64((date.timeIntervalSince1970 * 1000).rounded()) * 1000
-            }
-        }
-        return nil
+        RFC3339.microseconds(text).map { $0 / 1000 * 1000 }
     }
 
     /// - Throws: ``SnapshotError`` naming the first problem.
@@ -96,7 +85,7 @@ enum SnapshotValidator {
     }
 
     private static func time(_ text: String, _ place: String) throws(SnapshotError) {
-        guard microseconds(text) != nil else { throw SnapshotError("\(place): '\(text)' is not an ISO 8601 time") }
+        guard microseconds(text) != nil else { throw SnapshotError("\(place): '\(text)' is not an RFC 3339 time") }
     }
 }
 

@@ -56,6 +56,7 @@ extension StoreReader {
 
     /// Events matching `filter` with id above `after`, oldest first.
     package func events(matching filter: EventFilter, after: Int64, limit: Int) throws -> EventPage {
+        if filter.matchesNothing { return EventPage(events: [], nextCursor: nil) }
         var sql = """
             SELECT e.id, e.received_at, e.raw_id, e.message_hex, e.message_value, e.message_uuid, e.delivery_id, e.tag,
                 e.user_agent, e.remote_address, m.message_id AS linked_message, m.delivery_id AS linked_delivery,

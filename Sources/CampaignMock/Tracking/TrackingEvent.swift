@@ -37,6 +37,8 @@ package struct EventFilter: Sendable, Equatable {
     package var registrationToken: String?
     /// Microseconds since 1970; events at or after it.
     package var since: Int64?
+    /// Set when the filters contradict each other.
+    package var matchesNothing = false
 
     package init() {}
 }

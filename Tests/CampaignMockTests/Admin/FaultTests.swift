@@ -129,6 +129,9 @@ struct FaultTests {
         (#"{"endpoint":"tracking","status":500,"seed":1}"#, "seed goes with probability"),
         (#"{"endpoint":"nowhere","status":500}"#, "field 'endpoint' has an invalid value"),
         (#"{"status":500}"#, "missing field 'endpoint'"),
+        (#"{"endpoint":"tracking","status":500,"delayms":5}"#, "unknown field 'delayms'"),
+        (#"{"endpoint":"tracking","status":500,"token":null}"#, "field 'token' is null; leave it out instead"),
+        (#"{"endpoint":"tracking","status":500,"id":"a b"}"#, "id must be 1 to 64 of A-Z a-z 0-9 _ . -"),
     ])
     func refusesInvalidRules(_ json: String, _ message: String) throws {
         let live = try LiveServer(inMemory: true)
@@ -142,7 +145,7 @@ struct FaultTests {
         _ = try live.addFault(#"{"endpoint":"tracking","status":500,"id":"mine"}"#)
         #expect(
             try live.json("POST", "/_mock/faults", body: #"{"endpoint":"tracking","status":500,"id":"mine"}"#).status
-                == 400)
+                == 409)
         #expect(try live.json("DELETE", "/_mock/faults/mine").status == 200)
         #expect(try live.json("DELETE", "/_mock/faults/mine").status == 404)
         _ = try live.addFault(#"{"endpoint":"tracking","status":500}"#)
