@@ -132,6 +132,7 @@ package final class CampaignMockServer: Sendable {
         waits.finishAll()
         http.shutdown(gracePeriodMilliseconds: configuration.shutdownGraceMilliseconds)
         store.close()
+        dataDirectory?.release()
     }
 }
 

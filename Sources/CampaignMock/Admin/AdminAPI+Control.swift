@@ -105,8 +105,20 @@ extension AdminAPI {
                 query, Self.waitKeys + ["app", "platform", "userKey", "token"], prefix: "param.")
             let filter = try Self.deviceFilter(query)
             let start = fromNow ? try store.read { try $0.lastRegistrationID() } : 0
-            waitFor(kind, wanted: wanted, timeout: timeout, reply: reply) {
-                try store.read { try $0.registrations(after: start, since: since, matching: filter, limit: wanted) }
+            var allowed = Self.allowed([
+                "app": filter.applicationKey, "platform": filter.platform?.rawValue,
+                "userKey": filter.userKey, "token": filter.registrationToken,
+            ])
+            for param in filter.params { allowed["param." + param.name] = [param.value] }
+            waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
+                after, limit in
+                try store.read { reader in
+                    let last = try reader.lastRegistrationID()
+                    return (
+                        try reader.registrations(
+                            after: after, since: since, matching: filter, limit: limit, upTo: last), last
+                    )
+                }
             }
         case .receive, .open:
             try AdminResponse.allowOnly(query, Self.waitKeys + ["messageId", "deliveryId", "token"])
@@ -116,40 +128,65 @@ extension AdminAPI {
             filter.registrationToken = query["token"]
             filter.since = since
             let start = fromNow ? try store.read { try $0.lastEventID() } : 0
-            waitFor(kind, wanted: wanted, timeout: timeout, reply: reply) { [filter] in
-                try store.read { try $0.events(matching: filter, after: start, limit: wanted).events }
+            var allowed = Self.allowed(["deliveryId": filter.deliveryID, "messageUuid": filter.messageUUID])
+            if let values = filter.messageValues { allowed["messageValue"] = Set(values.map(String.init)) }
+            waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
+                [filter] after, limit in
+                try store.read { reader in
+                    let last = try reader.lastEventID()
+                    return (try reader.events(matching: filter, after: after, limit: limit, upTo: last).events, last)
+                }
             }
         case .request:
             try AdminResponse.allowOnly(query, Self.waitKeys + ["endpoint", "status", "app"])
             var filter = try Self.journalFilter(query.filter { $0.key != "since" })
             filter.since = since
             let start = fromNow ? try store.read { try $0.lastJournalID() } : 0
-            waitFor(kind, wanted: wanted, timeout: timeout, reply: reply) { [filter] in
-                try store.read { try $0.journalPage(after: start, limit: wanted, filter: filter).requests }
+            let allowed = Self.allowed([
+                "endpoint": filter.endpoint, "status": filter.status.map(String.init),
+                "app": filter.appKey,
+            ])
+            waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
+                [filter] after, limit in
+                try store.read { reader in
+                    let last = try reader.lastJournalID()
+                    return (
+                        try reader.journalPage(after: after, limit: limit, filter: filter, upTo: last).requests, last
+                    )
+                }
             }
         }
     }
 
     private static let waitKeys = ["for", "count", "timeout", "since"]
 
+    /// Waits for `wanted` items; each look reads only what was committed since the previous one.
     private func waitFor<Item: Encodable & Sendable>(
-        _ kind: ChangeKind, wanted: Int, timeout: Int, reply: ReplyChannel,
-        items: @escaping @Sendable () throws -> [Item]
+        _ kind: ChangeKind, wanted: Int, timeout: Int, start: Int64, allowed: [String: Set<String>],
+        reply: ReplyChannel, look: @escaping WaitProgress<Item>.Look
     ) {
-        waits.wait(for: kind, timeoutMilliseconds: timeout, reply: reply) { timedOut in
+        let progress = WaitProgress<Item>(cursor: start)
+        waits.wait(for: kind, allowed: allowed, timeoutMilliseconds: timeout, reply: reply) { timedOut in
             do {
-                let found = try items()
+                let found = try progress.advance(wanted: wanted, look)
                 let satisfied = found.count >= wanted
                 let error =
                     satisfied ? nil : "timed out after \(timeout) ms: saw \(found.count) of \(wanted) \(kind.rawValue)"
-                let answer = WaitAnswer(kind: kind, wanted: wanted, count: found.count, items: found, error: error)
-                let status: HTTPStatus = satisfied ? .ok : .requestTimeout
-                return WaitRegistry.Check(satisfied: satisfied, response: AdminResponse.json(status, answer))
+                return WaitRegistry.Check(satisfied: satisfied) {
+                    let answer = WaitAnswer(kind: kind, wanted: wanted, count: found.count, items: found, error: error)
+                    return AdminResponse.json(satisfied ? .ok : .requestTimeout, answer)
+                }
             } catch {
-                return WaitRegistry.Check(
-                    satisfied: timedOut, response: AdminError(.internalServerError, "\(error)").response)
+                return WaitRegistry.Check(satisfied: timedOut) {
+                    AdminError(.internalServerError, "\(error)").response
+                }
             }
         }
+    }
+
+    /// The filters given, as the values each fact may have.
+    private static func allowed(_ filters: [String: String?]) -> [String: Set<String>] {
+        filters.compactMapValues { $0.map { [$0] } }
     }
 
     /// `timeout`: a duration (`500ms`, `5s`, a bare number is seconds), at most 5 minutes; default 5 s.

@@ -25,7 +25,7 @@ extension AdminAPI {
         }
         // Validated above, so replacing the rules cannot fail after the store changed.
         try? faults.replaceAll(snapshot.faults)
-        waits.notify(Set(ChangeKind.allCases))
+        waits.notifyEverything()
         return AdminResponse.json(
             .ok,
             [

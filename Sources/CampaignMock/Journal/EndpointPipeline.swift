@@ -99,7 +99,7 @@ struct EndpointPipeline: Sendable {
             switch outcome {
             case .success:
                 reply.send(answer)
-                finish(endpoint, request, result, status: result.response.status.code, changes: result.changes)
+                finish(endpoint, request, result, status: result.response.status.code, notices: result.notices)
             case .failure(let error):
                 // Nothing of the change was stored (its savepoint rolled back): say so, and journal that.
                 let failure = HTTPError(.internalServerError, "could not store the request: \(error)")
@@ -113,14 +113,14 @@ struct EndpointPipeline: Sendable {
                     var refused = result
                     refused.reason = failure.reason
                     refused.rejection = "store_error"
-                    finish(endpoint, request, refused, status: failure.status.code, changes: [])
+                    finish(endpoint, request, refused, status: failure.status.code, notices: [])
                 }
             }
         }
     }
 
     private func finish(
-        _ endpoint: String, _ request: HTTPRequest, _ result: EndpointResult, status: Int, changes: Set<ChangeKind>
+        _ endpoint: String, _ request: HTTPRequest, _ result: EndpointResult, status: Int, notices: [ChangeNotice]
     ) {
         log.record(request, status: status, appKey: result.appKey, reason: result.reason)
         let seconds = Double(Clock.monotonicNanoseconds() &- request.receivedAt) / 1e9
@@ -128,9 +128,12 @@ struct EndpointPipeline: Sendable {
         if endpoint.hasPrefix("registration-") {
             metrics.recordRegistration(result: status == 200 ? "accepted" : result.rejection ?? "status_\(status)")
         }
-        if changes.contains(.receive) { metrics.recordTrackingEvent(tag: 1) }
-        if changes.contains(.open) { metrics.recordTrackingEvent(tag: 2) }
-        waits.notify(changes.union([.request]))
+        for notice in notices where notice.kind == .receive || notice.kind == .open {
+            metrics.recordTrackingEvent(tag: notice.kind == .receive ? 1 : 2)
+        }
+        var journaled = ChangeNotice(kind: .request, facts: ["endpoint": endpoint, "status": String(status)])
+        journaled.facts["app"] = result.appKey
+        waits.notify(notices + [journaled])
     }
 
     private static func record(_ request: HTTPRequest, endpoint: String, result: EndpointResult) -> JournalRecord {

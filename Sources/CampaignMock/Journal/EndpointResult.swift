@@ -12,18 +12,18 @@ package struct EndpointResult: Sendable {
     package var rejection: String?
     /// The change to store; it commits in the same transaction as the journal row.
     package var change: (@Sendable (StoreTransaction) throws -> Void)?
-    /// What the change touches, to wake the waiters counting it (the journal row is always `request`).
-    package var changes: Set<ChangeKind>
+    /// What the change touches, to wake the waiters that may count it (the journal row is added by the pipeline).
+    package var notices: [ChangeNotice]
 
     package init(
         response: HTTPResponse, appKey: String? = nil, reason: String? = nil, rejection: String? = nil,
-        changes: Set<ChangeKind> = [], change: (@Sendable (StoreTransaction) throws -> Void)? = nil
+        notices: [ChangeNotice] = [], change: (@Sendable (StoreTransaction) throws -> Void)? = nil
     ) {
         self.response = response
         self.appKey = appKey
         self.reason = reason
         self.rejection = rejection
-        self.changes = changes
+        self.notices = notices
         self.change = change
     }
 

@@ -13,13 +13,23 @@ struct RegistrationEndpoint: Sendable {
         var appKey: String?
         do {
             let registration = try parse(request, appKey: &appKey)
-            return EndpointResult(response: .text(.ok, "OK"), appKey: appKey, changes: [.registration]) {
+            return EndpointResult(response: .text(.ok, "OK"), appKey: appKey, notices: [notice(registration)]) {
                 transaction in
                 try transaction.register(registration, receivedAt: Clock.wallClockMicroseconds())
             }
         } catch let error as RegistrationError {
             return .refused(error.httpError, appKey: appKey, rejection: error.code)
         }
+    }
+
+    /// The facts of an accepted registration that waiter filters compare.
+    private func notice(_ registration: RegistrationRequest) -> ChangeNotice {
+        var facts = [
+            "app": registration.integrationKey, "platform": platform.rawValue, "userKey": registration.userKey,
+            "token": registration.registrationToken,
+        ]
+        for param in registration.params { facts["param." + param.name] = param.value }
+        return ChangeNotice(kind: .registration, facts: facts)
     }
 
     /// The integration key and token a request names, for fault rules (no validation).

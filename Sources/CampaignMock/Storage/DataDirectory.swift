@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +11,8 @@
 package final class DataDirectory: Sendable {
     /// The directory as given.
     package let path: String
-    private let lockDescriptor: Int32
+    /// The open lock file; -1 once released.
+    private let lockDescriptor: Mutex<Int32>
 
     /// - Throws: ``StoreError`` when the directory cannot be made or another process holds it.
     package init(path: String) throws(StoreError) {
@@ -24,11 +27,19 @@ package final class DataDirectory: Sendable {
             close(descriptor)
             throw StoreError.dataDirectoryInUse(path: path)
         }
-        lockDescriptor = descriptor
+        lockDescriptor = Mutex(descriptor)
     }
 
     deinit {
-        close(lockDescriptor)
+        release()
+    }
+
+    /// Gives the directory up (at shutdown), so another server may use it at once.
+    package func release() {
+        lockDescriptor.withLock { descriptor in
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+        }
     }
 
     /// The directory as an absolute path, for messages.

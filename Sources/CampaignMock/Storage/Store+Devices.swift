@@ -121,19 +121,20 @@ extension StoreReader {
 
     /// Accepted registrations with id above `after` (and at or after `since`, in microseconds) of devices
     /// matching `filter`, oldest first.
-    package func registrations(after: Int64, since: Int64?, matching filter: DeviceFilter, limit: Int) throws
-        -> [RegistrationNotice]
-    {
+    package func registrations(
+        after: Int64, since: Int64?, matching filter: DeviceFilter, limit: Int, upTo: Int64? = nil
+    ) throws -> [RegistrationNotice] {
         var sql = """
             SELECT r.id, r.received_at, r.changes, r.user_key, d.registration_token, a.integration_key, a.platform
             FROM registrations r JOIN devices d ON d.id = r.device_id JOIN applications a ON a.id = d.application_id
             WHERE r.id > ? AND (? IS NULL OR r.received_at >= ?) AND (? IS NULL OR a.integration_key = ?)
                 AND (? IS NULL OR a.platform = ?) AND (? IS NULL OR r.user_key = ?) AND (? IS NULL OR d.registration_token = ?)
+                AND (? IS NULL OR r.id <= ?)
             """
         var values: [any SQLiteBindable] = [
             after, since, since, filter.applicationKey, filter.applicationKey, filter.platform?.rawValue,
             filter.platform?.rawValue, filter.userKey, filter.userKey, filter.registrationToken,
-            filter.registrationToken,
+            filter.registrationToken, upTo, upTo,
         ]
         // One fixed clause per param filter; names and values are bound, never spliced in.
         for param in filter.params {

@@ -66,19 +66,22 @@ extension StoreTransaction {
 
 extension StoreReader {
     /// Journal entries with id greater than `after` matching `filter`, oldest first, at most `limit`.
-    package func journalPage(after: Int64, limit: Int, filter: JournalFilter = JournalFilter()) throws -> JournalPage {
+    package func journalPage(after: Int64, limit: Int, filter: JournalFilter = JournalFilter(), upTo: Int64? = nil)
+        throws
+        -> JournalPage
+    {
         let rows = try connection.query(
             """
             SELECT id, received_at, method, target, endpoint, headers, body, status, reason, app_key,
                 duration_us, remote_address
             FROM request_journal
             WHERE id > ? AND (? IS NULL OR endpoint = ?) AND (? IS NULL OR status = ?) AND (? IS NULL OR app_key = ?)
-                AND (? IS NULL OR received_at >= ?)
+                AND (? IS NULL OR received_at >= ?) AND (? IS NULL OR id <= ?)
             ORDER BY id LIMIT ?
             """,
             [
                 after, filter.endpoint, filter.endpoint, filter.status, filter.status, filter.appKey, filter.appKey,
-                filter.since, filter.since, limit + 1,
+                filter.since, filter.since, upTo, upTo, limit + 1,
             ])
         let entries = rows.prefix(limit).map(Self.entry)
         let dropped = try connection.scalar("SELECT value FROM store_counters WHERE name = 'journal_dropped'")

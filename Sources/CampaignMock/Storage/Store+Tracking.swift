@@ -55,7 +55,8 @@ extension StoreReader {
     }
 
     /// Events matching `filter` with id above `after`, oldest first.
-    package func events(matching filter: EventFilter, after: Int64, limit: Int) throws -> EventPage {
+    package func events(matching filter: EventFilter, after: Int64, limit: Int, upTo: Int64? = nil) throws -> EventPage
+    {
         if filter.matchesNothing { return EventPage(events: [], nextCursor: nil) }
         var sql = """
             SELECT e.id, e.received_at, e.raw_id, e.message_hex, e.message_value, e.message_uuid, e.delivery_id, e.tag,
@@ -67,12 +68,12 @@ extension StoreReader {
             LEFT JOIN applications a ON a.id = e.application_id
             WHERE e.id > ? AND (? IS NULL OR e.tag = ?) AND (? IS NULL OR e.delivery_id = ?)
                 AND (? IS NULL OR d.registration_token = ?) AND (? IS NULL OR e.received_at >= ?)
-                AND (? IS NULL OR e.message_uuid = ?)
+                AND (? IS NULL OR e.message_uuid = ?) AND (? IS NULL OR e.id <= ?)
             """
         var values: [any SQLiteBindable] = [
             after, filter.tag?.rawValue, filter.tag?.rawValue, filter.deliveryID, filter.deliveryID,
             filter.registrationToken, filter.registrationToken, filter.since, filter.since,
-            filter.messageUUID, filter.messageUUID,
+            filter.messageUUID, filter.messageUUID, upTo, upTo,
         ]
         if let candidates = filter.messageValues {
             // A fixed number of bound slots; the values never become SQL.

@@ -37,8 +37,14 @@ struct TrackingEndpoint: Sendable {
         }
         let userAgent = request.headers[.userAgent]
         let remote = request.remoteAddress?.host
-        let change: ChangeKind = id.tag == .received ? .receive : .open
-        return EndpointResult(response: HTTPResponse(status: .ok), changes: [change]) { transaction in
+        // The linked device's token is found only in the transaction, so the notice leaves it out.
+        var facts = ["deliveryId": id.deliveryID]
+        switch id.message {
+        case .numeric(_, let value): facts["messageValue"] = String(Int64(bitPattern: value))
+        case .uuid(let uuid): facts["messageUuid"] = uuid
+        }
+        let notice = ChangeNotice(kind: id.tag == .received ? .receive : .open, facts: facts)
+        return EndpointResult(response: HTTPResponse(status: .ok), notices: [notice]) { transaction in
             try transaction.recordHit(
                 id, userAgent: userAgent, remoteAddress: remote, receivedAt: Clock.wallClockMicroseconds())
         }
