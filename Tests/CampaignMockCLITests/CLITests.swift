@@ -38,7 +38,7 @@ struct CLITests {
             "--host", "--port", "--data-dir", "--in-memory", "--config", "--log-level", "--log-format",
             "--journal-limit", "--max-body-size", "--max-header-size", "--max-header-count",
             "--max-request-line", "--max-connections", "--header-timeout", "--body-timeout",
-            "--idle-timeout", "--shutdown-grace", "--event-loops", "--app", "--strict-tracking",
+            "--idle-timeout", "--shutdown-grace", "--event-loops", "--app", "--strict-tracking", "--admin-token",
         ] {
             #expect(result.output.contains(flag), "\(flag) missing from --help")
         }
