@@ -37,7 +37,7 @@ setup:
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6.2 or newer is required: https://www.swift.org/install"; exit 1; }
 	@pinned=$$(cut -d= -f3 Tests/Contract/requirements.txt); \
-	if ! st --version 2>/dev/null | grep -q "$$pinned"; then \
+	if [ "$$($(PYTHON) -c 'import schemathesis; print(schemathesis.__version__)' 2>/dev/null)" != "$$pinned" ]; then \
 		echo "Installing schemathesis $$pinned (the contract test)"; \
 		$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements.txt; \
 	fi

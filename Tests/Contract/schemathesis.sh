@@ -7,6 +7,10 @@
 set -euo pipefail
 
 binary=${1:-.build/debug/campaign-mock}
+python=${PYTHON:-python3}
+# The interpreter's own scripts folder first: a pyenv shim may not exist yet right after the install.
+st="$("$python" -c 'import sysconfig; print(sysconfig.get_path("scripts"))')/st"
+[ -x "$st" ] || st=$(command -v st) || { echo "schemathesis is not installed: run make setup"; exit 1; }
 examples=${SCHEMATHESIS_EXAMPLES:-25}
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -22,7 +26,7 @@ url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$work/banner" | head -n 1)
 
 # /_mock/wait is a long poll whose timeout a generated request may set to minutes; it is covered by
 # the Swift tests instead.
-st --config-file "$(dirname "$0")/schemathesis.toml" run "$url/_mock/openapi.json" \
+"$st" --config-file "$(dirname "$0")/schemathesis.toml" run "$url/_mock/openapi.json" \
     --max-examples "$examples" \
     --seed 20261122 \
     --request-timeout 10 \
