@@ -16,8 +16,9 @@ SWIFT ?= swift
 PYTHON ?= python3
 ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
-# Debian packages: the SQLite headers to build, curl for the tests, Python's pip for the contract test.
-DEBIAN_PACKAGES := libsqlite3-dev pkg-config curl python3-pip
+# Debian packages: the SQLite and OpenSSL headers to build; curl, the openssl tool and Python's pip for
+# the tests.
+DEBIAN_PACKAGES := libsqlite3-dev libssl-dev pkg-config curl openssl python3-pip
 SWIFT_SOURCES := Sources Tests Package.swift
 
 .PHONY: setup run build release test lint format clean

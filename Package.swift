@@ -25,8 +25,16 @@ let package = Package(
         ),
         // Linux calls that Swift's Glibc module does not export (epoll, accept4, pthread_setname_np).
         .systemLibrary(name: "CLinux"),
-        .target(name: "CampaignMockCore", dependencies: ["CLinux"], swiftSettings: swiftSettings),
-        .target(name: "CampaignMock", dependencies: ["CampaignMockCore", "CSQLite"], swiftSettings: swiftSettings),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL"], swiftSettings: swiftSettings),
+        .target(
+            name: "CampaignMock", dependencies: ["CampaignMockCore", "CSQLite", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "CampaignMockCLI",
             dependencies: [

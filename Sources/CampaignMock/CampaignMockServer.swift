@@ -15,6 +15,8 @@ package final class CampaignMockServer: Sendable {
     private let dataDirectory: DataDirectory?
     private let http: HTTPServer
     private let router: Router
+    /// The local CA's fingerprint with `--tls auto`, for the banner.
+    package let certificateAuthorityFingerprint: String?
 
     /// Opens the store (migrating it), applies the configured applications and fault rules, and
     /// starts listening.
@@ -73,8 +75,17 @@ package final class CampaignMockServer: Sendable {
         router.add(nil, "/nl/jsp/ping.jsp", pipeline.route("health", health.ping))
 
         self.router = router
+        var listeners = configuration.http
         do {
-            http = try HTTPServer(configuration: configuration.http, handler: router)
+            let (context, fingerprint) = try Self.tlsContext(configuration, dataDirectory: dataDirectory)
+            certificateAuthorityFingerprint = fingerprint
+            if let context {
+                let address = listeners.address
+                listeners.tls = TLSListener(
+                    address: SocketAddress(host: address.host, port: configuration.tlsPort, family: address.family),
+                    context: context)
+            }
+            http = try HTTPServer(configuration: listeners, handler: router)
         } catch {
             store.close()
             throw error
@@ -88,12 +99,46 @@ package final class CampaignMockServer: Sendable {
     /// Every route, for the test that keeps the OpenAPI description complete.
     package var routesForTesting: [(method: HTTPMethod?, pattern: String)] { router.routePatterns }
 
+    /// The HTTPS context, and the local CA's fingerprint when it made the certificate.
+    private static func tlsContext(_ configuration: Configuration, dataDirectory: DataDirectory?) throws
+        -> (TLSContext?, String?)
+    {
+        switch configuration.tlsMode {
+        case .off:
+            return (nil, nil)
+        case .auto:
+            let authority = try LocalCertificateAuthority(directory: dataDirectory.map { $0.path + "/tls" })
+            let names = LocalCertificateAuthority.defaultNames(extra: configuration.tlsNames)
+            let credentials = try authority.serverCredentials(names: names)
+            let context = try TLSContext(certificateChainPEM: credentials.chainPEM, privateKeyPEM: credentials.keyPEM)
+            return (context, authority.fingerprint)
+        case .files(let certificate, let key):
+            guard let chain = FileBytes.read(certificate) else {
+                throw ConfigurationError("--tls-cert: cannot read \(certificate)")
+            }
+            guard let keyPEM = FileBytes.read(key) else { throw ConfigurationError("--tls-key: cannot read \(key)") }
+            return (try TLSContext(certificateChainPEM: chain, privateKeyPEM: keyPEM), nil)
+        }
+    }
+
     /// The bound address (with the real port when port 0 was asked for).
     package var localAddress: SocketAddress { http.localAddress }
 
-    /// `http://127.0.0.1:8080`: the address clients on this machine use (a wildcard host shows as loopback).
+    /// The HTTPS address, when HTTPS is on.
+    package var tlsAddress: SocketAddress? { http.tlsAddress }
+
+    /// `https://localhost:8443`, when HTTPS is on.
+    package var httpsURL: String? {
+        http.tlsAddress.map { address in
+            address.host == "0.0.0.0" || address.host == "::" || address.isLoopback
+                ? "https://localhost:\(address.port)" : "https://\(address)"
+        }
+    }
+
+    /// `http://127.0.0.1:8080`: the address clients on this machine use (a wildcard host shows as loopback);
+    /// the HTTPS URL when there is no plain HTTP.
     package var baseURL: String {
-        var address = http.localAddress
+        guard var address = http.plainAddress else { return httpsURL ?? "" }
         if address.host == "0.0.0.0" { address = SocketAddress(host: "127.0.0.1", port: address.port, family: .ipv4) }
         if address.host == "::" { address = SocketAddress(host: "::1", port: address.port, family: .ipv6) }
         return "http://\(address)"
@@ -116,14 +161,19 @@ package final class CampaignMockServer: Sendable {
                 + "integration key \(application.integrationKey)\(state)"
         }
         let access = configuration.adminToken == nil ? "loopback clients only" : "needs the admin token"
-        return
-            ([
-                "campaign-mock \(Self.version) is ready",
-                "  Marketing + tracking host  \(baseURL)",
-                "  Admin API                  \(baseURL)/_mock/ (\(access))",
-                "  Data                       \(dataDescription)",
-                "  Applications (the SDK's integration key is mobileAppUuid):",
-            ] + list + ["Stop with Ctrl-C."]).joined(separator: "\n")
+        var lines = ["campaign-mock \(Self.version) is ready"]
+        if http.plainAddress != nil { lines.append("  Marketing + tracking host  \(baseURL)") }
+        if let httpsURL { lines.append("  HTTPS                      \(httpsURL)") }
+        if let fingerprint = certificateAuthorityFingerprint {
+            lines.append("  Local CA (SHA-256)         \(fingerprint)")
+            lines.append("    devices must trust it: campaign-mock ca export --format pem|mobileconfig|android-nsc")
+        }
+        lines += [
+            "  Admin API                  \(baseURL)/_mock/ (\(access))",
+            "  Data                       \(dataDescription)",
+            "  Applications (the SDK's integration key is mobileAppUuid):",
+        ]
+        return (lines + list + ["Stop with Ctrl-C."]).joined(separator: "\n")
     }
 
     /// Stops accepting, answers waiters, finishes requests in flight (up to the grace period), then

@@ -14,6 +14,18 @@ enum Output {
         write(2, text.hasSuffix("\n") ? text : text + "\n")
     }
 
+    /// Writes bytes to standard output as they are (a DER certificate, say).
+    static func standardOutputBytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Output.systemWrite(1, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
     static func exitProcess(_ code: Int32) -> Never {
         exit(code)
     }

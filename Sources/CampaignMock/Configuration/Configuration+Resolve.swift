@@ -36,6 +36,7 @@ extension Configuration {
                 try apply(setting.key, value, to: &configuration, source: setting.flag)
             }
         }
+        try configuration.validate()
         return configuration
     }
 

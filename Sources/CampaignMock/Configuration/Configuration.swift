@@ -23,6 +23,50 @@ package struct Configuration: Sendable, Equatable {
     package var adminToken: String?
     /// Fault rules active from the start (config file `faults`).
     package var faultRules: [FaultRule] = []
+    /// `auto` or `off` as given; nil when not given (then `tlsCertificatePath` decides).
+    package var tls: String?
+    /// The HTTPS port; 0 picks a free one.
+    package var tlsPort: UInt16 = 8443
+    /// A certificate chain and key of one's own (PEM files).
+    package var tlsCertificatePath: String?
+    package var tlsKeyPath: String?
+    /// Extra names (DNS or IP) for the `--tls auto` certificate.
+    package var tlsNames: [String] = []
+
+    /// How HTTPS is served.
+    package enum TLSMode: Sendable, Equatable {
+        case off
+        /// A certificate from the local CA in the data directory.
+        case auto
+        /// The user's certificate and key.
+        case files(certificate: String, key: String)
+    }
+
+    package var tlsMode: TLSMode {
+        if let certificate = tlsCertificatePath, let key = tlsKeyPath {
+            return .files(certificate: certificate, key: key)
+        }
+        return tls == "auto" ? .auto : .off
+    }
+
+    /// Checks settings that only make sense together.
+    func validate() throws(ConfigurationError) {
+        if (tlsCertificatePath == nil) != (tlsKeyPath == nil) {
+            throw ConfigurationError("--tls-cert and --tls-key go together")
+        }
+        if tls == "off" && tlsCertificatePath != nil {
+            throw ConfigurationError("--tls off contradicts --tls-cert and --tls-key")
+        }
+        if tls == "auto" && tlsCertificatePath != nil {
+            throw ConfigurationError("--tls auto makes its own certificate; leave out --tls-cert and --tls-key")
+        }
+        if !http.plainHTTP && tlsMode == .off {
+            throw ConfigurationError("--no-http needs HTTPS: add --tls auto, or --tls-cert and --tls-key")
+        }
+        if http.plainHTTP && tlsMode != .off && tlsPort != 0 && tlsPort == http.address.port {
+            throw ConfigurationError("--port and --tls-port must differ")
+        }
+    }
 
     package init() {
         http.eventLoopCount = Configuration.defaultEventLoops

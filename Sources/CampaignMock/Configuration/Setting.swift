@@ -142,6 +142,40 @@ extension Setting {
             }
             config.adminToken = value
         },
+        Setting(
+            key: "tls", help: "auto: serve HTTPS with a certificate from a local CA made on first use; off (default)."
+        ) {
+            config, value in
+            config.tls = try parse(value, as: "TLS mode (auto or off)") {
+                ["auto", "off"].contains($0.lowercased()) ? $0.lowercased() : nil
+            }
+        },
+        Setting(key: "tlsPort", help: "HTTPS port (default 8443); 0 picks a free port.") { config, value in
+            config.tlsPort = try parse(value, as: "port number (0-65535)") { UInt16($0) }
+        },
+        Setting(key: "tlsCert", help: "Your own certificate chain (PEM) for HTTPS, instead of --tls auto.") {
+            config, value in
+            config.tlsCertificatePath = try parse(value, as: "file path") { $0.isEmpty ? nil : $0 }
+        },
+        Setting(key: "tlsKey", help: "The private key (PEM) for --tls-cert.") { config, value in
+            config.tlsKeyPath = try parse(value, as: "file path") { $0.isEmpty ? nil : $0 }
+        },
+        Setting(
+            key: "tlsSans",
+            help: "More names (DNS or IP) for the --tls auto certificate; repeat, or separate with commas.",
+            flag: "--tls-san"
+        ) { config, value in
+            config.tlsNames = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
+                .filter { !$0.isEmpty }
+            if let bad = config.tlsNames.first(where: {
+                !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-:*".contains($0)) }
+            }) {
+                throw ConfigurationError("'\(bad)' is not a DNS name or an IP address")
+            }
+        },
+        Setting(key: "noHttp", help: "Serve HTTPS only (no plain HTTP listener).") { config, value in
+            config.http.plainHTTP = !(try parse(value, as: "boolean (true or false)", parseBool))
+        },
         Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
             config.http.eventLoopCount = try parse(value, as: "count (1-64)") {
                 Int($0).flatMap { (1...64).contains($0) ? $0 : nil }

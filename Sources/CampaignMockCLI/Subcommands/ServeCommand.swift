@@ -51,6 +51,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("app"), help: help("apps")) var apps: [String] = []
     @Flag(name: .customLong("strict-tracking"), help: help("strictTracking")) var strictTracking = false
     @Option(help: help("adminToken")) var adminToken: String?
+    @Option(help: help("tls")) var tls: String?
+    @Option(help: help("tlsPort")) var tlsPort: String?
+    @Option(help: help("tlsCert")) var tlsCert: String?
+    @Option(help: help("tlsKey")) var tlsKey: String?
+    @Option(name: .customLong("tls-san"), help: help("tlsSans")) var tlsSans: [String] = []
+    @Flag(name: .customLong("no-http"), help: help("noHttp")) var noHTTP = false
 
     /// The help line of a setting, with its environment variable.
     private static func help(_ key: String) -> ArgumentHelp {
@@ -67,7 +73,9 @@ struct ServeCommand: ParsableCommand {
             "maxRequestLine": maxRequestLine, "maxConnections": maxConnections, "headerTimeout": headerTimeout,
             "bodyTimeout": bodyTimeout, "idleTimeout": idleTimeout, "shutdownGrace": shutdownGrace,
             "eventLoops": eventLoops, "apps": apps.isEmpty ? nil : apps.joined(separator: "\n"),
-            "strictTracking": strictTracking ? "true" : nil, "adminToken": adminToken,
+            "strictTracking": strictTracking ? "true" : nil, "adminToken": adminToken, "tls": tls,
+            "tlsPort": tlsPort, "tlsCert": tlsCert, "tlsKey": tlsKey,
+            "tlsSans": tlsSans.isEmpty ? nil : tlsSans.joined(separator: "\n"), "noHttp": noHTTP ? "true" : nil,
         ]
         return values.compactMapValues { $0 }
     }

@@ -9,6 +9,9 @@ final class Connection {
     let socket: Socket
     let remoteAddress: SocketAddress?
     var parser: HTTPRequestParser
+    /// The TLS session on an HTTPS listener; nil on plain HTTP.
+    private let tls: TLSSession?
+    private var receivedAnyByte = false
 
     /// Bytes waiting to be written, and how many of them already were.
     private(set) var output: [UInt8] = []
@@ -33,12 +36,18 @@ final class Connection {
     /// What the poller watches for now.
     var interest: Poller.Interest = .read
 
-    init(id: UInt64, socket: Socket, remoteAddress: SocketAddress?, limits: HTTPRequestParser.Limits, now: UInt64) {
+    init(
+        id: UInt64, socket: Socket, remoteAddress: SocketAddress?, limits: HTTPRequestParser.Limits, tls: TLSSession?,
+        now: UInt64
+    ) {
         self.id = id
         self.socket = socket
         self.remoteAddress = remoteAddress
         self.parser = HTTPRequestParser(limits: limits)
+        self.tls = tls
         self.idleSince = now
+        // A TLS client must complete its handshake within the header timeout.
+        if tls != nil { requestStartedAt = now }
     }
 
     /// What the poller should watch given the state.
@@ -56,10 +65,37 @@ final class Connection {
 
     // MARK: - Input
 
-    /// Notes that bytes arrived (for the header and body timeouts).
-    func noteInput(now: UInt64) {
+    /// Takes bytes read from the socket: decrypts them on an HTTPS listener, feeds the parser.
+    func receive(_ bytes: UnsafeRawBufferPointer, now: UInt64, server: String) {
         if requestStartedAt == 0 { requestStartedAt = now }
+        guard let tls else {
+            parser.append(bytes)
+            return
+        }
+        if !receivedAnyByte, let first = bytes.first, first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z") {
+            // A TLS connection starts with a handshake record (0x16); an uppercase letter is an HTTP method.
+            receivedAnyByte = true
+            let error = HTTPError(.badRequest, "this port speaks HTTPS; use an https:// URL")
+            let date = HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds)
+            append(error.response.serialized(date: date, server: server, close: true, isHead: false))
+            closeAfterFlush = true
+            return
+        }
+        receivedAnyByte = true
+        do {
+            let plaintext = try tls.receive(bytes)
+            append(tls.takeOutput())
+            plaintext.withUnsafeBytes { parser.append($0) }
+            if tls.receivedCloseNotify && !awaitingReply { closeAfterFlush = true }
+        } catch {
+            // Send the alert OpenSSL prepared, then close: nothing more can be said on this connection.
+            append(tls.takeOutput())
+            closeAfterFlush = true
+        }
     }
+
+    /// Whether an HTTPS handshake is still under way.
+    var isHandshaking: Bool { tls.map { !$0.isHandshakeComplete } ?? false }
 
     /// Parses buffered input. Returns the next complete request to dispatch, if any.
     func nextRequest(now: UInt64, server: String) -> HTTPRequest? {
@@ -98,6 +134,7 @@ final class Connection {
         let date = HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds)
         enqueue(error.response.serialized(date: date, server: server, close: true, isHead: false))
         closeAfterFlush = true
+        enqueueCloseNotify()
     }
 
     // MARK: - Replies
@@ -108,7 +145,10 @@ final class Connection {
         enqueue(response.serialized(date: date, server: server, close: close, isHead: replyIsToHead))
         awaitingReply = false
         idleSince = now
-        if close { closeAfterFlush = true }
+        if close {
+            closeAfterFlush = true
+            enqueueCloseNotify()
+        }
     }
 
     /// Closes without a reply; the request is forgotten.
@@ -118,7 +158,23 @@ final class Connection {
 
     // MARK: - Output
 
+    /// Queues response bytes, encrypted on an HTTPS connection.
     private func enqueue(_ bytes: [UInt8]) {
+        guard let tls else { return append(bytes) }
+        do {
+            append(try tls.encrypt(bytes))
+        } catch {
+            closeAfterFlush = true
+        }
+    }
+
+    private func enqueueCloseNotify() {
+        if let tls { append(tls.closeNotify()) }
+    }
+
+    /// Queues bytes as they are.
+    private func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
         if outputOffset == output.count {
             output = bytes
             outputOffset = 0
@@ -173,6 +229,10 @@ final class Connection {
         }
         if draining { return now > drainDeadline ? .close : .keep }
         if closeAfterFlush { return .keep }
+        if isHandshaking {
+            // No HTTP can be spoken before the handshake completes: a late client is just closed.
+            return elapsed(requestStartedAt, configuration.headerTimeoutMilliseconds) ? .close : .keep
+        }
         if bodyStartedAt != 0 {
             return elapsed(bodyStartedAt, configuration.bodyTimeoutMilliseconds)
                 ? .timeout(HTTPError(.requestTimeout, "timed out waiting for the request body")) : .keep

@@ -8,7 +8,7 @@ import Synchronization
 /// by the `mailbox` mutex.
 final class EventLoop: @unchecked Sendable {
     enum Message {
-        case adopt(Socket, SocketAddress?)
+        case adopt(Socket, SocketAddress?, TLSContext?)
         case reply(connection: UInt64, HTTPReply)
         case stopAccepting
         case stop
@@ -23,7 +23,8 @@ final class EventLoop: @unchecked Sendable {
 
     private var connections: [Int32: Connection] = [:]
     private var connectionsByID: [UInt64: Int32] = [:]
-    private var listener: Socket?
+    /// The listening sockets this loop accepts on, with the TLS context of HTTPS listeners.
+    private var listeners: [Int32: (socket: Socket, tls: TLSContext?)] = [:]
     private var acceptTargets: [EventLoop] = []
     private var nextTarget = 0
     private var cachedDate: (second: Int, text: String) = (0, "")
@@ -44,11 +45,15 @@ final class EventLoop: @unchecked Sendable {
         readBuffer.deallocate()
     }
 
-    /// Makes this loop accept connections on `socket` and hand them round-robin to `loops`.
-    func startAccepting(on socket: Socket, distributingTo loops: [EventLoop]) throws(SystemCallError) {
-        listener = socket
+    /// Makes this loop accept connections on `sockets` and hand them round-robin to `loops`.
+    func startAccepting(on sockets: [(socket: Socket, tls: TLSContext?)], distributingTo loops: [EventLoop])
+        throws(SystemCallError)
+    {
         acceptTargets = loops
-        try poller.register(socket.descriptor, interest: .read)
+        for listener in sockets {
+            listeners[listener.socket.descriptor] = listener
+            try poller.register(listener.socket.descriptor, interest: .read)
+        }
     }
 
     func start() {
@@ -79,8 +84,8 @@ final class EventLoop: @unchecked Sendable {
             for event in events {
                 if event.descriptor == waker.readDescriptor {
                     waker.drain()
-                } else if event.descriptor == listener?.descriptor {
-                    acceptConnections(now: now)
+                } else if let listener = listeners[event.descriptor] {
+                    acceptConnections(on: listener, now: now)
                 } else if let connection = connections[event.descriptor] {
                     handle(event, on: connection, now: now)
                 }
@@ -92,10 +97,7 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         for connection in Array(connections.values) { close(connection) }
-        if let listener {
-            poller.unregister(listener.descriptor)
-            listener.close()
-        }
+        stopAccepting()
         acceptTargets = []
     }
 
@@ -108,17 +110,13 @@ final class EventLoop: @unchecked Sendable {
         let now = Clock.monotonicNanoseconds()
         for message in messages {
             switch message {
-            case .adopt(let socket, let address):
-                adopt(socket, address: address, now: now)
+            case .adopt(let socket, let address, let tls):
+                adopt(socket, address: address, tls: tls, now: now)
             case .reply(let id, let reply):
                 guard let fd = connectionsByID[id], let connection = connections[fd] else { continue }
                 deliver(reply, to: connection, now: now)
             case .stopAccepting:
-                if let listener {
-                    poller.unregister(listener.descriptor)
-                    listener.close()
-                    self.listener = nil
-                }
+                stopAccepting()
             case .stop:
                 running = false
             }
@@ -127,29 +125,45 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: - Connections
 
-    private func acceptConnections(now: UInt64) {
-        guard let listener else { return }
+    private func stopAccepting() {
+        for listener in listeners.values {
+            poller.unregister(listener.socket.descriptor)
+            listener.socket.close()
+        }
+        listeners.removeAll()
+    }
+
+    private func acceptConnections(on listener: (socket: Socket, tls: TLSContext?), now: UInt64) {
         for _ in 0..<64 {
-            guard let accepted = try? listener.accept() else { return }
+            guard let accepted = try? listener.socket.accept() else { return }
             let (socket, address) = accepted
             guard server.reserveConnection() else {
-                HTTPServerCore.refuse(socket)
+                // A TLS client could not read a plain 503: it is just closed.
+                if listener.tls == nil { HTTPServerCore.refuse(socket) } else { socket.close() }
                 continue
             }
             let target = acceptTargets[nextTarget % acceptTargets.count]
             nextTarget &+= 1
             if target === self {
-                adopt(socket, address: address, now: now)
+                adopt(socket, address: address, tls: listener.tls, now: now)
             } else {
-                target.post(.adopt(socket, address))
+                target.post(.adopt(socket, address, listener.tls))
             }
         }
     }
 
-    private func adopt(_ socket: Socket, address: SocketAddress?, now: UInt64) {
+    private func adopt(_ socket: Socket, address: SocketAddress?, tls: TLSContext?, now: UInt64) {
+        let session: TLSSession?
+        do {
+            session = try tls.map { (context) throws(TLSError) in try TLSSession(context: context) }
+        } catch {
+            socket.close()
+            server.releaseConnection()
+            return
+        }
         let connection = Connection(
             id: server.nextConnectionID(), socket: socket, remoteAddress: address,
-            limits: server.configuration.limits, now: now)
+            limits: server.configuration.limits, tls: session, now: now)
         do {
             try poller.register(socket.descriptor, interest: connection.interest)
         } catch {
@@ -190,8 +204,9 @@ final class EventLoop: @unchecked Sendable {
                 return connection.awaitingReply && !connection.draining
             case .bytes(let count):
                 if connection.draining { continue }
-                connection.noteInput(now: now)
-                connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+                connection.receive(
+                    UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: now,
+                    server: server.configuration.serverName)
                 if count < readBuffer.count { return true }
             }
         }

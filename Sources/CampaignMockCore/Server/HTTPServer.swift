@@ -62,27 +62,39 @@ final class HTTPServerCore: Sendable {
 package final class HTTPServer: Sendable {
     private let core: HTTPServerCore
     private let loops: [EventLoop]
-    private let listener: Socket
-    /// The address the server listens on, with the real port when port 0 was asked for.
-    package let localAddress: SocketAddress
+    /// The plain HTTP address, with the real port when port 0 was asked for; nil without plain HTTP.
+    package let plainAddress: SocketAddress?
+    /// The HTTPS address, with the real port; nil without HTTPS.
+    package let tlsAddress: SocketAddress?
 
-    /// Binds the listening socket and starts the event loops.
+    /// The first address the server listens on (plain HTTP when it has it).
+    package var localAddress: SocketAddress { plainAddress ?? tlsAddress! }
+
+    /// Binds the listening sockets and starts the event loops.
     ///
-    /// - Throws: ``SystemCallError`` when the address cannot be bound (in use, not local, no permission).
+    /// - Throws: ``SystemCallError`` when an address cannot be bound (in use, not local, no permission).
     package init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) throws(SystemCallError) {
         HTTPServer.prepareProcess()
         core = HTTPServerCore(configuration: configuration, handler: handler)
-        listener = try Socket.listen(on: configuration.address, backlog: configuration.backlog)
+        var sockets: [(socket: Socket, tls: TLSContext?)] = []
         do {
-            localAddress = try listener.localAddress()
+            if configuration.plainHTTP {
+                sockets.append((try Socket.listen(on: configuration.address, backlog: configuration.backlog), nil))
+            }
+            if let tls = configuration.tls {
+                sockets.append((try Socket.listen(on: tls.address, backlog: configuration.backlog), tls.context))
+            }
+            precondition(!sockets.isEmpty, "a server needs plain HTTP, HTTPS or both")
+            plainAddress = configuration.plainHTTP ? try sockets[0].socket.localAddress() : nil
+            tlsAddress = configuration.tls == nil ? nil : try sockets[sockets.count - 1].socket.localAddress()
             var loops: [EventLoop] = []
             for index in 0..<max(1, configuration.eventLoopCount) {
                 loops.append(try EventLoop(index: index, server: core))
             }
             self.loops = loops
-            try loops[0].startAccepting(on: listener, distributingTo: loops)
+            try loops[0].startAccepting(on: sockets, distributingTo: loops)
         } catch {
-            listener.close()
+            for listener in sockets { listener.socket.close() }
             throw error
         }
         for loop in loops { loop.start() }

@@ -1,7 +1,11 @@
 /// How an ``HTTPServer`` listens, and the limits it enforces on clients.
 package struct HTTPServerConfiguration: Sendable, Equatable {
-    /// Where to listen; port 0 picks a free port (read it back from ``HTTPServer/localAddress``).
+    /// Where to listen for plain HTTP; port 0 picks a free port (read it back from ``HTTPServer/plainAddress``).
     package var address: SocketAddress
+    /// Whether to listen for plain HTTP at all (off for an HTTPS-only server).
+    package var plainHTTP = true
+    /// The HTTPS listener, if any.
+    package var tls: TLSListener?
     /// Request size limits.
     package var limits = HTTPRequestParser.Limits()
     /// Most open connections; beyond it a new client gets `503` and is closed.
@@ -23,5 +27,17 @@ package struct HTTPServerConfiguration: Sendable, Equatable {
 
     package init(address: SocketAddress) {
         self.address = address
+    }
+}
+
+/// An HTTPS listener: where, and with which certificate.
+package struct TLSListener: Sendable, Equatable {
+    /// Port 0 picks a free port (read it back from ``HTTPServer/tlsAddress``).
+    package var address: SocketAddress
+    package var context: TLSContext
+
+    package init(address: SocketAddress, context: TLSContext) {
+        self.address = address
+        self.context = context
     }
 }

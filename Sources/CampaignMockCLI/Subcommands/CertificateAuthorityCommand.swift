@@ -1,0 +1,85 @@
+import ArgumentParser
+import CampaignMock
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `campaign-mock ca …`: the local CA behind `serve --tls auto`.
+struct CertificateAuthorityCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ca",
+        abstract: "The local certificate authority used by serve --tls auto.",
+        subcommands: [Export.self]
+    )
+
+    /// `campaign-mock ca export`.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the local CA in the form a simulator, an emulator or a phone needs.",
+            discussion: """
+                pem           PEM: xcrun simctl keychain booted add-root-cert FILE; curl --cacert FILE
+                der           DER (.cer): open on a device or in Keychain Access
+                mobileconfig  an iOS configuration profile that installs the CA
+                android-nsc   needs --out DIR: writes DIR/xml/network_security_config.xml and
+                              DIR/raw/campaign_mock_ca.pem (copy both into app/src/debug/res/)
+                The CA is made on first use and kept in <data-dir>/tls/, so export before the first serve works.
+                """
+        )
+
+        @Option(help: "pem, der, mobileconfig or android-nsc.")
+        var format: String = "pem"
+
+        @Option(help: "File (or directory for android-nsc) to write; standard output when left out.")
+        var out: String?
+
+        @Option(name: .customLong("data-dir"), help: "The server's data directory [env: CAMPAIGN_MOCK_DATA_DIR].")
+        var dataDir: String?
+
+        func run() throws {
+            guard let format = CertificateExport.Format(rawValue: format) else {
+                let known = CertificateExport.Format.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CommandFailure(message: "error: --format must be one of \(known)", code: 2)
+            }
+            let directory =
+                (dataDir ?? ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_DATA_DIR"] ?? ".campaign-mock")
+            let authority: LocalCertificateAuthority
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                authority = try LocalCertificateAuthority(directory: directory + "/tls")
+            } catch {
+                throw CommandFailure(
+                    message: "error: cannot load or create the CA in \(directory)/tls: \(error)", code: 1)
+            }
+            let files = CertificateExport.files(format, authority: authority)
+            if format == .androidNSC {
+                guard let out else { throw CommandFailure(message: "error: android-nsc needs --out DIR", code: 2) }
+                for file in files { try write(file.bytes, to: out + "/" + file.path) }
+                Output.standardError(
+                    "Wrote \(out)/xml/network_security_config.xml and \(out)/raw/campaign_mock_ca.pem.\n"
+                        + "Copy them into app/src/debug/res/ and add android:networkSecurityConfig=\"@xml/network_security_config\" "
+                        + "to <application> in the debug manifest.")
+                return
+            }
+            guard let out else {
+                Output.standardOutputBytes(files[0].bytes)
+                return
+            }
+            try write(files[0].bytes, to: out)
+            Output.standardError("Wrote \(out) (CA SHA-256 \(authority.fingerprint)).")
+        }
+
+        private func write(_ bytes: [UInt8], to path: String) throws {
+            do {
+                let url = URL(fileURLWithPath: path)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: url, options: .atomic)
+            } catch {
+                throw CommandFailure(message: "error: cannot write \(path): \(error)", code: 1)
+            }
+        }
+    }
+}
