@@ -58,9 +58,11 @@ let package = Package(
             dependencies: ["CampaignMock", "CampaignMockCore", "CSQLite", "CampaignMockTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // A URLSession client the HTTPS tests run against the server.
+        .executableTarget(name: "URLSessionProbe", path: "Tests/URLSessionProbe", swiftSettings: swiftSettings),
         .testTarget(
             name: "CampaignMockCLITests",
-            dependencies: ["CampaignMockCLI", "CampaignMockTestSupport"],
+            dependencies: ["CampaignMockCLI", "CampaignMockTestSupport", "URLSessionProbe"],
             swiftSettings: swiftSettings
         ),
     ],

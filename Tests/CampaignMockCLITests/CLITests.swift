@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// The built `campaign-mock` binary: `CAMPAIGN_MOCK_BINARY`, or the one next to the test bundle.
-private let binary: String = {
+let binary: String = {
     if let path = ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_BINARY"] { return path }
     let testBundle =
         Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
@@ -18,7 +18,7 @@ private let binary: String = {
 }()
 
 /// Starts `campaign-mock serve` on port 0 in a temp dir and waits for its banner; returns the process and port.
-private func startServe(_ arguments: [String] = [], in directory: TemporaryDirectory) throws -> (ChildProcess, UInt16) {
+func startServe(_ arguments: [String] = [], in directory: TemporaryDirectory) throws -> (ChildProcess, UInt16) {
     let child = try ChildProcess(binary, ["serve", "--port", "0"] + arguments, workingDirectory: directory.path)
     guard let banner = child.waitForOutput(containing: "Stop with Ctrl-C") else {
         throw RawClientError("no banner; stderr: \(child.standardError)")
@@ -39,6 +39,7 @@ struct CLITests {
             "--journal-limit", "--max-body-size", "--max-header-size", "--max-header-count",
             "--max-request-line", "--max-connections", "--header-timeout", "--body-timeout",
             "--idle-timeout", "--shutdown-grace", "--event-loops", "--app", "--strict-tracking", "--admin-token",
+            "--tls", "--tls-port", "--tls-cert", "--tls-key", "--tls-san", "--no-http",
         ] {
             #expect(result.output.contains(flag), "\(flag) missing from --help")
         }

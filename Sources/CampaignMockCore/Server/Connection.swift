@@ -32,6 +32,8 @@ final class Connection {
     private var bodyStartedAt: UInt64 = 0
     private var lastWriteProgress: UInt64 = 0
     private var drainDeadline: UInt64 = 0
+    /// When the connection to an HTTPS listener opened: its handshake must finish within the header timeout.
+    private let handshakeStartedAt: UInt64
 
     /// What the poller watches for now.
     var interest: Poller.Interest = .read
@@ -46,8 +48,7 @@ final class Connection {
         self.parser = HTTPRequestParser(limits: limits)
         self.tls = tls
         self.idleSince = now
-        // A TLS client must complete its handshake within the header timeout.
-        if tls != nil { requestStartedAt = now }
+        self.handshakeStartedAt = now
     }
 
     /// What the poller should watch given the state.
@@ -231,7 +232,7 @@ final class Connection {
         if closeAfterFlush { return .keep }
         if isHandshaking {
             // No HTTP can be spoken before the handshake completes: a late client is just closed.
-            return elapsed(requestStartedAt, configuration.headerTimeoutMilliseconds) ? .close : .keep
+            return elapsed(handshakeStartedAt, configuration.headerTimeoutMilliseconds) ? .close : .keep
         }
         if bodyStartedAt != 0 {
             return elapsed(bodyStartedAt, configuration.bodyTimeoutMilliseconds)
