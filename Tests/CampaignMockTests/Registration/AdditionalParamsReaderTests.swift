@@ -42,6 +42,12 @@ import Testing
         #expect(params.first?.value == "'h>e&l\"l<o'")
     }
 
+    @Test func ignoresComments() throws {
+        let params = try AdditionalParamsReader.parse(
+            #"<additionalParams><!-- a note --><param name="a" value="b" /></additionalParams>"#)
+        #expect(params == [AdditionalParam(name: "a", value: "b")])
+    }
+
     @Test func keepsEntityTextThatIsItselfEscaped() throws {
         let params = try AdditionalParamsReader.parse(
             #"<additionalParams><param name="a" value="&amp;lt;" /></additionalParams>"#)
@@ -77,11 +83,15 @@ import Testing
         (#"<additionalParams><param value="x" /></additionalParams>"#, "no name"),
         (#"<additionalParams><param name="a" value="x" other="y" /></additionalParams>"#, "unknown attribute"),
         (#"<additionalParams>text</additionalParams>"#, "text content"),
-        (#"<additionalParams><param name="a" value="x" />"#, "expected"),
-        (#"<additionalParams><param name="a" value="x" /></additionalParameters>"#, "closing tag"),
+        (#"<additionalParams><param name="a" value="x" />"#, "unterminated element <additionalParams>"),
+        (
+            #"<additionalParams><param name="a" value="x" /></additionalParameters>"#,
+            "does not close <additionalParams>"
+        ),
         (#"<additionalParams/><additionalParams/>"#, "after the root"),
-        (#"<additionalParams><!-- c --></additionalParams>"#, "comments"),
-        (#"<additionalParams><![CDATA[x]]></additionalParams>"#, "CDATA"),
+        (#"<additionalParams><![CDATA[x]]></additionalParams>"#, "text content"),
+        (#"<additionalParams><?pi x?></additionalParams>"#, "processing instructions"),
+        (#"<additionalParams><p:param xmlns:p="urn:x" name="a" value="b"/></additionalParams>"#, "only param"),
         (#"<additionalParams><param name=a value="x" /></additionalParams>"#, "quoted"),
         (#"<additionalParams><param name="a" value="x<y" /></additionalParams>"#, "'<' inside"),
         (#"<additionalParams><param name="a"value="x" /></additionalParams>"#, "separated by spaces"),

@@ -1,0 +1,80 @@
+import Testing
+
+@testable import CampaignMock
+
+@Suite struct XMLReaderTests {
+    private func parse(_ text: String, limits: XMLReader.Limits = .init()) throws -> XMLElement {
+        try XMLReader.parse(Array(text.utf8), limits: limits)
+    }
+
+    @Test func resolvesNamespacesOfElementsAndAttributes() throws {
+        let root = try parse(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:urn="urn:xtk:session">
+              <soapenv:Header/>
+              <soapenv:Body><urn:Logon><urn:sessiontoken/><strLogin xmlns="urn:other" a="1">admin</strLogin></urn:Logon></soapenv:Body>
+            </soapenv:Envelope>
+            """)
+        #expect(root.localName == "Envelope")
+        #expect(root.namespace == "http://schemas.xmlsoap.org/soap/envelope/")
+        let logon = try #require(root.element("Body")?.elements.first)
+        #expect(logon.name == "urn:Logon")
+        #expect(logon.namespace == "urn:xtk:session")
+        let login = try #require(logon.element("strLogin"))
+        #expect(login.namespace == "urn:other")
+        #expect(login.text == "admin")
+        #expect(login.attributes.first?.namespace == nil)
+    }
+
+    @Test func decodesReferencesCDATAAndSkipsComments() throws {
+        let root = try parse("<a t='&lt;&#x27;&#39;&amp;'><!-- note -->x&gt;<![CDATA[<b>&amp;</b>]]>y</a>")
+        #expect(root.attribute("t") == "<''&")
+        #expect(root.text == "x><b>&amp;</b>y")
+        #expect(root.elements.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("<!DOCTYPE a [<!ENTITY x \"y\">]><a>&x;</a>", "DTDs and entity declarations are not accepted"),
+        (
+            "<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\"><!ENTITY lol1 \"&lol;&lol;\">]><a>&lol1;</a>",
+            "DTDs"
+        ),
+        ("<!DOCTYPE a SYSTEM \"file:///etc/passwd\"><a/>", "DTDs"),
+        ("<a><!ENTITY x \"y\"></a>", "DTDs"),
+        ("<a>&xxe;</a>", "not one of the five predefined ones"),
+        ("<a><?php x ?></a>", "processing instructions"),
+        ("<p:a/>", "prefix 'p' of 'p:a' is not declared"),
+        ("<a b='1' b='2'/>", "attribute 'b' is repeated"),
+        ("<a b=1/>", "attribute values must be quoted"),
+        ("<a></b>", "</b> does not close <a>"),
+        ("<a>", "unterminated element <a>"),
+        ("<a/><b/>", "content after the root element"),
+        ("", "no root element"),
+        ("text", "expected the root element"),
+        ("<a>&#0;</a>", "invalid character reference"),
+        ("<a><!-- never closed </a>", "unterminated comment"),
+    ])
+    func refuses(_ text: String, _ fragment: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect((error as? XMLError)?.reason.contains(fragment) == true, "\(error)")
+        }
+    }
+
+    @Test func boundsDepthAndElementCount() throws {
+        var shallow = XMLReader.Limits()
+        shallow.depth = 3
+        #expect(throws: XMLError.self) { try parse("<a><b><c><d/></c></b></a>", limits: shallow) }
+        #expect(try parse("<a><b><c/></b></a>", limits: shallow).localName == "a")
+        var few = XMLReader.Limits()
+        few.elements = 10
+        #expect(throws: XMLError.self) { try parse("<a>" + String(repeating: "<b/>", count: 10) + "</a>", limits: few) }
+    }
+
+    @Test func refusesInvalidUTF8InNames() {
+        #expect(throws: XMLError.self) { try XMLReader.parse([0x3C, 0xC3, 0x28, 0x2F, 0x3E]) }
+    }
+}
