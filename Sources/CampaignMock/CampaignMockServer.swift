@@ -70,6 +70,13 @@ package final class CampaignMockServer: Sendable {
         }
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
         router.add(nil, "/r", pipeline.route("tracking", identify: tracking.identify, tracking.decide))
+        let soap = SOAPEndpoint(
+            store: store,
+            sessions: SOAPSessions(
+                login: configuration.soapLogin, password: configuration.soapPassword,
+                lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds))
+        router.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route("soap", soap.decide))
+        router.add(nil, "/nl/jsp/schemawsdl.jsp", pipeline.route("soap", WSDL.decide))
         let health = HealthPages()
         router.add(nil, "/r/test", pipeline.route("health", health.redirectTest))
         router.add(nil, "/nl/jsp/ping.jsp", pipeline.route("health", health.ping))
@@ -169,6 +176,7 @@ package final class CampaignMockServer: Sendable {
             lines.append("    devices must trust it: campaign-mock ca export --format pem|mobileconfig|android-nsc")
         }
         lines += [
+            "  SOAP router                \(baseURL)/nl/jsp/soaprouter.jsp (login \(configuration.soapLogin))",
             "  Admin API                  \(baseURL)/_mock/ (\(access))",
             "  Data                       \(dataDescription)",
             "  Applications (the SDK's integration key is mobileAppUuid):",

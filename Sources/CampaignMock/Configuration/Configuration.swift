@@ -32,6 +32,11 @@ package struct Configuration: Sendable, Equatable {
     package var tlsKeyPath: String?
     /// Extra names (DNS or IP) for the `--tls auto` certificate.
     package var tlsNames: [String] = []
+    /// The SOAP router's credentials for `xtk:session#Logon`.
+    package var soapLogin = "admin"
+    package var soapPassword = "admin"
+    /// How long a SOAP session lives (Campaign's default is 24 h).
+    package var soapSessionTimeoutMilliseconds = 86_400_000
 
     /// How HTTPS is served.
     package enum TLSMode: Sendable, Equatable {

@@ -176,6 +176,17 @@ extension Setting {
         Setting(key: "noHttp", help: "Serve HTTPS only (no plain HTTP listener).") { config, value in
             config.http.plainHTTP = !(try parse(value, as: "boolean (true or false)", parseBool))
         },
+        Setting(key: "soapLogin", help: "Login the SOAP router accepts in xtk:session#Logon (default admin).") {
+            config, value in
+            config.soapLogin = try parse(value, as: "login") { $0.isEmpty ? nil : $0 }
+        },
+        Setting(key: "soapPassword", help: "Password for --soap-login (default admin).") { config, value in
+            config.soapPassword = value
+        },
+        Setting(key: "soapSessionTimeout", help: "How long a SOAP session lives (default 24h).") {
+            config, value in
+            config.soapSessionTimeoutMilliseconds = try parseDuration(value, key: "soapSessionTimeout")
+        },
         Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
             config.http.eventLoopCount = try parse(value, as: "count (1-64)") {
                 Int($0).flatMap { (1...64).contains($0) ? $0 : nil }
@@ -232,14 +243,15 @@ extension Setting {
         throw ConfigurationError("'\(value)' is not a valid size (e.g. 512, 64KiB, 1MiB)")
     }
 
-    /// `500ms`, `10s`, `2m`; a bare number is seconds.
+    /// `500ms`, `10s`, `2m`, `24h`; a bare number is seconds; at most 7 days.
     static func parseDuration(_ value: String, key: String) throws(ConfigurationError) -> Int {
         let text = value.trimmingASCIISpaces().lowercased()
-        for (suffix, factor) in [("ms", 1), ("s", 1000), ("m", 60_000), ("", 1000)] where text.hasSuffix(suffix) {
-            if let count = Double(text.dropLast(suffix.count)), count >= 0, count * Double(factor) < 86_400_000 {
+        for (suffix, factor) in [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("", 1000)]
+        where text.hasSuffix(suffix) {
+            if let count = Double(text.dropLast(suffix.count)), count >= 0, count * Double(factor) <= 604_800_000 {
                 return Int(count * Double(factor))
             }
         }
-        throw ConfigurationError("'\(value)' is not a valid duration (e.g. 500ms, 10s, 2m)")
+        throw ConfigurationError("'\(value)' is not a valid duration (e.g. 500ms, 10s, 2m, 24h)")
     }
 }

@@ -109,5 +109,23 @@ enum Schema {
                 CREATE INDEX tracking_events_delivery ON tracking_events (delivery_id);
                 CREATE INDEX tracking_events_device ON tracking_events (device_id);
                 """),
+        Migration(
+            name: "0005-recipients",
+            sql: """
+                CREATE TABLE recipients (
+                    id INTEGER PRIMARY KEY,
+                    email TEXT NOT NULL UNIQUE,
+                    first_name TEXT,
+                    last_name TEXT,
+                    black_list INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE subscriptions (
+                    recipient_id INTEGER NOT NULL REFERENCES recipients (id) ON DELETE CASCADE,
+                    service TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (recipient_id, service)
+                );
+                """),
     ]
 }

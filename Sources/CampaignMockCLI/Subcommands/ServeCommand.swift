@@ -57,6 +57,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: help("tlsKey")) var tlsKey: String?
     @Option(name: .customLong("tls-san"), help: help("tlsSans")) var tlsSans: [String] = []
     @Flag(name: .customLong("no-http"), help: help("noHttp")) var noHTTP = false
+    @Option(help: help("soapLogin")) var soapLogin: String?
+    @Option(help: help("soapPassword")) var soapPassword: String?
+    @Option(help: help("soapSessionTimeout")) var soapSessionTimeout: String?
 
     /// The help line of a setting, with its environment variable.
     private static func help(_ key: String) -> ArgumentHelp {
@@ -76,6 +79,7 @@ struct ServeCommand: ParsableCommand {
             "strictTracking": strictTracking ? "true" : nil, "adminToken": adminToken, "tls": tls,
             "tlsPort": tlsPort, "tlsCert": tlsCert, "tlsKey": tlsKey,
             "tlsSans": tlsSans.isEmpty ? nil : tlsSans.joined(separator: "\n"), "noHttp": noHTTP ? "true" : nil,
+            "soapLogin": soapLogin, "soapPassword": soapPassword, "soapSessionTimeout": soapSessionTimeout,
         ]
         return values.compactMapValues { $0 }
     }

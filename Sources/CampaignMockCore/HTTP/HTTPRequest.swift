@@ -11,6 +11,8 @@ package struct HTTPRequest: Sendable {
     package var remoteAddress: SocketAddress?
     /// Monotonic time the request was complete, for durations.
     package var receivedAt: UInt64
+    /// Whether it came over TLS (an HTTPS listener).
+    package var isSecure = false
 
     package init(
         method: HTTPMethod,

@@ -115,6 +115,7 @@ final class Connection {
                 case .request(var request):
                     request.remoteAddress = remoteAddress
                     request.receivedAt = now
+                    request.isSecure = tls != nil
                     awaitingReply = true
                     replyIsToHead = request.method == .head
                     replyKeepsAlive = request.wantsKeepAlive

@@ -68,7 +68,7 @@ import Testing
             message: "--max-body-size: 'lots' is not a valid size (e.g. 512, 64KiB, 1MiB)"),
         .init(
             flags: ["headerTimeout": "soon"], environment: [:], json: nil,
-            message: "--header-timeout: 'soon' is not a valid duration (e.g. 500ms, 10s, 2m)"),
+            message: "--header-timeout: 'soon' is not a valid duration (e.g. 500ms, 10s, 2m, 24h)"),
         .init(
             flags: ["journalLimit": "0"], environment: [:], json: nil,
             message: "--journal-limit: '0' is not a valid count (1 or more)"),

@@ -1,0 +1,184 @@
+import CampaignMockCore
+
+/// `POST /nl/jsp/soaprouter.jsp` (PRODUCT.md §3.2): reads the envelope, checks the session, runs the
+/// method, and answers with its response envelope or a SOAP fault.
+struct SOAPEndpoint: Sendable {
+    let store: Store
+    let sessions: SOAPSessions
+
+    func decide(_ request: HTTPRequest) throws -> EndpointResult {
+        guard request.method == .post else {
+            throw HTTPError(.methodNotAllowed, "The SOAP router takes POST", headers: [.allow: "POST"])
+        }
+        do {
+            let call = try SOAPCall(request)
+            return try dispatch(call, request)
+        } catch {
+            let reason = error.string + (error.detail.map { " (\($0))" } ?? "")
+            return EndpointResult(response: error.response, reason: reason, rejection: "fault")
+        }
+    }
+
+    private func dispatch(_ call: SOAPCall, _ request: HTTPRequest) throws(SOAPFault) -> EndpointResult {
+        switch (call.service, call.method) {
+        case ("xtk:session", "Logon"):
+            return logon(call, try call.string(1, "strLogin"), try call.string(2, "strPassword"))
+        case ("xtk:session", "Logoff"):
+            let token = try authenticate(call, request)
+            sessions.logoff(token)
+            return EndpointResult(response: SOAPResponse.method("Logoff", service: call.service, ""))
+        case ("nms:subscription", "Subscribe"):
+            _ = try authenticate(call, request)
+            return try subscribe(call, create: try call.boolean(3, "create"))
+        case ("nms:subscription", "Unsubscribe"):
+            _ = try authenticate(call, request)
+            return try unsubscribe(call)
+        case ("xtk:queryDef", "ExecuteQuery"):
+            _ = try authenticate(call, request)
+            return try executeQuery(call)
+        default:
+            throw .unknownMethod(call.method, service: call.service)
+        }
+    }
+
+    /// The session token from the first parameter or the `__sessiontoken` cookie, checked with
+    /// `X-Security-Token` (PROTOCOL.md §5.1). Returns the token.
+    private func authenticate(_ call: SOAPCall, _ request: HTTPRequest) throws(SOAPFault) -> String {
+        var token = call.parameters.first?.text.trimmingASCIISpaces() ?? ""
+        if token.isEmpty, let cookie = request.headers[.cookie] {
+            for part in cookie.split(separator: ";") {
+                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIISpaces() }
+                if pair.count == 2 && pair[0] == "__sessiontoken" { token = pair[1] }
+            }
+        }
+        try sessions.authenticate(
+            token: token, securityToken: request.headers[HTTPHeaderName(rawValue: "X-Security-Token")])
+        return token
+    }
+
+    // MARK: - xtk:session
+
+    private func logon(_ call: SOAPCall, _ login: String, _ password: String) -> EndpointResult {
+        guard let (token, security) = sessions.logon(login: login, password: password) else {
+            let fault = SOAPFault.methodFailed(
+                "Logon", service: call.service, "Invalid login or password. Connection denied.")
+            return EndpointResult(response: fault.response, reason: "Logon refused for '\(login)'", rejection: "fault")
+        }
+        let seconds = String(sessions.lifetimeMilliseconds / 1000)
+        let now = HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()).replacing("T", with: " ")
+        let serverInfo = XMLOutput.element(
+            "serverInfo",
+            [
+                ("buildNumber", "0"), ("majNumber", "8"), ("minNumber", "0"),
+                ("releaseName", "campaign-mock \(CampaignMockServer.version)"), ("instanceName", "campaign-mock"),
+                ("sessionTimeOut", seconds), ("securityTimeOut", seconds), ("serverDate", now),
+            ])
+        let userInfo = XMLOutput.element("userInfo", [("login", login), ("loginCS", login), ("timezone", "UTC")])
+        let sessionInfo = XMLOutput.element("sessionInfo", content: serverInfo + userInfo)
+        let content =
+            SOAPResponse.string("pstrSessionToken", token) + SOAPResponse.document("pSessionInfo", sessionInfo)
+            + SOAPResponse.string("pstrSecurityToken", security)
+        return EndpointResult(response: SOAPResponse.method("Logon", service: call.service, content))
+    }
+
+    // MARK: - nms:subscription
+
+    private func subscribe(_ call: SOAPCall, create: Bool) throws(SOAPFault) -> EndpointResult {
+        let service = try call.string(1, "service").trimmingASCIISpaces()
+        let recipient = try recipientKey(call)
+        do {
+            guard try store.read({ try $0.serviceExists(service) }) else {
+                throw SOAPFault.methodFailed(
+                    call.method, service: call.service,
+                    "Unknown service '\(service)' (services are the applications' names)")
+            }
+            if !create, try !store.read({ try $0.recipientExists(email: recipient.email) }) {
+                throw SOAPFault.methodFailed(
+                    call.method, service: call.service, "No recipient with email '\(recipient.email)'")
+            }
+        } catch let fault as SOAPFault {
+            throw fault
+        } catch {
+            throw SOAPFault(.server, "Error while reading the database", detail: "\(error)")
+        }
+        return EndpointResult(response: SOAPResponse.method(call.method, service: call.service, "")) { transaction in
+            try transaction.subscribe(recipient, to: service)
+        }
+    }
+
+    private func unsubscribe(_ call: SOAPCall) throws(SOAPFault) -> EndpointResult {
+        let service = try call.string(1, "service").trimmingASCIISpaces()
+        let recipient = try recipientKey(call)
+        return EndpointResult(response: SOAPResponse.method(call.method, service: call.service, "")) { transaction in
+            try transaction.unsubscribe(email: recipient.email, from: service.isEmpty ? nil : service)
+        }
+    }
+
+    /// `<recipient _key="@email" email="…" firstName="…" lastName="…"/>`.
+    private func recipientKey(_ call: SOAPCall) throws(SOAPFault) -> RecipientKey {
+        let content = try call.document(2, "content")
+        guard content.localName == "recipient" else {
+            throw .badParameters(call.method, service: call.service, "content must be a <recipient> element")
+        }
+        let key = content.attribute("_key") ?? "@email"
+        guard key == "@email" else {
+            throw .badParameters(call.method, service: call.service, "only _key=\"@email\" is supported, not '\(key)'")
+        }
+        guard let email = content.attribute("email"), !email.isEmpty else {
+            throw .badParameters(call.method, service: call.service, "the recipient has no email")
+        }
+        return RecipientKey(
+            email: email, firstName: content.attribute("firstName"), lastName: content.attribute("lastName"))
+    }
+
+    // MARK: - xtk:queryDef
+
+    private func executeQuery(_ call: SOAPCall) throws(SOAPFault) -> EndpointResult {
+        let query: QueryDefinition
+        let result: QueryResult
+        do {
+            query = try QueryDefinition(try call.document(1, "entity"))
+            result = try store.read { try $0.execute(query) }
+        } catch let fault as SOAPFault {
+            throw fault
+        } catch let error as QueryError {
+            throw .methodFailed(call.method, service: call.service, error.message)
+        } catch {
+            throw SOAPFault(.server, "Error while executing the query", detail: "\(error)")
+        }
+        let name = String(query.schema.split(separator: ":").last ?? "")
+        let output: String
+        switch (result, query.operation) {
+        case (.count(let count), _):
+            output = XMLOutput.element(name, [("count", String(count))])
+        case (.rows(let rows), .select):
+            output = XMLOutput.element("\(name)-collection", content: rows.map { Self.element(name, $0) }.joined())
+        case (.rows(let rows), .get):
+            guard rows.count == 1 else {
+                throw .methodFailed(
+                    call.method, service: call.service, rows.isEmpty ? "No record found" : "More than one record found")
+            }
+            output = Self.element(name, rows[0])
+        case (.rows(let rows), _):
+            output = rows.first.map { Self.element(name, $0) } ?? XMLOutput.element(name)
+        }
+        return EndpointResult(
+            response: SOAPResponse.method(
+                call.method, service: call.service, SOAPResponse.document("pdomOutput", output)))
+    }
+
+    /// One row: `@x` fields as attributes, `[link/@x]` fields as attributes of a `<link/>` child.
+    private static func element(_ name: String, _ row: [(field: QueryDefinition.Field, value: String?)]) -> String {
+        let attributes = row.compactMap { entry in
+            entry.field.link == nil ? entry.value.map { (entry.field.attribute, $0) } : nil
+        }
+        var links: [String] = []
+        for entry in row { if let link = entry.field.link, !links.contains(link) { links.append(link) } }
+        let children = links.map { link in
+            let linked = row.filter { $0.field.link == link }
+            return XMLOutput.element(
+                link, linked.compactMap { entry in entry.value.map { (entry.field.attribute, $0) } })
+        }
+        return XMLOutput.element(name, attributes, content: children.isEmpty ? nil : children.joined())
+    }
+}

@@ -1,0 +1,66 @@
+import CampaignMockCore
+import Synchronization
+
+/// Logged-on SOAP sessions (in memory; a restart logs everyone off).
+final class SOAPSessions: Sendable {
+    struct Session: Sendable {
+        let login: String
+        let securityToken: String
+        let expiresAt: UInt64
+    }
+
+    private let sessions = Mutex<[String: Session]>([:])
+    let login: String
+    let password: String
+    /// Session lifetime.
+    let lifetimeMilliseconds: Int
+
+    init(login: String, password: String, lifetimeMilliseconds: Int) {
+        self.login = login
+        self.password = password
+        self.lifetimeMilliseconds = lifetimeMilliseconds
+    }
+
+    /// Opens a session for valid credentials; returns (session token, security token) or nil.
+    func logon(login: String, password: String) -> (String, String)? {
+        guard AdminAccess.constantTimeEqual(Array(login.utf8), Array(self.login.utf8)),
+            AdminAccess.constantTimeEqual(Array(password.utf8), Array(self.password.utf8))
+        else { return nil }
+        let token = "___" + RandomText.uuid()
+        let security = "@" + RandomText.base64(bytes: 48)
+        let expiry = Clock.monotonicNanoseconds() + UInt64(lifetimeMilliseconds) * 1_000_000
+        sessions.withLock { sessions in
+            sessions = sessions.filter { $0.value.expiresAt > Clock.monotonicNanoseconds() }
+            sessions[token] = Session(login: login, securityToken: security, expiresAt: expiry)
+        }
+        return (token, security)
+    }
+
+    func logoff(_ token: String) {
+        _ = sessions.withLock { $0.removeValue(forKey: token) }
+    }
+
+    /// Checks a call's credentials: a live session token with its security token, or `login/password`
+    /// (the form load-balanced setups use, PROTOCOL.md §5.4).
+    ///
+    /// - Throws: the `XSV-350008` fault.
+    func authenticate(token: String, securityToken: String?) throws(SOAPFault) {
+        if !token.hasPrefix("___"), let slash = token.firstIndex(of: "/") {
+            let login = String(token[..<slash])
+            let password = String(token[token.index(after: slash)...])
+            guard AdminAccess.constantTimeEqual(Array(login.utf8), Array(self.login.utf8)),
+                AdminAccess.constantTimeEqual(Array(password.utf8), Array(self.password.utf8))
+            else { throw .badSession("Invalid login or password. Connection denied.") }
+            return
+        }
+        guard !token.isEmpty else { throw .badSession("no session token (first parameter or Cookie __sessiontoken)") }
+        guard let session = sessions.withLock({ $0[token] }) else { throw .badSession("unknown session token") }
+        guard session.expiresAt > Clock.monotonicNanoseconds() else {
+            logoff(token)
+            throw .badSession("the session expired")
+        }
+        guard let securityToken,
+            AdminAccess.constantTimeEqual(Array(securityToken.utf8), Array(session.securityToken.utf8))
+        else { throw .badSession("missing or wrong X-Security-Token") }
+    }
+}

@@ -1,0 +1,244 @@
+import CampaignMockCore
+
+/// What `ExecuteQuery` returns: rows (field → value as text; nil when empty), or a count.
+package enum QueryResult: Sendable, Equatable {
+    case rows([[(field: QueryDefinition.Field, value: String?)]])
+    case count(Int)
+
+    package static func == (lhs: QueryResult, rhs: QueryResult) -> Bool {
+        switch (lhs, rhs) {
+        case (.count(let left), .count(let right)): return left == right
+        case (.rows(let left), .rows(let right)):
+            return left.count == right.count
+                && zip(left, right).allSatisfy {
+                    $0.map(\.field) == $1.map(\.field) && $0.map(\.value) == $1.map(\.value)
+                }
+        default: return false
+        }
+    }
+}
+
+/// The schemas `ExecuteQuery` can read, and the SQL behind each field. Every fragment is fixed here;
+/// a query only chooses among them, and its values are bound (PRODUCT.md §10, U9 for the names).
+enum QuerySchemas {
+    enum Kind {
+        case text, integer, time
+    }
+
+    struct Column {
+        let sql: String
+        let kind: Kind
+    }
+
+    struct Table {
+        /// `FROM … JOIN …`.
+        let from: String
+        let columns: [QueryDefinition.Field: Column]
+        /// For fields not in `columns`: a subquery reading an additional param by its (bound) name.
+        let paramColumn: String?
+        let defaultOrder: String
+    }
+
+    private static func attribute(_ name: String) -> QueryDefinition.Field { .init(link: nil, attribute: name) }
+    private static func linked(_ link: String, _ name: String) -> QueryDefinition.Field {
+        .init(link: link, attribute: name)
+    }
+
+    static let tables: [String: Table] = [
+        "nms:mobileApp": Table(
+            from: "FROM applications a",
+            columns: [
+                attribute("id"): Column(sql: "a.id", kind: .integer),
+                attribute("uuid"): Column(sql: "a.integration_key", kind: .text),
+                attribute("name"): Column(sql: "a.name", kind: .text),
+                attribute("label"): Column(sql: "a.name", kind: .text),
+                attribute("platform"): Column(sql: "a.platform", kind: .text),
+                attribute("disabled"): Column(sql: "(1 - a.enabled)", kind: .integer),
+                attribute("created"): Column(sql: "a.created_at", kind: .time),
+            ],
+            paramColumn: nil, defaultOrder: "a.id"),
+        "nms:appSubscriptionRcp": Table(
+            from: "FROM devices d JOIN applications a ON a.id = d.application_id",
+            columns: [
+                attribute("id"): Column(sql: "d.id", kind: .integer),
+                attribute("registrationToken"): Column(sql: "d.registration_token", kind: .text),
+                attribute("userKey"): Column(sql: "d.user_key", kind: .text),
+                attribute("deviceImei"): Column(sql: "d.device_imei", kind: .text),
+                attribute("deviceName"): Column(sql: "d.device_name", kind: .text),
+                attribute("deviceModel"): Column(sql: "d.device_model", kind: .text),
+                attribute("deviceBrand"): Column(sql: "d.device_brand", kind: .text),
+                attribute("deviceManufacturer"): Column(sql: "d.device_manufacturer", kind: .text),
+                attribute("osName"): Column(sql: "d.os_name", kind: .text),
+                attribute("osVersion"): Column(sql: "d.os_version", kind: .text),
+                attribute("osLanguage"): Column(sql: "d.os_language", kind: .text),
+                attribute("disabled"): Column(sql: "d.disabled", kind: .integer),
+                attribute("created"): Column(sql: "d.created_at", kind: .time),
+                attribute("lastModified"): Column(sql: "d.updated_at", kind: .time),
+                attribute("mobileApp-id"): Column(sql: "d.application_id", kind: .integer),
+                linked("mobileApp", "uuid"): Column(sql: "a.integration_key", kind: .text),
+                linked("mobileApp", "name"): Column(sql: "a.name", kind: .text),
+                linked("mobileApp", "platform"): Column(sql: "a.platform", kind: .text),
+            ],
+            paramColumn: "(SELECT p.value FROM device_params p WHERE p.device_id = d.id AND p.name = ?)",
+            defaultOrder: "d.id"),
+        "nms:broadLogAppSubRcp": Table(
+            from: """
+                FROM messages m LEFT JOIN devices d ON d.id = m.device_id LEFT JOIN applications a ON a.id = m.application_id
+                """,
+            columns: [
+                attribute("id"): Column(sql: "m.message_id", kind: .text),
+                attribute("delivery-id"): Column(sql: "m.delivery_id", kind: .text),
+                attribute("eventDate"): Column(sql: "m.created_at", kind: .time),
+                attribute("appSubscription-id"): Column(sql: "m.device_id", kind: .integer),
+                linked("appSubscription", "registrationToken"): Column(sql: "d.registration_token", kind: .text),
+                linked("appSubscription", "userKey"): Column(sql: "d.user_key", kind: .text),
+                linked("mobileApp", "uuid"): Column(sql: "a.integration_key", kind: .text),
+            ],
+            paramColumn: nil, defaultOrder: "m.id"),
+        "nms:trackingLogAppSubRcp": Table(
+            from: """
+                FROM tracking_events e LEFT JOIN messages m ON m.id = e.message_ref LEFT JOIN devices d ON d.id = e.device_id
+                LEFT JOIN applications a ON a.id = e.application_id
+                """,
+            columns: [
+                attribute("id"): Column(sql: "e.id", kind: .integer),
+                attribute("logDate"): Column(sql: "e.received_at", kind: .time),
+                attribute("tagId"): Column(sql: "e.tag", kind: .integer),
+                attribute("rawId"): Column(sql: "e.raw_id", kind: .text),
+                attribute("deliveryId"): Column(sql: "e.delivery_id", kind: .text),
+                attribute("broadLog-id"): Column(sql: "m.message_id", kind: .text),
+                attribute("userAgent"): Column(sql: "e.user_agent", kind: .text),
+                attribute("sourceIP"): Column(sql: "e.remote_address", kind: .text),
+                attribute("appSubscription-id"): Column(sql: "e.device_id", kind: .integer),
+                linked("appSubscription", "registrationToken"): Column(sql: "d.registration_token", kind: .text),
+                linked("mobileApp", "uuid"): Column(sql: "a.integration_key", kind: .text),
+                linked("broadLog", "id"): Column(sql: "m.message_id", kind: .text),
+            ],
+            paramColumn: nil, defaultOrder: "e.id"),
+        "nms:recipient": Table(
+            from: "FROM recipients r",
+            columns: [
+                attribute("id"): Column(sql: "r.id", kind: .integer),
+                attribute("email"): Column(sql: "r.email", kind: .text),
+                attribute("firstName"): Column(sql: "r.first_name", kind: .text),
+                attribute("lastName"): Column(sql: "r.last_name", kind: .text),
+                attribute("blackList"): Column(sql: "r.black_list", kind: .integer),
+                attribute("created"): Column(sql: "r.created_at", kind: .time),
+            ],
+            paramColumn: nil, defaultOrder: "r.id"),
+        "nms:subscription": Table(
+            from: "FROM subscriptions s JOIN recipients r ON r.id = s.recipient_id",
+            columns: [
+                attribute("service"): Column(sql: "s.service", kind: .text),
+                attribute("created"): Column(sql: "s.created_at", kind: .time),
+                attribute("recipient-id"): Column(sql: "s.recipient_id", kind: .integer),
+                linked("recipient", "email"): Column(sql: "r.email", kind: .text),
+            ],
+            paramColumn: nil, defaultOrder: "s.created_at, s.recipient_id"),
+    ]
+
+    /// The schemas, for messages.
+    static var names: String { tables.keys.sorted().joined(separator: ", ") }
+}
+
+extension StoreReader {
+    /// Runs a queryDef.
+    ///
+    /// - Throws: ``QueryError`` for an unknown schema or field, or a comparison the store cannot make.
+    package func execute(_ query: QueryDefinition) throws -> QueryResult {
+        guard let table = QuerySchemas.tables[query.schema] else {
+            throw QueryError("schema '\(query.schema)' is not supported (use \(QuerySchemas.names))")
+        }
+        var values: [any SQLiteBindable] = []
+        func column(_ field: QueryDefinition.Field) throws(QueryError) -> QuerySchemas.Column {
+            if let known = table.columns[field] { return known }
+            guard field.link == nil, let param = table.paramColumn else {
+                throw QueryError("'\(field)' is not a field of \(query.schema)")
+            }
+            values.append(field.attribute)
+            return QuerySchemas.Column(sql: param, kind: .text)
+        }
+        func operand(_ operand: QueryOperand, against kind: QuerySchemas.Kind?) throws(QueryError) -> (
+            String, QuerySchemas.Kind?
+        ) {
+            switch operand {
+            case .field(let field):
+                let found = try column(field)
+                return (found.sql, found.kind)
+            case .text(let text):
+                if kind == .time {
+                    guard let micros = Self.time(text) else {
+                        throw QueryError("'\(text)' is not a date (YYYY-MM-DD HH:MM:SS)")
+                    }
+                    values.append(micros)
+                } else {
+                    values.append(text)
+                }
+                return ("?", nil)
+            case .number(let text):
+                values.append(Int64(text).map { $0 as any SQLiteBindable } ?? Double(text) ?? 0)
+                return ("?", nil)
+            }
+        }
+        /// The kind of a field operand (a literal on the other side is converted to it: a date, say).
+        func kind(_ operand: QueryOperand) -> QuerySchemas.Kind? {
+            guard case .field(let field) = operand else { return nil }
+            return table.columns[field]?.kind ?? .text
+        }
+        func translate(_ condition: QueryCondition) throws(QueryError) -> String {
+            switch condition {
+            case .and(let left, let right): return "(\(try translate(left)) AND \(try translate(right)))"
+            case .or(let left, let right): return "(\(try translate(left)) OR \(try translate(right)))"
+            case .compare(let left, let comparison, let right):
+                // Bound in order: the left side's values, then the right side's.
+                let (leftSQL, _) = try operand(left, against: kind(right))
+                let (rightSQL, _) = try operand(right, against: kind(left))
+                return "(\(leftSQL) \(comparison.rawValue) \(rightSQL))"
+            }
+        }
+
+        if query.operation == .count {
+            let whereSQL = try query.condition.map { "WHERE " + (try translate($0)) } ?? ""
+            let count = try connection.scalar("SELECT count(*) \(table.from) \(whereSQL)", values).integer ?? 0
+            return .count(Int(count))
+        }
+        let selected = try query.fields.map { (field) throws(QueryError) in (field, try column(field)) }
+        let whereSQL = try query.condition.map { "WHERE " + (try translate($0)) } ?? ""
+        var order = try query.order.map { (entry) throws(QueryError) in
+            "\(try column(entry.field).sql) \(entry.descending ? "DESC" : "ASC")"
+        }
+        order.append(table.defaultOrder)
+        let limit = query.operation == .select ? query.lineCount : 2
+        values.append(limit)
+        let sql =
+            "SELECT \(selected.map(\.1.sql).joined(separator: ", ")) \(table.from) \(whereSQL) "
+            + "ORDER BY \(order.joined(separator: ", ")) LIMIT ?"
+        let rows = try connection.query(sql, values)
+        return .rows(
+            rows.map { row in
+                selected.enumerated().map { index, entry in (entry.0, Self.text(row[index], entry.1.kind)) }
+            })
+    }
+
+    /// A value as text in the form Campaign writes it (times as `2026-11-22 17:33:09.670Z`).
+    private static func text(_ value: SQLiteValue, _ kind: QuerySchemas.Kind) -> String? {
+        switch value {
+        case .null: return nil
+        case .integer(let number):
+            return kind == .time
+                ? HTTPDate.iso8601(microsecondsSince1970: number).replacing("T", with: " ") : String(number)
+        case .real(let number): return String(number)
+        case .text(let text): return text
+        case .blob(let bytes): return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// `2026-11-22 17:33:09` (UTC), with optional fractions and `Z`, or RFC 3339, in microseconds.
+    private static func time(_ text: String) -> Int64? {
+        if let micros = RFC3339.microseconds(text) { return micros }
+        var normalized = text.replacing(" ", with: "T")
+        if !normalized.hasSuffix("Z") { normalized += "Z" }
+        if normalized.count == 11 { normalized = String(normalized.dropLast(2)) + "T00:00:00Z" }
+        return RFC3339.microseconds(normalized)
+    }
+}
