@@ -2,8 +2,8 @@
 #
 #   make setup     install the system packages the build needs (Debian/Ubuntu; skipped when present)
 #   make run       setup, build and start the server on its defaults (http://127.0.0.1:8080)
-#   make test      build and run the whole test suite: the Swift tests, then the admin API contract test
-#                  (schemathesis against a live server, Tests/Contract/)
+#   make test      build and run the whole test suite: the Swift tests, then Tests/Contract/: the admin
+#                  API contract test (schemathesis) and the SOAP router driven by zeep, both against a live server
 #   make lint      check formatting (swift format, strict)
 #   make format    fix formatting in place
 #   make build     debug build
@@ -37,11 +37,9 @@ setup:
 		brew list sqlite >/dev/null 2>&1 || brew install sqlite; \
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6.2 or newer is required: https://www.swift.org/install"; exit 1; }
-	@pinned=$$(cut -d= -f3 Tests/Contract/requirements.txt); \
-	if [ "$$($(PYTHON) -c 'import schemathesis; print(schemathesis.__version__)' 2>/dev/null)" != "$$pinned" ]; then \
-		echo "Installing schemathesis $$pinned (the contract test)"; \
-		$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements.txt; \
-	fi
+	@$(PYTHON) Tests/Contract/requirements_met.py || { \
+		echo "Installing the contract-test tools (Tests/Contract/requirements.txt)"; \
+		$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements.txt; }
 
 run: setup
 	$(SWIFT) run campaign-mock serve $(ARGS)
@@ -56,6 +54,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Tests/Contract/schemathesis.sh "$$($(SWIFT) build --show-bin-path)/campaign-mock"
+	CAMPAIGN_MOCK_BINARY="$$($(SWIFT) build --show-bin-path)/campaign-mock" $(PYTHON) -m pytest -q -p no:cacheprovider Tests/Contract
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)

@@ -21,11 +21,12 @@ extension AdminAPI {
         if let only = query["only"] {
             parts = []
             guard !only.isEmpty else {
-                throw AdminError(.badRequest, "only must list journal, events, devices or faults")
+                throw AdminError(.badRequest, "only must list journal, events, devices, recipients or faults")
             }
             for name in only.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let part = ResetPart(rawValue: String(name)) else {
-                    throw AdminError(.badRequest, "only must list journal, events, devices or faults, got '\(name)'")
+                    throw AdminError(
+                        .badRequest, "only must list journal, events, devices, recipients or faults, got '\(name)'")
                 }
                 parts.insert(part)
             }

@@ -2060,12 +2060,12 @@ enum OpenAPIDocument {
                 "operationId": "reset",
                 "parameters": [
                   {
-                    "description": "Comma-separated: journal, events, devices, faults.",
+                    "description": "Comma-separated: journal, events, devices, recipients, faults.",
                     "in": "query",
                     "name": "only",
                     "required": false,
                     "schema": {
-                      "pattern": "^(journal|events|devices|faults)(,(journal|events|devices|faults))*$",
+                      "pattern": "^(journal|events|devices|recipients|faults)(,(journal|events|devices|recipients|faults))*$",
                       "type": "string"
                     }
                   },

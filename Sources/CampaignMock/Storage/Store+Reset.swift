@@ -1,6 +1,6 @@
 /// What `POST /_mock/reset` clears.
 package enum ResetPart: String, Sendable, CaseIterable, Codable {
-    case journal, events, devices, faults
+    case journal, events, devices, recipients, faults
 }
 
 extension StoreTransaction {
@@ -31,6 +31,10 @@ extension StoreTransaction {
             deleted[.events] = connection.changes
             try connection.query(
                 "DELETE FROM messages WHERE ? IS NULL OR application_id = ?", [applicationID, applicationID])
+        }
+        if parts.contains(.recipients) && applicationKey == nil {
+            // Recipients belong to no application, so a reset for one application keeps them.
+            deleted[.recipients] = try clearRecipients()
         }
         if parts.contains(.devices) {
             try connection.query(

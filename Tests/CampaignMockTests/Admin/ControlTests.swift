@@ -27,7 +27,7 @@ struct ControlTests {
         let reset = try live.json("POST", "/_mock/reset")
         #expect(reset.status == 200)
         let deleted = reset.object["deleted"] as? [String: Int]
-        #expect(deleted == ["journal": 5, "events": 2, "devices": 2, "faults": 1])
+        #expect(deleted == ["journal": 5, "events": 2, "devices": 2, "recipients": 0, "faults": 1])
         #expect(try live.storedRows() == [0, 0, 0])
         #expect(try live.events().isEmpty)
         #expect((try live.json("GET", "/_mock/apps").object["apps"] as? [Any])?.count == 3)

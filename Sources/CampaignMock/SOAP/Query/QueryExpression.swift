@@ -18,8 +18,7 @@ enum QueryExpression {
 
     /// Parses a field expression (`@userKey`, `[mobileApp/@uuid]`).
     static func field(_ text: String) throws(QueryError) -> QueryDefinition.Field {
-        let tokens = try tokenize(text)
-        guard tokens.count == 1, case .field(let field) = tokens[0] else {
+        guard let tokens = try? tokenize(text), tokens.count == 1, case .field(let field) = tokens[0] else {
             throw QueryError("'\(text)' is not a field (use @attribute or [link/@attribute])")
         }
         return field
