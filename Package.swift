@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "URLSessionProbe", path: "Tests/URLSessionProbe", swiftSettings: swiftSettings),
         .testTarget(
             name: "CampaignMockCLITests",
-            dependencies: ["CampaignMockCLI", "CampaignMockTestSupport", "URLSessionProbe"],
+            dependencies: ["CampaignMock", "CampaignMockCLI", "CampaignMockTestSupport", "URLSessionProbe"],
             swiftSettings: swiftSettings
         ),
     ],

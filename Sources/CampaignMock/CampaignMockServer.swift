@@ -48,7 +48,7 @@ package final class CampaignMockServer: Sendable {
         let server = ServerReference()
         let admin = AdminAPI(
             store: store, log: log, startedAt: startedAt, access: AdminAccess(token: configuration.adminToken),
-            faults: faults, metrics: metrics, waits: waits, server: server)
+            faults: faults, metrics: metrics, waits: waits, server: server, pushIDStyle: configuration.pushIDStyle)
         var router = Router(
             notFound: { request, reply in
                 if request.path.hasPrefix("/_mock") {
@@ -74,7 +74,8 @@ package final class CampaignMockServer: Sendable {
             store: store,
             sessions: SOAPSessions(
                 login: configuration.soapLogin, password: configuration.soapPassword,
-                lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds))
+                lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds),
+            pushIDStyle: configuration.pushIDStyle)
         router.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route("soap", soap.decide))
         router.add(nil, "/nl/jsp/schemawsdl.jsp", pipeline.route("soap", WSDL.decide))
         let health = HealthPages()

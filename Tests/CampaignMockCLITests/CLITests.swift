@@ -1,3 +1,4 @@
+import CampaignMock
 import CampaignMockTestSupport
 import Foundation
 import Testing
@@ -39,11 +40,14 @@ struct CLITests {
             "--journal-limit", "--max-body-size", "--max-header-size", "--max-header-count",
             "--max-request-line", "--max-connections", "--header-timeout", "--body-timeout",
             "--idle-timeout", "--shutdown-grace", "--event-loops", "--app", "--strict-tracking", "--admin-token",
-            "--tls", "--tls-port", "--tls-cert", "--tls-key", "--tls-san", "--no-http",
+            "--tls", "--tls-port", "--tls-cert", "--tls-key", "--tls-san", "--no-http", "--soap-login",
+            "--soap-password", "--soap-session-timeout", "--push-id-style",
         ] {
             #expect(result.output.contains(flag), "\(flag) missing from --help")
         }
-        #expect(result.output.contains("CAMPAIGN_MOCK_JOURNAL_LIMIT"))
+        for setting in Setting.all {
+            #expect(result.output.contains(setting.environmentVariable), "\(setting.key) missing from --help")
+        }
     }
 
     @Test func printsTheVersion() throws {

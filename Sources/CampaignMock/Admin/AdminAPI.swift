@@ -11,6 +11,8 @@ struct AdminAPI: Sendable {
     let metrics: Metrics
     let waits: WaitRegistry
     let server: ServerReference
+    /// The message id style of pushes that do not name one.
+    let pushIDStyle: MessageIDStyle
 
     /// Adds the admin routes to `router`.
     func register(on router: inout Router) {
@@ -21,6 +23,7 @@ struct AdminAPI: Sendable {
         registerInspection(on: &router)
         registerControl(on: &router)
         registerState(on: &router)
+        registerPush(on: &router)
         router.add(
             .get, "/_mock/openapi.json", route { _ in .content(.ok, type: "application/json", OpenAPIDocument.bytes) })
     }

@@ -54,6 +54,111 @@ enum OpenAPIDocument {
                 },
                 "type": "object"
               },
+              "ComposedPush": {
+                "properties": {
+                  "createdAt": {
+                    "type": "string"
+                  },
+                  "deliveryId": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "integer"
+                  },
+                  "idStyle": {
+                    "enum": [
+                      "v7",
+                      "v7-negative",
+                      "v7-64",
+                      "v8"
+                    ],
+                    "type": "string"
+                  },
+                  "messages": {
+                    "items": {
+                      "properties": {
+                        "adb": {
+                          "items": {
+                            "type": "string"
+                          },
+                          "type": "array"
+                        },
+                        "apns": {
+                          "type": "object"
+                        },
+                        "apnsFile": {
+                          "type": "string"
+                        },
+                        "app": {
+                          "type": "string"
+                        },
+                        "deliveryId": {
+                          "type": "string"
+                        },
+                        "fcm": {
+                          "type": "object"
+                        },
+                        "messageId": {
+                          "type": "string"
+                        },
+                        "platform": {
+                          "enum": [
+                            "ios",
+                            "android"
+                          ],
+                          "type": "string"
+                        },
+                        "registrationToken": {
+                          "type": "string"
+                        },
+                        "simctl": {
+                          "type": "string"
+                        },
+                        "tracking": {
+                          "properties": {
+                            "open": {
+                              "type": "string"
+                            },
+                            "receive": {
+                              "type": "string"
+                            }
+                          },
+                          "required": [
+                            "receive",
+                            "open"
+                          ],
+                          "type": "object"
+                        }
+                      },
+                      "required": [
+                        "registrationToken",
+                        "platform",
+                        "app",
+                        "messageId",
+                        "deliveryId",
+                        "tracking"
+                      ],
+                      "type": "object"
+                    },
+                    "type": "array"
+                  },
+                  "warnings": {
+                    "items": {
+                      "type": "string"
+                    },
+                    "type": "array"
+                  }
+                },
+                "required": [
+                  "id",
+                  "createdAt",
+                  "deliveryId",
+                  "idStyle",
+                  "messages",
+                  "warnings"
+                ],
+                "type": "object"
+              },
               "Device": {
                 "properties": {
                   "application": {
@@ -91,6 +196,37 @@ enum OpenAPIDocument {
                   "history": {
                     "items": {
                       "$ref": "#/components/schemas/HistoryEntry"
+                    },
+                    "type": "array"
+                  },
+                  "messages": {
+                    "items": {
+                      "properties": {
+                        "deliveryId": {
+                          "type": "string"
+                        },
+                        "messageId": {
+                          "type": "string"
+                        },
+                        "openedAt": {
+                          "type": "string"
+                        },
+                        "pushId": {
+                          "type": "integer"
+                        },
+                        "receivedAt": {
+                          "type": "string"
+                        },
+                        "sentAt": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "messageId",
+                        "deliveryId",
+                        "sentAt"
+                      ],
+                      "type": "object"
                     },
                     "type": "array"
                   },
@@ -679,6 +815,141 @@ enum OpenAPIDocument {
                   "value",
                   "type"
                 ],
+                "type": "object"
+              },
+              "PushRequest": {
+                "additionalProperties": false,
+                "allOf": [
+                  {
+                    "oneOf": [
+                      {
+                        "not": {
+                          "required": [
+                            "userKey"
+                          ]
+                        },
+                        "required": [
+                          "token"
+                        ]
+                      },
+                      {
+                        "not": {
+                          "required": [
+                            "token"
+                          ]
+                        },
+                        "required": [
+                          "userKey",
+                          "app"
+                        ]
+                      }
+                    ]
+                  },
+                  {
+                    "anyOf": [
+                      {
+                        "properties": {
+                          "title": {
+                            "minLength": 1
+                          }
+                        },
+                        "required": [
+                          "title"
+                        ]
+                      },
+                      {
+                        "properties": {
+                          "body": {
+                            "minLength": 1
+                          }
+                        },
+                        "required": [
+                          "body"
+                        ]
+                      },
+                      {
+                        "properties": {
+                          "silent": {
+                            "const": true
+                          }
+                        },
+                        "required": [
+                          "silent"
+                        ]
+                      }
+                    ]
+                  }
+                ],
+                "description": "token, or userKey with app; a title or a body unless silent.",
+                "properties": {
+                  "androidPackage": {
+                    "type": "string"
+                  },
+                  "app": {
+                    "pattern": "^[!-~]{1,255}$",
+                    "type": "string"
+                  },
+                  "badge": {
+                    "maximum": 1000000,
+                    "minimum": 0,
+                    "type": "integer"
+                  },
+                  "body": {
+                    "type": "string"
+                  },
+                  "bundleId": {
+                    "type": "string"
+                  },
+                  "category": {
+                    "type": "string"
+                  },
+                  "idStyle": {
+                    "enum": [
+                      "v7",
+                      "v7-negative",
+                      "v7-64",
+                      "v8"
+                    ],
+                    "type": "string"
+                  },
+                  "mediaUrl": {
+                    "type": "string"
+                  },
+                  "mutableContent": {
+                    "type": "boolean"
+                  },
+                  "silent": {
+                    "type": "boolean"
+                  },
+                  "sound": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "token": {
+                    "minLength": 1,
+                    "type": "string"
+                  },
+                  "userKey": {
+                    "type": "string"
+                  },
+                  "variables": {
+                    "additionalProperties": {
+                      "type": "string"
+                    },
+                    "propertyNames": {
+                      "not": {
+                        "enum": [
+                          "aps",
+                          "_mId",
+                          "_dId"
+                        ]
+                      }
+                    },
+                    "type": "object"
+                  }
+                },
                 "type": "object"
               },
               "Ready": {
@@ -1861,6 +2132,134 @@ enum OpenAPIDocument {
                   }
                 },
                 "summary": "This document."
+              }
+            },
+            "/_mock/push": {
+              "post": {
+                "operationId": "push",
+                "requestBody": {
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/PushRequest"
+                      }
+                    }
+                  },
+                  "required": true
+                },
+                "responses": {
+                  "201": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/ComposedPush"
+                        }
+                      }
+                    },
+                    "description": "The composed push."
+                  },
+                  "400": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    },
+                    "description": "Invalid request or payload over 4 KB."
+                  },
+                  "401": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    },
+                    "description": "An admin token is configured and the request has no valid `Authorization: Bearer` header."
+                  },
+                  "403": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    },
+                    "description": "No admin token is configured and the client is not on loopback."
+                  },
+                  "404": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    },
+                    "description": "No device matches."
+                  }
+                },
+                "summary": "Compose a notification for registered devices: APNs, .apns file, simctl line, FCM message, adb lines."
+              }
+            },
+            "/_mock/push/{id}": {
+              "get": {
+                "operationId": "showPush",
+                "parameters": [
+                  {
+                    "description": "Push id.",
+                    "in": "path",
+                    "name": "id",
+                    "required": true,
+                    "schema": {
+                      "minimum": 1,
+                      "type": "integer"
+                    }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/ComposedPush"
+                        }
+                      }
+                    },
+                    "description": "The push."
+                  },
+                  "401": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    },
+                    "description": "An admin token is configured and the request has no valid `Authorization: Bearer` header."
+                  },
+                  "403": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    },
+                    "description": "No admin token is configured and the client is not on loopback."
+                  },
+                  "404": {
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    },
+                    "description": "No such push."
+                  }
+                },
+                "summary": "A composed push again."
               }
             },
             "/_mock/ready": {

@@ -35,6 +35,8 @@ package struct Configuration: Sendable, Equatable {
     /// The SOAP router's credentials for `xtk:session#Logon`.
     package var soapLogin = "admin"
     package var soapPassword = "admin"
+    /// How pushes number their messages unless a request says otherwise.
+    package var pushIDStyle = MessageIDStyle.v7
     /// How long a SOAP session lives (Campaign's default is 24 h).
     package var soapSessionTimeoutMilliseconds = 86_400_000
 

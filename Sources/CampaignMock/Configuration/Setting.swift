@@ -187,6 +187,12 @@ extension Setting {
             config, value in
             config.soapSessionTimeoutMilliseconds = try parseDuration(value, key: "soapSessionTimeout")
         },
+        Setting(key: "pushIdStyle", help: "Message ids of composed pushes: v7 (default), v7-negative, v7-64 or v8.") {
+            config, value in
+            config.pushIDStyle = try parse(value, as: "id style (v7, v7-negative, v7-64, v8)") {
+                MessageIDStyle(rawValue: $0)
+            }
+        },
         Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
             config.http.eventLoopCount = try parse(value, as: "count (1-64)") {
                 Int($0).flatMap { (1...64).contains($0) ? $0 : nil }

@@ -30,6 +30,18 @@ package struct DeviceSubscription: Sendable, Codable, Equatable {
     package var registrationCount: Int
     /// Oldest first; present on single-device answers.
     package var history: [HistoryEntry]?
+    /// The pushes sent to the device and what became of them; present on single-device answers.
+    package var messages: [MessageLifecycle]?
+
+    /// One issued message: sent, then received and opened as the device's tracking hits say.
+    package struct MessageLifecycle: Sendable, Codable, Equatable {
+        package var messageId: String
+        package var deliveryId: String
+        package var pushId: Int64?
+        package var sentAt: String
+        package var receivedAt: String?
+        package var openedAt: String?
+    }
 }
 
 /// One accepted registration, as a wait for registrations reports it.

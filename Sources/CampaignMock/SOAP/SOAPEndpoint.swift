@@ -5,6 +5,8 @@ import CampaignMockCore
 struct SOAPEndpoint: Sendable {
     let store: Store
     let sessions: SOAPSessions
+    /// The message id style of pushes made by `PushEvent`.
+    let pushIDStyle: MessageIDStyle
 
     func decide(_ request: HTTPRequest) throws -> EndpointResult {
         guard request.method == .post else {
@@ -36,6 +38,9 @@ struct SOAPEndpoint: Sendable {
         case ("xtk:queryDef", "ExecuteQuery"):
             _ = try authenticate(call, request)
             return try executeQuery(call)
+        case ("nms:rtEvent", "PushEvent"):
+            _ = try authenticate(call, request)
+            return try pushEvent(call)
         default:
             throw .unknownMethod(call.method, service: call.service)
         }
@@ -129,6 +134,67 @@ struct SOAPEndpoint: Sendable {
         }
         return RecipientKey(
             email: email, firstName: content.attribute("firstName"), lastName: content.attribute("lastName"))
+    }
+
+    // MARK: - nms:rtEvent
+
+    /// A transactional push (PROTOCOL.md §5.4): `<rtEvent wishedChannel="41|42" registrationToken="…">
+    /// <mobileApp uuid="…"/><ctx>…</ctx></rtEvent>` becomes a push like `POST /_mock/push`; `<ctx>`
+    /// fields become payload variables (`title` and `body` the alert). Answers `plId`, 0 on failure.
+    private func pushEvent(_ call: SOAPCall) throws(SOAPFault) -> EndpointResult {
+        let event = try call.document(1, "domEvent")
+        guard event.localName == "rtEvent" else {
+            throw .badParameters(call.method, service: call.service, "domEvent must be an <rtEvent> element")
+        }
+        guard let token = event.attribute("registrationToken"), !token.isEmpty else {
+            throw .badParameters(call.method, service: call.service, "rtEvent has no registrationToken")
+        }
+        guard let app = event.element("mobileApp")?.attribute("uuid"), !app.isEmpty else {
+            throw .badParameters(call.method, service: call.service, "rtEvent has no <mobileApp uuid=\"…\"/>")
+        }
+        guard let context = event.element("ctx") else {
+            throw .badParameters(call.method, service: call.service, "rtEvent has no <ctx> element")
+        }
+        var push = PushRequest()
+        push.token = token
+        push.app = app
+        var variables: [String: String] = [:]
+        for field in context.elements where field.elements.isEmpty {
+            variables[field.localName] = field.text
+        }
+        push.title = variables.removeValue(forKey: "title")
+        push.body = variables.removeValue(forKey: "body")
+        push.variables = variables.filter { !["aps", "_mId", "_dId"].contains($0.key) }
+        if (push.title ?? "").isEmpty && (push.body ?? "").isEmpty { push.silent = true }
+
+        func failed(_ reason: String) -> EndpointResult {
+            EndpointResult(response: plID(0), appKey: app, reason: "PushEvent: \(reason)", rejection: "push_failed")
+        }
+        do {
+            guard let application = try store.read({ try $0.application(key: app) })?.application else {
+                return failed("unknown integration key \(app)")
+            }
+            let channel = event.attribute("wishedChannel") ?? ""
+            let expected = application.platform == .ios ? "41" : "42"
+            guard channel.isEmpty || channel == expected else {
+                return failed(
+                    "wishedChannel \(channel) does not match \(application.platform.withArticle) application (\(expected))"
+                )
+            }
+            let style = pushIDStyle
+            let composed = try store.writeAndWait { [push] in try $0.createPush(push, style: style) }
+            return EndpointResult(response: plID(composed.id), appKey: app)
+        } catch let error as PushError {
+            return failed(error.message)
+        } catch {
+            throw SOAPFault(.server, "Error while storing the event", detail: "\(error)")
+        }
+    }
+
+    private func plID(_ value: Int64) -> HTTPResponse {
+        SOAPResponse.method(
+            "PushEvent", service: "nms:rtEvent",
+            XMLOutput.textElement("plId", String(value), attributes: [("xsi:type", "xsd:long")]))
     }
 
     // MARK: - xtk:queryDef

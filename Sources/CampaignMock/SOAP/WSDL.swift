@@ -36,6 +36,11 @@ enum WSDL {
                 name: "Unsubscribe", inputs: [("sessiontoken", .string), ("service", .string), ("content", .element)],
                 outputs: []),
         ],
+        "nms:rtEvent": [
+            Operation(
+                name: "PushEvent", inputs: [("sessiontoken", .string), ("domEvent", .element)],
+                outputs: [("plId", .long)])
+        ],
         "xtk:queryDef": [
             Operation(
                 name: "ExecuteQuery", inputs: [("sessiontoken", .string), ("entity", .element)],

@@ -127,5 +127,17 @@ enum Schema {
                     PRIMARY KEY (recipient_id, service)
                 );
                 """),
+        Migration(
+            name: "0006-pushes",
+            sql: """
+                CREATE TABLE pushes (
+                    id INTEGER PRIMARY KEY,
+                    created_at INTEGER NOT NULL,
+                    delivery_id TEXT NOT NULL,
+                    answer TEXT NOT NULL DEFAULT ''
+                );
+                ALTER TABLE messages ADD COLUMN push_id INTEGER REFERENCES pushes (id) ON DELETE SET NULL;
+                CREATE INDEX messages_device ON messages (device_id);
+                """),
     ]
 }

@@ -210,7 +210,8 @@ extension StoreReader {
             createdAt: HTTPDate.iso8601(microsecondsSince1970: row["created_at"].integer ?? 0),
             updatedAt: HTTPDate.iso8601(microsecondsSince1970: row["updated_at"].integer ?? 0),
             registrationCount: Int(row["registration_count"].integer ?? 0),
-            history: history)
+            history: history,
+            messages: withHistory ? try messageLifecycles(deviceID: id) : nil)
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {

@@ -60,6 +60,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: help("soapLogin")) var soapLogin: String?
     @Option(help: help("soapPassword")) var soapPassword: String?
     @Option(help: help("soapSessionTimeout")) var soapSessionTimeout: String?
+    @Option(help: help("pushIdStyle")) var pushIdStyle: String?
 
     /// The help line of a setting, with its environment variable.
     private static func help(_ key: String) -> ArgumentHelp {
@@ -80,6 +81,7 @@ struct ServeCommand: ParsableCommand {
             "tlsPort": tlsPort, "tlsCert": tlsCert, "tlsKey": tlsKey,
             "tlsSans": tlsSans.isEmpty ? nil : tlsSans.joined(separator: "\n"), "noHttp": noHTTP ? "true" : nil,
             "soapLogin": soapLogin, "soapPassword": soapPassword, "soapSessionTimeout": soapSessionTimeout,
+            "pushIdStyle": pushIdStyle,
         ]
         return values.compactMapValues { $0 }
     }

@@ -181,3 +181,88 @@ package struct Socket: Sendable, Hashable {
     private func platformShutdown(_ descriptor: Int32, _ how: Int32) -> Int32 { Darwin.shutdown(descriptor, how) }
     private func platformClose(_ descriptor: Int32) -> Int32 { Darwin.close(descriptor) }
 #endif
+
+extension Socket {
+    /// Connects a blocking socket to `host:port` (a name is resolved with getaddrinfo), with send and
+    /// receive timeouts.
+    ///
+    /// - Throws: ``SystemCallError`` (`getaddrinfo` carries the resolver's error code as errno).
+    package static func connect(host: String, port: UInt16, timeoutSeconds: Int) throws(SystemCallError) -> Socket {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = streamSocketType
+        var list: UnsafeMutablePointer<addrinfo>?
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let code = getaddrinfo(bare, String(port), &hints, &list)
+        guard code == 0, let first = list else { throw SystemCallError(operation: "getaddrinfo \(bare)", errno: code) }
+        defer { freeaddrinfo(list) }
+        var lastError = SystemCallError(operation: "connect", errno: ECONNREFUSED)
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = cursor {
+            cursor = entry.pointee.ai_next
+            let descriptor = platformSocket(
+                entry.pointee.ai_family, entry.pointee.ai_socktype, entry.pointee.ai_protocol)
+            guard descriptor >= 0 else { continue }
+            let socket = Socket(descriptor: descriptor)
+            var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            do {
+                try systemCall("connect") {
+                    platformConnect(descriptor, entry.pointee.ai_addr, entry.pointee.ai_addrlen)
+                }
+                return socket
+            } catch {
+                lastError = error
+                socket.close()
+            }
+        }
+        throw lastError
+    }
+
+    /// Blocking read into `buffer`; 0 at end of stream.
+    package func readBlocking(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+        try systemCall("read") { platformRead(descriptor, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Blocking write of all of `bytes`.
+    package func writeAll(_ bytes: [UInt8]) throws(SystemCallError) {
+        var offset = 0
+        while offset < bytes.count {
+            var failure: SystemCallError?
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                do throws(SystemCallError) {
+                    return try write(UnsafeRawBufferPointer(rebasing: raw[offset...]))
+                } catch {
+                    failure = error
+                    return -1
+                }
+            }
+            if let failure { throw failure }
+            guard written > 0 else { throw SystemCallError(operation: "send", errno: EAGAIN) }
+            offset += written
+        }
+    }
+}
+
+#if canImport(Glibc)
+    private let streamSocketType = Int32(SOCK_STREAM.rawValue)
+    private func platformSocket(_ family: Int32, _ type: Int32, _ proto: Int32) -> Int32 {
+        Glibc.socket(family, type | Int32(SOCK_CLOEXEC.rawValue), proto)
+    }
+    private func platformConnect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t)
+        -> Int32
+    {
+        Glibc.connect(descriptor, address, length)
+    }
+#elseif canImport(Darwin)
+    private let streamSocketType = SOCK_STREAM
+    private func platformSocket(_ family: Int32, _ type: Int32, _ proto: Int32) -> Int32 {
+        Darwin.socket(family, type, proto)
+    }
+    private func platformConnect(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t)
+        -> Int32
+    {
+        Darwin.connect(descriptor, address, length)
+    }
+#endif

@@ -204,9 +204,12 @@ struct OpenAPITests {
         let live = try LiveServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let paths = Self.document["paths"] as? [String: [String: Any]] ?? [:]
+        // "/_mock/push" sorts before "/_mock/push/{id}", so the walk reads back the push it composed.
+        var pushID = "none"
         for (path, operations) in paths.sorted(by: { $0.key < $1.key }) {
             let concrete = path.replacingOccurrences(of: "{token}", with: "70757368546f6b656e")
-                .replacingOccurrences(of: "{key}", with: "pausedKey").replacingOccurrences(of: "{id}", with: "doc-rule")
+                .replacingOccurrences(of: "{key}", with: "pausedKey")
+                .replacingOccurrences(of: "{id}", with: path.hasPrefix("/_mock/push/") ? pushID : "doc-rule")
             let order = ["get", "post", "put", "delete"]
             for method in operations.keys.sorted(by: { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! }) {
                 var target = concrete
@@ -216,6 +219,7 @@ struct OpenAPITests {
                 case ("post", "/_mock/apps"): body = #"{"platform":"ios","integrationKey":"new-key"}"#
                 case ("put", "/_mock/apps/{key}"): body = #"{"enabled":true}"#
                 case ("post", "/_mock/faults"): body = #"{"endpoint":"soap","status":500}"#
+                case ("post", "/_mock/push"): body = #"{"token":"70757368546f6b656e","body":"Hello"}"#
                 case ("put", "/_mock/state"): body = try live.request("GET", "/_mock/state").body
                 default: break
                 }
@@ -223,6 +227,12 @@ struct OpenAPITests {
                     _ = try live.addFault(#"{"endpoint":"soap","status":500,"id":"doc-rule"}"#)
                 }
                 let response = try live.request(method.uppercased(), target, body: body)
+                if path == "/_mock/push",
+                    let object = try? JSONSerialization.jsonObject(with: Data(response.body.utf8)),
+                    let id = (object as? [String: Any])?["id"] as? Int
+                {
+                    pushID = String(id)
+                }
                 let documented = (operations[method] as? [String: Any])?["responses"] as? [String: Any] ?? [:]
                 #expect(documented[String(response.status)] != nil, "\(method) \(target) answered \(response.status)")
                 // The walk resets the store before it waits, so the long poll times out (also documented).

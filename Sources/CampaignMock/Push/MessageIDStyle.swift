@@ -1,0 +1,46 @@
+/// How the mock numbers the broadLog (`_mId`) of a push (PRODUCT.md §5.6, §10 U10).
+package enum MessageIDStyle: String, Sendable, Codable, CaseIterable {
+    /// Campaign v7: a positive decimal inside the signed 32-bit range (the default).
+    case v7
+    /// A negative v7 id, to exercise the SDKs' 32-bit two's complement encoding.
+    case v7Negative = "v7-negative"
+    /// A v7 id above 2^32 (newer builds); the iOS extension may send only its low 32 bits.
+    case v7Large = "v7-64"
+    /// Campaign v8: a UUID.
+    case v8
+
+    /// The `_mId` for the message numbered `sequence` (1, 2, …).
+    func messageID(sequence: Int64, uuid: () -> String) -> String {
+        switch self {
+        case .v7: return String(1_000_000 + sequence)
+        case .v7Negative: return String(-(1_000_000 + sequence))
+        case .v7Large: return String(50_000_000_000_000 + sequence)
+        case .v8: return uuid().lowercased()
+        }
+    }
+}
+
+/// What the SDKs send back for an `_mId` (PROTOCOL.md §4.2), so a push's answer can show the exact
+/// tracking URLs a device will call.
+enum SDKTrackingEncoding {
+    /// The hex (or UUID) the SDK of `platform` puts after `h`.
+    static func encode(_ messageID: String, platform: Platform) -> String {
+        if TrackingID.isUUID(messageID) { return messageID }
+        guard let value = Int64(messageID) else { return messageID }
+        switch platform {
+        case .ios:
+            // transformBroadLogId: %02x of the 32-bit value; 64-bit ids probably lose their high half.
+            let hex = String(UInt32(truncatingIfNeeded: value), radix: 16)
+            return hex.count < 2 ? "0" + hex : hex
+        case .android:
+            // TrackRequestManager (≥ 3.1.4): %x of the long, 32-bit for negative ints.
+            if value < 0 && value >= Int64(Int32.min) { return String(UInt32(bitPattern: Int32(value)), radix: 16) }
+            return String(UInt64(bitPattern: value), radix: 16)
+        }
+    }
+
+    /// `/r/?id=h…,<deliveryId>,<tag>` as the SDK builds it.
+    static func path(_ messageID: String, deliveryID: String, tag: Int, platform: Platform) -> String {
+        "/r/?id=h\(encode(messageID, platform: platform)),\(deliveryID),\(tag)"
+    }
+}

@@ -1,0 +1,95 @@
+import CampaignMockCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension StoreTransaction {
+    /// Finds the devices `request` targets, issues one message per device in one new delivery, stores
+    /// the composed answer and returns it.
+    ///
+    /// - Throws: ``PushError`` (no device matches, a payload is too large); nothing is stored then.
+    package func createPush(_ request: PushRequest, style: MessageIDStyle) throws -> ComposedPush {
+        let devices: [SQLiteRow]
+        if let token = request.token {
+            devices = try connection.query(
+                """
+                SELECT d.id, d.registration_token, a.platform, a.integration_key, a.id AS application_id
+                FROM devices d JOIN applications a ON a.id = d.application_id
+                WHERE d.registration_token = ? AND (? IS NULL OR a.integration_key = ?) ORDER BY d.id
+                """, [token, request.app, request.app])
+        } else {
+            devices = try connection.query(
+                """
+                SELECT d.id, d.registration_token, a.platform, a.integration_key, a.id AS application_id
+                FROM devices d JOIN applications a ON a.id = d.application_id
+                WHERE d.user_key = ? AND a.integration_key = ? ORDER BY d.id
+                """, [request.userKey, request.app])
+        }
+        guard !devices.isEmpty else {
+            let application = request.app.map { " in \($0)" } ?? ""
+            let target = request.token.map { "token '\($0)'" } ?? "userKey '\(request.userKey ?? "")'"
+            throw PushError("no registered device with \(target)\(application)", isNotFound: true)
+        }
+        let now = Clock.wallClockMicroseconds()
+        try connection.query("INSERT INTO pushes (created_at, delivery_id) VALUES (?, '')", [now])
+        let pushID = connection.lastInsertRowID
+        let deliveryID = String(0x7A000 + pushID, radix: 16)
+        try connection.query("UPDATE pushes SET delivery_id = ? WHERE id = ?", [deliveryID, pushID])
+        var messages: [ComposedMessage] = []
+        var warnings: [String] = []
+        for device in devices {
+            let sequence = try connection.scalar("SELECT coalesce(max(id), 0) + 1 FROM messages").integer ?? 1
+            let messageID = style.messageID(sequence: sequence) { RandomText.uuid() }
+            let platform = Platform(rawValue: device["platform"].text ?? "") ?? .ios
+            let message = try PushComposer.message(
+                request,
+                device: (device["registration_token"].text ?? "", platform, device["integration_key"].text ?? ""),
+                messageID: messageID, deliveryID: deliveryID)
+            let row = try insertMessage(
+                messageID: messageID, deliveryID: deliveryID, deviceID: device["id"].integer,
+                applicationID: device["application_id"].integer, createdAt: now)
+            try connection.query("UPDATE messages SET push_id = ? WHERE id = ?", [pushID, row])
+            if style == .v7Large && platform == .ios {
+                warnings.append(
+                    "_mId \(messageID) is above 2^32: the iOS extension may send only its low 32 bits "
+                        + "(\(message.tracking.receive)); the mock links either form")
+            }
+            messages.append(message)
+        }
+        let push = ComposedPush(
+            id: pushID, createdAt: HTTPDate.iso8601(microsecondsSince1970: now), deliveryId: deliveryID, idStyle: style,
+            messages: messages, warnings: warnings)
+        try connection.query("UPDATE pushes SET answer = ? WHERE id = ?", [JSONText.compact(push), pushID])
+        return push
+    }
+}
+
+extension StoreReader {
+    /// A push as it was answered, or nil.
+    package func push(id: Int64) throws -> ComposedPush? {
+        guard let text = try connection.scalar("SELECT answer FROM pushes WHERE id = ?", [id]).text else { return nil }
+        return try? JSONDecoder().decode(ComposedPush.self, from: Data(text.utf8))
+    }
+
+    /// The messages issued to a device with when they were sent, received and opened (first hit of each tag).
+    func messageLifecycles(deviceID: Int64) throws -> [DeviceSubscription.MessageLifecycle] {
+        try connection.query(
+            """
+            SELECT m.message_id, m.delivery_id, m.created_at, m.push_id,
+                (SELECT min(e.received_at) FROM tracking_events e WHERE e.message_ref = m.id AND e.tag = 1) AS received,
+                (SELECT min(e.received_at) FROM tracking_events e WHERE e.message_ref = m.id AND e.tag = 2) AS opened
+            FROM messages m WHERE m.device_id = ? ORDER BY m.id
+            """, [deviceID]
+        ).map { row in
+            DeviceSubscription.MessageLifecycle(
+                messageId: row["message_id"].text ?? "", deliveryId: row["delivery_id"].text ?? "",
+                pushId: row["push_id"].integer,
+                sentAt: HTTPDate.iso8601(microsecondsSince1970: row["created_at"].integer ?? 0),
+                receivedAt: row["received"].integer.map { HTTPDate.iso8601(microsecondsSince1970: $0) },
+                openedAt: row["opened"].integer.map { HTTPDate.iso8601(microsecondsSince1970: $0) })
+        }
+    }
+}

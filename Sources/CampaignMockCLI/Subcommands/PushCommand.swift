@@ -1,0 +1,159 @@
+import ArgumentParser
+import CampaignMock
+import CampaignMockCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `campaign-mock push`: compose a notification on a running server (`POST /_mock/push`) and print it
+/// in the form a simulator, an emulator or a script needs.
+struct PushCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Compose a push for a registered device on a running server.",
+        discussion: """
+            Formats: json (the whole answer), apns (the .apns file), simctl (writes --out as the .apns file and \
+            prints the xcrun simctl push line), fcm (the FCM HTTP v1 message). apns, simctl and fcm need exactly one \
+            device of the platform.
+            Example: campaign-mock push --token 6e6577 --title Sale --body "20% off" --format simctl --out sale.apns
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json, apns, simctl, fcm
+    }
+
+    @Option(help: "The server's plain HTTP address [env: CAMPAIGN_MOCK_SERVER].") var server: String?
+    @Option(help: "The device's registration token.") var token: String?
+    @Option(name: .customLong("user-key"), help: "Every device of this user (needs --app).") var userKey: String?
+    @Option(help: "The integration key (narrows --token, needed with --user-key).") var app: String?
+    @Option(help: "Alert title.") var title: String?
+    @Option(help: "Alert body.") var body: String?
+    @Option(help: "APNs sound (default: default).") var sound: String?
+    @Option(help: "Badge number.") var badge: Int?
+    @Option(help: "Notification category.") var category: String?
+    @Option(name: .customLong("media-url"), help: "Image for rich notifications.") var mediaURL: String?
+    @Option(name: .customLong("var"), help: "A payload variable KEY=VALUE (repeatable).") var variables: [String] = []
+    @Flag(help: "A background push (content-available) without alert.") var silent = false
+    @Option(name: .customLong("id-style"), help: "v7, v7-negative, v7-64 or v8 (default: the server's).") var idStyle:
+        String?
+    @Option(name: .customLong("bundle-id"), help: "iOS bundle id, for the .apns file and the simctl line.")
+    var bundleID: String?
+    @Option(name: .customLong("android-package"), help: "Android package, for the adb lines.") var androidPackage:
+        String?
+    @Option(help: "json, apns, simctl or fcm.") var format: Format = .json
+    @Option(help: "Write the output (the .apns file for simctl) here.") var out: String?
+    @Option(name: .customLong("admin-token"), help: "The server's admin token [env: CAMPAIGN_MOCK_ADMIN_TOKEN].")
+    var adminToken: String?
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        var request = PushRequest()
+        request.token = token
+        request.userKey = userKey
+        request.app = app
+        request.title = title
+        request.body = body
+        request.sound = sound
+        request.badge = badge
+        request.category = category
+        request.mediaUrl = mediaURL
+        request.silent = silent ? true : nil
+        request.bundleId = bundleID
+        request.androidPackage = androidPackage
+        if let idStyle {
+            guard let style = MessageIDStyle(rawValue: idStyle) else {
+                throw CommandFailure(message: "error: --id-style must be v7, v7-negative, v7-64 or v8", code: 2)
+            }
+            request.idStyle = style
+        }
+        if !variables.isEmpty {
+            var pairs: [String: String] = [:]
+            for variable in variables {
+                let parts = variable.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, !parts[0].isEmpty else {
+                    throw CommandFailure(message: "error: --var must be KEY=VALUE, got '\(variable)'", code: 2)
+                }
+                pairs[String(parts[0])] = String(parts[1])
+            }
+            request.variables = pairs
+        }
+        do {
+            try request.validate()
+        } catch {
+            throw CommandFailure(message: "error: \(error.message)", code: 2)
+        }
+
+        let endpoint: HTTPClient.Endpoint
+        do {
+            endpoint = try HTTPClient.Endpoint(
+                url: server ?? environment["CAMPAIGN_MOCK_SERVER"] ?? "http://127.0.0.1:8080")
+        } catch {
+            throw CommandFailure(message: "error: --server: \(error.message)", code: 2)
+        }
+        var headers: HTTPHeaders = [.contentType: "application/json"]
+        if let token = adminToken ?? environment["CAMPAIGN_MOCK_ADMIN_TOKEN"] {
+            headers.append(.authorization, "Bearer \(token)")
+        }
+        let encoder = JSONEncoder()
+        let response: HTTPClient.Response
+        do {
+            response = try HTTPClient.send(
+                .post, "/_mock/push", to: endpoint, headers: headers, body: Array(try encoder.encode(request)))
+        } catch {
+            throw CommandFailure(message: "error: \(error)", code: 1)
+        }
+        guard response.status == 201 else {
+            let reason =
+                (try? JSONDecoder().decode([String: String].self, from: Data(response.body)))?["error"] ?? response.text
+            throw CommandFailure(message: "error: the server answered \(response.status): \(reason)", code: 1)
+        }
+        let push = try JSONDecoder().decode(ComposedPush.self, from: Data(response.body))
+        for warning in push.warnings { Output.standardError("warning: \(warning)") }
+        try emit(push, raw: response.text)
+    }
+
+    private func emit(_ push: ComposedPush, raw: String) throws {
+        switch format {
+        case .json:
+            try write(raw + "\n")
+        case .apns, .simctl:
+            let message = try single(push, .ios)
+            guard let file = message.apnsFile else { throw CommandFailure(message: "error: no APNs payload", code: 1) }
+            if format == .apns { return try write(file) }
+            let path = out ?? "campaign-mock-\(message.messageId).apns"
+            try save(file, to: path)
+            Output.standardOutput("xcrun simctl push booted \(bundleID ?? "YOUR.BUNDLE.ID") \(path)")
+        case .fcm:
+            let message = try single(push, .android)
+            try write(JSONText.pretty(message.fcm))
+        }
+    }
+
+    private func single(_ push: ComposedPush, _ platform: Platform) throws -> ComposedMessage {
+        let matching = push.messages.filter { $0.platform == platform }
+        guard matching.count == 1 else {
+            throw CommandFailure(
+                message:
+                    "error: \(matching.count) \(platform.rawValue) devices matched; --format \(format.rawValue) needs one "
+                    + "(use --token, or --format json)", code: 1)
+        }
+        return matching[0]
+    }
+
+    private func write(_ text: String) throws {
+        guard let out else { return Output.standardOutput(text) }
+        try save(text, to: out)
+    }
+
+    private func save(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure(message: "error: cannot write \(path): \(error)", code: 1)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+/// A small blocking HTTP/1.1 client for the command line (one request per connection), so the CLI
+/// talks to a running server without URLSession and the networking half of Foundation.
+package enum HTTPClient {
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: HTTPHeaders
+        package var body: [UInt8]
+
+        package var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// `http://host:port` split; https is not spoken here.
+    package struct Endpoint: Sendable, Equatable {
+        package var host: String
+        package var port: UInt16
+        /// Path prefix the URL had (usually empty).
+        package var basePath: String
+
+        /// - Throws: ``HTTPClientError`` for a URL this client cannot use.
+        package init(url: String) throws(HTTPClientError) {
+            guard url.hasPrefix("http://") else {
+                throw HTTPClientError("'\(url)' must be an http:// URL (the mock's plain HTTP port)")
+            }
+            let rest = url.dropFirst("http://".count)
+            let authority = rest.prefix { $0 != "/" }
+            basePath = String(rest.dropFirst(authority.count)).trimmingSlash()
+            if authority.hasPrefix("[") {
+                guard let close = authority.firstIndex(of: "]") else {
+                    throw HTTPClientError("bad IPv6 address in '\(url)'")
+                }
+                host = String(authority[...close])
+                let after = authority[authority.index(after: close)...]
+                port = after.hasPrefix(":") ? try Self.port(after.dropFirst(), url) : 80
+            } else if let colon = authority.lastIndex(of: ":") {
+                host = String(authority[..<colon])
+                port = try Self.port(authority[authority.index(after: colon)...], url)
+            } else {
+                host = String(authority)
+                port = 80
+            }
+            guard !host.isEmpty else { throw HTTPClientError("no host in '\(url)'") }
+        }
+
+        private static func port(_ text: Substring, _ url: String) throws(HTTPClientError) -> UInt16 {
+            guard let port = UInt16(text) else { throw HTTPClientError("bad port in '\(url)'") }
+            return port
+        }
+    }
+
+    /// Sends one request and reads the whole response.
+    ///
+    /// - Throws: ``HTTPClientError`` for connection failures, timeouts and malformed responses.
+    package static func send(
+        _ method: HTTPMethod, _ path: String, to endpoint: Endpoint, headers: HTTPHeaders = [:], body: [UInt8] = [],
+        timeoutSeconds: Int = 30
+    ) throws(HTTPClientError) -> Response {
+        let socket: Socket
+        do {
+            socket = try Socket.connect(host: endpoint.host, port: endpoint.port, timeoutSeconds: timeoutSeconds)
+        } catch {
+            throw HTTPClientError("cannot connect to \(endpoint.host):\(endpoint.port): \(error)")
+        }
+        defer { socket.close() }
+        var head =
+            "\(method.rawValue) \(endpoint.basePath)\(path) HTTP/1.1\r\nHost: \(endpoint.host):\(endpoint.port)\r\n"
+        for (name, value) in headers where name != .host && name != .contentLength && name != .connection {
+            head += "\(name.rawValue): \(value)\r\n"
+        }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        do {
+            try socket.writeAll(Array(head.utf8) + body)
+        } catch {
+            throw HTTPClientError("sending to \(endpoint.host):\(endpoint.port) failed: \(error)")
+        }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            var failure: SystemCallError?
+            let count = chunk.withUnsafeMutableBytes { buffer -> Int in
+                do throws(SystemCallError) {
+                    return try socket.readBlocking(into: buffer)
+                } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure {
+                throw HTTPClientError("reading from \(endpoint.host):\(endpoint.port) failed: \(failure)")
+            }
+            if count == 0 { break }
+            received += chunk[0..<count]
+        }
+        return try HTTPResponseReader.read(received)
+    }
+}
+
+/// Why a request could not be made.
+package struct HTTPClientError: Error, Equatable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
+}
+
+/// Reads a whole HTTP/1.1 response (the connection was closed after it).
+package enum HTTPResponseReader {
+    package static func read(_ bytes: [UInt8]) throws(HTTPClientError) -> HTTPClient.Response {
+        guard let end = find([13, 10, 13, 10], in: bytes, from: 0) else {
+            throw HTTPClientError("the server closed the connection before a complete response")
+        }
+        let lines = String(decoding: bytes[0..<end], as: UTF8.self).split(
+            separator: "\r\n", omittingEmptySubsequences: false)
+        let status = lines.first.map { $0.split(separator: " ") } ?? []
+        guard status.count >= 2, status[0].hasPrefix("HTTP/1."), let code = Int(status[1]) else {
+            throw HTTPClientError("not an HTTP response: '\(lines.first ?? "")'")
+        }
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { throw HTTPClientError("bad header line '\(line)'") }
+            headers.append(
+                HTTPHeaderName(rawValue: String(line[..<colon])),
+                line[line.index(after: colon)...].trimmingASCIISpaces())
+        }
+        var body = Array(bytes[(end + 4)...])
+        if headers.hasToken("chunked", in: .transferEncoding) {
+            body = try dechunk(body)
+        } else if let length = headers[.contentLength].flatMap({ Int($0) }) {
+            guard body.count >= length else {
+                throw HTTPClientError("the body ended after \(body.count) of \(length) bytes")
+            }
+            body = Array(body.prefix(length))
+        }
+        return HTTPClient.Response(status: code, headers: headers, body: body)
+    }
+
+    private static func dechunk(_ bytes: [UInt8]) throws(HTTPClientError) -> [UInt8] {
+        var result: [UInt8] = []
+        var index = 0
+        while true {
+            guard let lineEnd = find([13, 10], in: bytes, from: index) else {
+                throw HTTPClientError("truncated chunk size")
+            }
+            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingASCIISpaces(), radix: 16) else {
+                throw HTTPClientError("bad chunk size")
+            }
+            index = lineEnd + 2
+            if size == 0 { return result }
+            guard index + size <= bytes.count else { throw HTTPClientError("truncated chunk") }
+            result += bytes[index..<(index + size)]
+            index += size + 2
+        }
+    }
+
+    private static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard bytes.count >= pattern.count else { return nil }
+        var index = start
+        while index + pattern.count <= bytes.count {
+            if bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+extension String {
+    fileprivate func trimmingSlash() -> String {
+        hasSuffix("/") ? String(dropLast()) : self
+    }
+}
