@@ -41,8 +41,7 @@ extension StoreTransaction {
         var messages: [ComposedMessage] = []
         var warnings: [String] = []
         for device in devices {
-            let sequence = try connection.scalar("SELECT coalesce(max(id), 0) + 1 FROM messages").integer ?? 1
-            let messageID = style.messageID(sequence: sequence) { RandomText.uuid() }
+            let messageID = try unusedMessageID(style)
             let platform = Platform(rawValue: device["platform"].text ?? "") ?? .ios
             let message = try PushComposer.message(
                 request,
@@ -64,6 +63,29 @@ extension StoreTransaction {
             messages: messages, warnings: warnings)
         try connection.query("UPDATE pushes SET answer = ? WHERE id = ?", [JSONText.compact(push), pushID])
         return push
+    }
+}
+
+extension StoreTransaction {
+    /// The next `_mId` of `style` that no stored message has, nor any a tracking hit could confuse it with
+    /// (the same low 32 bits): ids restored from a snapshot may sit anywhere.
+    fileprivate func unusedMessageID(_ style: MessageIDStyle) throws -> String {
+        var sequence = try connection.scalar("SELECT coalesce(max(id), 0) + 1 FROM messages").integer ?? 1
+        while true {
+            let messageID = style.messageID(sequence: sequence) { RandomText.uuid() }
+            let low32 = Int64(messageID).map { MessageIdentity.storedForms(of: $0).low32 }
+            let taken = try connection.scalar(
+                "SELECT count(*) FROM messages WHERE message_id = ? OR low32 = ?", [messageID, low32]
+            ).integer
+            if taken == 0 { return messageID }
+            sequence += 1
+        }
+    }
+
+    /// Drops pushes none of whose messages is left (after a reset or a snapshot import).
+    func deleteOrphanedPushes() throws {
+        try connection.query(
+            "DELETE FROM pushes WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.push_id = pushes.id)")
     }
 }
 

@@ -31,6 +31,7 @@ extension StoreTransaction {
             deleted[.events] = connection.changes
             try connection.query(
                 "DELETE FROM messages WHERE ? IS NULL OR application_id = ?", [applicationID, applicationID])
+            try deleteOrphanedPushes()
         }
         if parts.contains(.recipients) && applicationKey == nil {
             // Recipients belong to no application, so a reset for one application keeps them.

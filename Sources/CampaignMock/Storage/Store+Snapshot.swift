@@ -87,7 +87,8 @@ extension StoreTransaction {
     /// (``SnapshotValidator``); anything still wrong throws and, inside the writer's savepoint, changes nothing.
     package func replaceState(with snapshot: Snapshot, times: (String) -> Int64) throws {
         try connection.execute(
-            "DELETE FROM tracking_events; DELETE FROM messages; DELETE FROM devices; DELETE FROM applications;")
+            "DELETE FROM tracking_events; DELETE FROM messages; DELETE FROM pushes; DELETE FROM devices; DELETE FROM applications;"
+        )
         var applicationIDs: [String: Int64] = [:]
         for application in snapshot.applications {
             try insertApplication(application)

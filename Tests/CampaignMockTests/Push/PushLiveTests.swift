@@ -238,4 +238,26 @@ struct PushLiveTests {
             try live.lastJournalEntry()?.reason?.contains("wishedChannel 42 does not match an iOS application") == true)
         #expect(try event("41", "70757368546f6b656e", "ghost").payload?.element("plId")?.text == "0")
     }
+
+    @Test func newMessageIDsSkipThoseRestoredFromASnapshotAndResetForgetsPushes() throws {
+        let live = try LiveServer.withSDKApplications()
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        var state = try #require(
+            try JSONSerialization.jsonObject(with: Data(live.request("GET", "/_mock/state").body.utf8))
+                as? [String: Any])
+        state["messages"] = ["1000003", "1000001"].map {
+            ["messageId": $0, "deliveryId": "7a0ff", "createdAt": "2026-11-22T10:00:00.000Z"]
+        }
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: state), as: UTF8.self)
+        #expect(try live.request("PUT", "/_mock/state", body: body).status == 200)
+
+        let answer = try live.push(#"{"token":"70757368546f6b656e","body":"Hello"}"#)
+        let message = try #require((answer.object["messages"] as? [[String: Any]])?.first)
+        #expect(message["messageId"] as? String == "1000004")
+        let id = try #require(answer.object["id"] as? Int)
+        #expect(try live.request("GET", "/_mock/push/\(id)").status == 200)
+
+        #expect(try live.request("POST", "/_mock/reset?only=events").status == 200)
+        #expect(try live.request("GET", "/_mock/push/\(id)").status == 404)
+    }
 }
