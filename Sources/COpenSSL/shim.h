@@ -58,4 +58,9 @@ static inline void COpenSSL_SSL_CTX_use_http11_alpn(SSL_CTX *ctx) {
     SSL_CTX_set_alpn_select_cb(ctx, COpenSSL_select_http11, NULL);
 }
 
+/* SNI for a client connection (a macro over SSL_ctrl). */
+static inline int COpenSSL_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+
 #endif

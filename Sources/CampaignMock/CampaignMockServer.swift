@@ -93,12 +93,30 @@ package final class CampaignMockServer: Sendable {
                     address: SocketAddress(host: address.host, port: configuration.tlsPort, family: address.family),
                     context: context)
             }
-            http = try HTTPServer(configuration: listeners, handler: router)
+            http = try HTTPServer(
+                configuration: listeners,
+                handler: try Self.outerHandler(configuration, router: router, log: log, logger: logger))
         } catch {
             store.close()
             throw error
         }
         server.set(http)
+    }
+
+    /// The router, behind the upstream proxy (`--upstream`) and the recorder (`--record`) when asked for.
+    private static func outerHandler(_ configuration: Configuration, router: Router, log: AccessLog, logger: Logger)
+        throws -> any HTTPHandler
+    {
+        var handler: any HTTPHandler = router
+        if let upstream = configuration.upstream {
+            handler = try UpstreamProxy(
+                upstream: upstream, extraCAFile: configuration.upstreamCAFile, local: router, log: log)
+        }
+        if let directory = configuration.recordDirectory {
+            handler = try Recorder(
+                directory: directory, redact: configuration.redactRecordings, inner: handler, logger: logger)
+        }
+        return handler
     }
 
     /// The request handler, for tests that feed requests without a socket (a remote address, say).

@@ -8,7 +8,10 @@ struct CampaignMockCommand: ParsableCommand {
         commandName: "campaign-mock",
         abstract: "A local stand-in for the Adobe Campaign servers that the Campaign mobile SDKs talk to.",
         version: CampaignMockServer.version,
-        subcommands: [ServeCommand.self, PushCommand.self, CertificateAuthorityCommand.self, VersionCommand.self],
+        subcommands: [
+            ServeCommand.self, PushCommand.self, ReplayCommand.self, CertificateAuthorityCommand.self,
+            VersionCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -37,6 +37,14 @@ package struct Configuration: Sendable, Equatable {
     package var soapPassword = "admin"
     /// How pushes number their messages unless a request says otherwise.
     package var pushIDStyle = MessageIDStyle.v7
+    /// `--record`: where exchanges are written; nil records nothing.
+    package var recordDirectory: String?
+    /// Whether recordings replace secrets with placeholders (`--no-redact` turns it off).
+    package var redactRecordings = true
+    /// `--upstream`: the real Campaign server traffic is forwarded to; nil answers it here.
+    package var upstream: String?
+    /// `--upstream-ca`: more CAs to trust for an https upstream.
+    package var upstreamCAFile: String?
     /// How long a SOAP session lives (Campaign's default is 24 h).
     package var soapSessionTimeoutMilliseconds = 86_400_000
 

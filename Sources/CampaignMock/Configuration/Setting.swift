@@ -193,6 +193,29 @@ extension Setting {
                 MessageIDStyle(rawValue: $0)
             }
         },
+        Setting(
+            key: "record", help: "Write every exchange (except /_mock/) as a fixture file into this empty directory."
+        ) {
+            config, value in
+            config.recordDirectory = try parse(value, as: "directory") { $0.isEmpty ? nil : $0 }
+        },
+        Setting(key: "noRedact", help: "Keep secrets (keys, tokens, passwords) in recordings.") { config, value in
+            config.redactRecordings = !(try parse(value, as: "boolean (true or false)", parseBool))
+        },
+        Setting(
+            key: "upstream",
+            help: "Forward Campaign traffic to this real server (http:// or https://) instead of answering it."
+        ) {
+            config, value in
+            config.upstream = try parse(value, as: "http:// or https:// URL") {
+                $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil
+            }
+        },
+        Setting(key: "upstreamCa", help: "More CAs (PEM file) to trust for an https --upstream, besides the system's.")
+        {
+            config, value in
+            config.upstreamCAFile = try parse(value, as: "file path") { $0.isEmpty ? nil : $0 }
+        },
         Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
             config.http.eventLoopCount = try parse(value, as: "count (1-64)") {
                 Int($0).flatMap { (1...64).contains($0) ? $0 : nil }

@@ -9,4 +9,9 @@ enum Base64 {
     static func encode(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
     }
+
+    /// The bytes, or nil for text that is not base64.
+    static func decode(_ text: String) -> [UInt8]? {
+        Data(base64Encoded: text).map { Array($0) }
+    }
 }

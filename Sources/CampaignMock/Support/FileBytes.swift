@@ -15,4 +15,18 @@ enum FileBytes {
         while case let count = fread(&chunk, 1, chunk.count, file), count > 0 { bytes += chunk[0..<count] }
         return ferror(file) == 0 ? bytes : nil
     }
+
+    /// Writes `bytes` to a temporary file next to `path`, then renames it over `path`, so readers see
+    /// the old file or the whole new one. False (and errno set) on failure.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) -> Bool {
+        let temporary = path + ".partial"
+        guard let file = fopen(temporary, "wb") else { return false }
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        let closed = fclose(file) == 0
+        guard written == bytes.count && closed && rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
 }

@@ -61,6 +61,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: help("soapPassword")) var soapPassword: String?
     @Option(help: help("soapSessionTimeout")) var soapSessionTimeout: String?
     @Option(help: help("pushIdStyle")) var pushIdStyle: String?
+    @Option(help: help("record")) var record: String?
+    @Flag(name: .customLong("no-redact"), help: help("noRedact")) var noRedact = false
+    @Option(help: help("upstream")) var upstream: String?
+    @Option(name: .customLong("upstream-ca"), help: help("upstreamCa")) var upstreamCA: String?
 
     /// The help line of a setting, with its environment variable.
     private static func help(_ key: String) -> ArgumentHelp {
@@ -81,7 +85,8 @@ struct ServeCommand: ParsableCommand {
             "tlsPort": tlsPort, "tlsCert": tlsCert, "tlsKey": tlsKey,
             "tlsSans": tlsSans.isEmpty ? nil : tlsSans.joined(separator: "\n"), "noHttp": noHTTP ? "true" : nil,
             "soapLogin": soapLogin, "soapPassword": soapPassword, "soapSessionTimeout": soapSessionTimeout,
-            "pushIdStyle": pushIdStyle,
+            "pushIdStyle": pushIdStyle, "record": record, "noRedact": noRedact ? "true" : nil, "upstream": upstream,
+            "upstreamCa": upstreamCA,
         ]
         return values.compactMapValues { $0 }
     }

@@ -9,19 +9,32 @@ package enum HTTPClient {
         package var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// `http://host:port` split; https is not spoken here.
+    /// `http://host:port/base` or `https://…` split.
     package struct Endpoint: Sendable, Equatable {
         package var host: String
         package var port: UInt16
         /// Path prefix the URL had (usually empty).
         package var basePath: String
+        /// https.
+        package var isSecure: Bool
 
+        /// - Parameter allowHTTPS: whether `https://` URLs are taken.
         /// - Throws: ``HTTPClientError`` for a URL this client cannot use.
-        package init(url: String) throws(HTTPClientError) {
-            guard url.hasPrefix("http://") else {
-                throw HTTPClientError("'\(url)' must be an http:// URL (the mock's plain HTTP port)")
+        package init(url: String, allowHTTPS: Bool = false) throws(HTTPClientError) {
+            let rest: Substring
+            if url.hasPrefix("http://") {
+                rest = url.dropFirst("http://".count)
+                isSecure = false
+            } else if allowHTTPS && url.hasPrefix("https://") {
+                rest = url.dropFirst("https://".count)
+                isSecure = true
+            } else {
+                throw HTTPClientError(
+                    allowHTTPS
+                        ? "'\(url)' must be an http:// or https:// URL"
+                        : "'\(url)' must be an http:// URL (the mock's plain HTTP port)")
             }
-            let rest = url.dropFirst("http://".count)
+            let defaultPort: UInt16 = isSecure ? 443 : 80
             let authority = rest.prefix { $0 != "/" }
             basePath = String(rest.dropFirst(authority.count)).trimmingSlash()
             if authority.hasPrefix("[") {
@@ -30,15 +43,20 @@ package enum HTTPClient {
                 }
                 host = String(authority[...close])
                 let after = authority[authority.index(after: close)...]
-                port = after.hasPrefix(":") ? try Self.port(after.dropFirst(), url) : 80
+                port = after.hasPrefix(":") ? try Self.port(after.dropFirst(), url) : defaultPort
             } else if let colon = authority.lastIndex(of: ":") {
                 host = String(authority[..<colon])
                 port = try Self.port(authority[authority.index(after: colon)...], url)
             } else {
                 host = String(authority)
-                port = 80
+                port = defaultPort
             }
             guard !host.isEmpty else { throw HTTPClientError("no host in '\(url)'") }
+        }
+
+        /// `host:port` as the Host header has it (the port left out when it is the scheme's default).
+        package var authority: String {
+            port == (isSecure ? 443 : 80) ? host : "\(host):\(port)"
         }
 
         private static func port(_ text: Substring, _ url: String) throws(HTTPClientError) -> UInt16 {
@@ -49,46 +67,53 @@ package enum HTTPClient {
 
     /// Sends one request and reads the whole response.
     ///
-    /// - Throws: ``HTTPClientError`` for connection failures, timeouts and malformed responses.
+    /// - Parameter tls: what an https endpoint is trusted by (default: the system's CAs).
+    /// - Throws: ``HTTPClientError`` for connection failures, timeouts, TLS failures and malformed responses.
     package static func send(
         _ method: HTTPMethod, _ path: String, to endpoint: Endpoint, headers: HTTPHeaders = [:], body: [UInt8] = [],
-        timeoutSeconds: Int = 30
+        timeoutSeconds: Int = 30, tls: TLSClientContext? = nil
     ) throws(HTTPClientError) -> Response {
+        let place = "\(endpoint.host):\(endpoint.port)"
         let socket: Socket
         do {
             socket = try Socket.connect(host: endpoint.host, port: endpoint.port, timeoutSeconds: timeoutSeconds)
         } catch {
-            throw HTTPClientError("cannot connect to \(endpoint.host):\(endpoint.port): \(error)")
+            throw HTTPClientError("cannot connect to \(place): \(error)")
         }
         defer { socket.close() }
-        var head =
-            "\(method.rawValue) \(endpoint.basePath)\(path) HTTP/1.1\r\nHost: \(endpoint.host):\(endpoint.port)\r\n"
+        var head = "\(method.rawValue) \(endpoint.basePath)\(path) HTTP/1.1\r\nHost: \(endpoint.authority)\r\n"
         for (name, value) in headers where name != .host && name != .contentLength && name != .connection {
             head += "\(name.rawValue): \(value)\r\n"
         }
         head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        do {
-            try socket.writeAll(Array(head.utf8) + body)
-        } catch {
-            throw HTTPClientError("sending to \(endpoint.host):\(endpoint.port) failed: \(error)")
-        }
+        let request = Array(head.utf8) + body
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            var failure: SystemCallError?
-            let count = chunk.withUnsafeMutableBytes { buffer -> Int in
-                do throws(SystemCallError) {
-                    return try socket.readBlocking(into: buffer)
-                } catch {
-                    failure = error
-                    return 0
+        if endpoint.isSecure {
+            do {
+                let context = try tls ?? TLSClientContext()
+                let stream = try TLSClientStream(socket: socket, host: endpoint.host, context: context)
+                defer { stream.close() }
+                try stream.writeAll(request)
+                while case let count = try chunk.withUnsafeMutableBytes({ buffer throws(TLSError) in
+                    try stream.read(into: buffer)
+                }), count > 0 {
+                    received += chunk[0..<count]
                 }
+            } catch {
+                throw HTTPClientError("HTTPS with \(place): \(error)")
             }
-            if let failure {
-                throw HTTPClientError("reading from \(endpoint.host):\(endpoint.port) failed: \(failure)")
+        } else {
+            do {
+                try socket.writeAll(request)
+                while case let count = try chunk.withUnsafeMutableBytes({ buffer throws(SystemCallError) in
+                    try socket.readBlocking(into: buffer)
+                }), count > 0 {
+                    received += chunk[0..<count]
+                }
+            } catch {
+                throw HTTPClientError("exchanging with \(place) failed: \(error)")
             }
-            if count == 0 { break }
-            received += chunk[0..<count]
         }
         return try HTTPResponseReader.read(received)
     }

@@ -33,6 +33,7 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     package static let notImplemented = HTTPStatus(code: 501)
     package static let serviceUnavailable = HTTPStatus(code: 503)
     package static let httpVersionNotSupported = HTTPStatus(code: 505)
+    package static let badGateway = HTTPStatus(code: 502)
 
     private static let phrases: [Int: String] = [
         100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",

@@ -7,6 +7,23 @@ package enum PercentEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// Encodes every byte but the unreserved ones (`A-Z a-z 0-9 - . _ ~`) as `%XX` (upper-case hex).
+    package static func encodeComponent(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            let unreserved =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+            if unreserved {
+                result.unicodeScalars.append(UnicodeScalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return result
+    }
+
     /// Decodes `%XX` escapes into raw bytes; nil for a broken escape.
     package static func decodeBytes(_ text: some StringProtocol, plusAsSpace: Bool = false) -> [UInt8]? {
         var result: [UInt8] = []

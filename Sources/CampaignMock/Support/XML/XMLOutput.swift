@@ -51,4 +51,29 @@ enum XMLOutput {
         }.joined()
         return self.element(element.name, attributes, content: content)
     }
+
+    /// An element written one child element per line, two spaces per level, white-space-only text
+    /// left out (for people reading a recording).
+    static func indented(_ element: XMLElement, depth: Int = 0) -> String {
+        let indent = String(repeating: "  ", count: depth)
+        let attributes = element.attributes.map { ($0.name, $0.value) }
+        let children = element.children.filter { node in
+            if case .text(let text) = node { return !text.allSatisfy(\.isWhitespace) }
+            return true
+        }
+        if children.isEmpty { return indent + self.element(element.name, attributes) + "\n" }
+        if children.count == 1, case .text(let text) = children[0] {
+            return indent + textElement(element.name, text, attributes: attributes) + "\n"
+        }
+        let close = "</\(element.name)>"
+        let open = self.element(element.name, attributes, content: "").dropLast(close.count)
+        var lines = indent + open + "\n"
+        for child in children {
+            switch child {
+            case .element(let inner): lines += indented(inner, depth: depth + 1)
+            case .text(let text): lines += indent + "  " + escapeText(text) + "\n"
+            }
+        }
+        return lines + indent + close + "\n"
+    }
 }

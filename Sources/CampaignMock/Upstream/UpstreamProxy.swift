@@ -1,0 +1,77 @@
+import CampaignMockCore
+import Dispatch
+
+/// `serve --upstream URL`: every request outside `/_mock/` is forwarded to a real Campaign server and
+/// its answer relayed as it came. The mock's store is not touched; `/_mock/` is still served here.
+final class UpstreamProxy: HTTPHandler {
+    /// Headers about one connection or hop, not the exchange (RFC 9110 §7.6.1), plus those the client
+    /// and the server set again for their own connection.
+    static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
+        "proxy-authorization", "proxy-authenticate", "host", "content-length", "date", "server",
+    ]
+
+    private let upstream: HTTPClient.Endpoint
+    private let tls: TLSClientContext?
+    private let local: any HTTPHandler
+    private let log: AccessLog
+    private let timeoutSeconds: Int
+    /// Forwarding blocks, so it runs here and never on an event loop.
+    private let queue = DispatchQueue(label: "campaign-mock.upstream", attributes: .concurrent)
+
+    /// - Parameters:
+    ///   - upstream: `http://…` or `https://…`.
+    ///   - extraCAFile: more CAs to trust for an https upstream (besides the system's).
+    ///   - local: what answers `/_mock/`.
+    /// - Throws: ``ConfigurationError`` for a URL or CA file that cannot be used.
+    init(upstream: String, extraCAFile: String?, local: any HTTPHandler, log: AccessLog, timeoutSeconds: Int = 30)
+        throws(ConfigurationError)
+    {
+        do {
+            self.upstream = try HTTPClient.Endpoint(url: upstream, allowHTTPS: true)
+        } catch {
+            throw ConfigurationError("--upstream: \(error.message)")
+        }
+        do {
+            tls = self.upstream.isSecure ? try TLSClientContext(extraCAFile: extraCAFile) : nil
+        } catch {
+            throw ConfigurationError("--upstream-ca: \(error)")
+        }
+        self.local = local
+        self.log = log
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    func handle(_ request: HTTPRequest, reply: ReplyChannel) {
+        guard !request.path.hasPrefix("/_mock") else {
+            local.handle(request, reply: reply)
+            return
+        }
+        queue.async { [self] in
+            let (response, reason) = forward(request)
+            log.record(request, status: response.status.code, reason: reason)
+            reply.send(response)
+        }
+    }
+
+    /// The upstream's answer, or a 502 and why.
+    private func forward(_ request: HTTPRequest) -> (HTTPResponse, String?) {
+        var headers = HTTPHeaders()
+        for (name, value) in request.headers where !Self.hopByHop.contains(name.rawValue.lowercased()) {
+            headers.append(name, value)
+        }
+        do {
+            let answer = try HTTPClient.send(
+                request.method, request.target, to: upstream, headers: headers, body: request.body,
+                timeoutSeconds: timeoutSeconds, tls: tls)
+            var relayed = HTTPHeaders()
+            for (name, value) in answer.headers where !Self.hopByHop.contains(name.rawValue.lowercased()) {
+                relayed.append(name, value)
+            }
+            return (HTTPResponse(status: HTTPStatus(code: answer.status), headers: relayed, body: answer.body), nil)
+        } catch {
+            let reason = "upstream \(upstream.host):\(upstream.port): \(error.message)"
+            return (HTTPError(.badGateway, reason).response, reason)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import COpenSSL
+
+/// What a client connection trusts: the system's CA store, and optionally more CAs from a PEM file
+/// (a local CA, a company proxy). Peers are verified, host names checked. Immutable after `init`.
+package final class TLSClientContext: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    /// - Parameter extraCAFile: a PEM file of more certificates to trust.
+    /// - Throws: ``TLSError`` when the context or the CA file cannot be set up.
+    package init(extraCAFile: String? = nil) throws(TLSError) {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw TLSError("SSL_CTX_new") }
+        handle = context
+        guard COpenSSL_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION) == 1 else {
+            throw TLSError("setting the TLS versions")
+        }
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        _ = SSL_CTX_set_default_verify_paths(context)
+        if let extraCAFile, SSL_CTX_load_verify_locations(context, extraCAFile, nil) != 1 {
+            throw TLSError("reading the CA file \(extraCAFile)")
+        }
+    }
+
+    deinit {
+        SSL_CTX_free(handle)
+    }
+}
+
+/// A blocking TLS client connection over a connected socket (with its send/receive timeouts).
+package final class TLSClientStream {
+    private let ssl: OpaquePointer
+
+    /// Shakes hands with `host`, verifying its certificate chain and name.
+    ///
+    /// - Throws: ``TLSError`` with OpenSSL's reason (an untrusted certificate, a wrong name, …).
+    package init(socket: Socket, host: String, context: TLSClientContext) throws(TLSError) {
+        guard let ssl = SSL_new(context.handle) else { throw TLSError("SSL_new") }
+        self.ssl = ssl
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let isAddress = bare.contains(":") || bare.allSatisfy { $0.isNumber || $0 == "." }
+        if !isAddress { _ = COpenSSL_SSL_set_tlsext_host_name(ssl, bare) }
+        let verifyParameters = SSL_get0_param(ssl)
+        let named =
+            isAddress ? X509_VERIFY_PARAM_set1_ip_asc(verifyParameters, bare) : SSL_set1_host(ssl, bare)
+        guard named == 1, SSL_set_fd(ssl, socket.descriptor) == 1 else { throw TLSError("setting up the connection") }
+        guard SSL_connect(ssl) == 1 else {
+            let verify = SSL_get_verify_result(ssl)
+            if verify != X509_V_OK {
+                throw TLSError(
+                    "verifying the certificate of \(bare)",
+                    reason: String(cString: X509_verify_cert_error_string(verify)))
+            }
+            throw TLSError("the TLS handshake with \(bare)")
+        }
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    package func writeAll(_ bytes: [UInt8]) throws(TLSError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress! + offset, Int32($0.count - offset)) }
+            guard written > 0 else { throw TLSError("sending over TLS") }
+            offset += Int(written)
+        }
+    }
+
+    /// Reads into `buffer`; 0 at the end of the stream (close_notify or a closed socket).
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int {
+        let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
+        if count > 0 { return Int(count) }
+        let error = SSL_get_error(ssl, count)
+        if error == SSL_ERROR_ZERO_RETURN || error == SSL_ERROR_SYSCALL { return 0 }
+        throw TLSError("reading over TLS")
+    }
+
+    /// Sends close_notify.
+    package func close() {
+        _ = SSL_shutdown(ssl)
+    }
+}
