@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Writes Fixtures/sdk/*.json: the exchanges of PROTOCOL.md (§3.4, §3.5, §4.4, §5.7, §9) as the SDKs
-send them, with the response and the stored result campaign-mock must produce.
+"""Writes Fixtures/sdk/<scenario>/: the exchanges of PROTOCOL.md (§3.4, §3.5, §4.4, §5.7, §9) as the
+SDKs send them, in the format `campaign-mock serve --record` writes and `campaign-mock replay` reads
+(NNNN-<endpoint>-<status>.json), plus scenario.json: the applications to start with and what the store
+must hold after each exchange.
 
-Run it from anywhere: python3 Fixtures/make-sdk-fixtures.py. The test suite replays every file.
+Run it from anywhere: python3 Fixtures/make-sdk-fixtures.py. The test suite replays every scenario.
 """
 import json
 import os
+import shutil
 import urllib.parse
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sdk")
@@ -71,11 +74,55 @@ def device(token, key, user, params, fields):
                        "fields": {k: v for k, v in fields if k in names}, "params": params}}
 
 
-def write(name, description, source, applications, exchanges):
-    document = {"description": description, "source": source, "applications": applications, "exchanges": exchanges}
-    with open(os.path.join(HERE, name), "w", encoding="utf-8") as handle:
+def endpoint_name(target):
+    path = target.split("?")[0]
+    names = {"/nms/mobile/1/registerIOS.jssp": "registerIOS", "/nms/mobile/1/registerAndroid.jssp": "registerAndroid",
+             "/nl/jsp/ping.jsp": "ping", "/r/test": "redirect-test"}
+    return names.get(path, "tracking" if path.startswith("/r") else path.strip("/").replace("/", "-"))
+
+
+def exchange_file(sequence, exchange):
+    """One exchange in the recording format (README, "Recording and replay")."""
+    request = exchange["request"]
+    message = {"method": request["method"], "target": request["target"],
+               "headers": [f"{name}: {value}" for name, value in request["headers"]]}
+    if request["body"]:
+        message["body"] = request["body"]
+        if any(name.lower() == "content-type" and value.lower().startswith("application/x-www-form-urlencoded")
+               for name, value in request["headers"]):
+            try:
+                message["form"] = [f"{name}={value}" for name, value in
+                                   urllib.parse.parse_qsl(request["body"], keep_blank_values=True, strict_parsing=True,
+                                                          errors="strict")]
+            except (ValueError, UnicodeDecodeError):
+                pass
+    response = {"status": exchange["response"]["status"], "headers": []}
+    if exchange["response"].get("body"):
+        response["body"] = exchange["response"]["body"]
+    return {"format": "campaign-mock-exchange", "version": 1, "sequence": sequence,
+            "endpoint": endpoint_name(request["target"]), "recordedAt": "2026-01-01T00:00:00.000Z",
+            "durationMilliseconds": 0, "redacted": False, "request": message, "response": response}
+
+
+def dump(path, document):
+    with open(path, "w", encoding="utf-8") as handle:
         json.dump(document, handle, indent=2, sort_keys=True, ensure_ascii=False)
         handle.write("\n")
+
+
+def write(name, description, source, applications, exchanges):
+    directory = os.path.join(HERE, name.removesuffix(".json"))
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
+    stored = []
+    for sequence, exchange in enumerate(exchanges, start=1):
+        document = exchange_file(sequence, exchange)
+        dump(os.path.join(directory, f"{sequence:04d}-{document['endpoint']}-{document['response']['status']}.json"),
+             document)
+        if exchange.get("stored"):
+            stored.append({"sequence": sequence, **exchange["stored"]})
+    dump(os.path.join(directory, "scenario.json"),
+         {"description": description, "source": source, "applications": applications, "stored": stored})
 
 
 def ok():
@@ -202,14 +249,15 @@ def main():
                                  "deliveryId": delivery, "tag": tag}}}
            for raw, hex_id, value, uuid, delivery, tag in vectors])
 
-    # PROTOCOL.md §5.7: health pages (timestamps vary, so bodies are patterns).
+    # PROTOCOL.md §5.7: health pages. The timestamps are matched by shape when replayed; the build and
+    # host names depend on the server, so they are placeholders, which match any value.
     write("health-pages.json", "The marketing and tracking servers' health pages", "PROTOCOL.md §5.7", [],
           [{"request": {"method": "GET", "target": "/nl/jsp/ping.jsp", "headers": [], "body": ""},
-            "response": {"status": 200, "bodyPattern": r"^OK\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z\n$"}},
+            "response": {"status": 200, "body": "OK\n2026-01-01 00:00:00.000Z\n"}},
            {"request": {"method": "GET", "target": "/r/test", "headers": [], "body": ""},
-            "response": {"status": 200, "bodyPattern": r"^<redir status='OK' date='[^']+' build='[^']+' host='[^']+'"
-                                                       r" localHost='[^']+'/>\n$"}}])
-
+            "response": {"status": 200, "body": "<redir status='OK' date='2026-01-01 00:00:00.000Z' "
+                                                "build='redacted-build-1' host='redacted-host-1' "
+                                                "localHost='redacted-localHost-1'/>\n"}}])
 
 if __name__ == "__main__":
     main()

@@ -5,8 +5,9 @@ import Testing
 
 @testable import CampaignMock
 
-/// One file of `Fixtures/sdk/` (written by `Fixtures/make-sdk-fixtures.py`).
-struct SDKFixture: Decodable, Sendable, CustomTestStringConvertible {
+/// One scenario of `Fixtures/sdk/` (written by `Fixtures/make-sdk-fixtures.py`): exchange files in the
+/// recording format, and `scenario.json` with the applications and what the store holds after each.
+struct SDKScenario: Decodable, Sendable, CustomTestStringConvertible {
     struct FixtureApplication: Decodable, Sendable {
         let platform: Platform
         let integrationKey: String
@@ -14,117 +15,99 @@ struct SDKFixture: Decodable, Sendable, CustomTestStringConvertible {
         let enabled: Bool?
     }
 
-    struct Exchange: Decodable, Sendable {
-        struct Request: Decodable, Sendable {
-            let method: String
-            let target: String
-            let headers: [[String]]
-            let body: String
+    struct Stored: Decodable, Sendable {
+        struct Device: Decodable, Sendable {
+            let registrationToken: String
+            let integrationKey: String
+            let userKey: String
+            let fields: [String: String]
+            /// name → [type, value]
+            let params: [String: [String]]
         }
 
-        struct Response: Decodable, Sendable {
-            let status: Int
-            let body: String?
-            let bodyPattern: String?
+        struct Event: Decodable, Sendable {
+            let rawId: String
+            let messageHex: String?
+            let messageValue: String?
+            let messageUuid: String?
+            let deliveryId: String
+            let tag: Int
         }
 
-        struct Stored: Decodable, Sendable {
-            struct Device: Decodable, Sendable {
-                let registrationToken: String
-                let integrationKey: String
-                let userKey: String
-                let fields: [String: String]
-                /// name → [type, value]
-                let params: [String: [String]]
-            }
-
-            struct Event: Decodable, Sendable {
-                let rawId: String
-                let messageHex: String?
-                let messageValue: String?
-                let messageUuid: String?
-                let deliveryId: String
-                let tag: Int
-            }
-
-            let device: Device?
-            let event: Event?
-            let devices: Int?
-        }
-
-        let request: Request
-        let response: Response
-        let stored: Stored?
+        /// The exchange it follows.
+        let sequence: Int
+        let device: Device?
+        let event: Event?
+        let devices: Int?
     }
 
-    var file = ""
+    var name = ""
+    var directory = ""
     let description: String
     let source: String
     let applications: [FixtureApplication]
-    let exchanges: [Exchange]
+    let stored: [Stored]
 
-    var testDescription: String { file }
+    var testDescription: String { name }
 
     private enum CodingKeys: String, CodingKey {
-        case description, source, applications, exchanges
+        case description, source, applications, stored
     }
 
-    /// Every fixture file, found from this source file's path.
-    static let all: [SDKFixture] = {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/sdk")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
-            guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path),
-                var fixture = try? JSONDecoder().decode(SDKFixture.self, from: data)
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/sdk").path
+
+    /// Every scenario directory.
+    static let all: [SDKScenario] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.sorted().compactMap { name in
+            let directory = root + "/" + name
+            guard let data = FileManager.default.contents(atPath: directory + "/scenario.json"),
+                var scenario = try? JSONDecoder().decode(SDKScenario.self, from: data)
             else { return nil }
-            fixture.file = name
-            return fixture
+            scenario.name = name
+            scenario.directory = directory
+            return scenario
         }
     }()
 }
 
 @Suite("canonical SDK exchanges in Fixtures/sdk, replayed over real sockets", .timeLimit(.minutes(2)))
 struct SDKFixtureTests {
-    @Test func everyFixtureFileLoads() throws {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/sdk")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
-        #expect(files.count == SDKFixture.all.count)
-        #expect(files.count >= 8)
+    @Test func everyScenarioLoads() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: SDKScenario.root)
+        #expect(names.count == SDKScenario.all.count)
+        #expect(names.count >= 8)
+        for scenario in SDKScenario.all {
+            let files = ExchangeFiles.list(scenario.directory)
+            #expect(!files.isEmpty, "\(scenario.name) has no exchanges")
+            for file in files { _ = try Exchange.read(path: file) }
+        }
     }
 
-    @Test(arguments: SDKFixture.all)
-    func replays(_ fixture: SDKFixture) throws {
+    @Test(arguments: SDKScenario.all)
+    func replays(_ scenario: SDKScenario) throws {
         let live = try LiveServer(inMemory: true) { configuration in
-            configuration.applications = fixture.applications.map {
+            configuration.applications = scenario.applications.map {
                 Application(
                     name: $0.name, platform: $0.platform, integrationKey: $0.integrationKey, enabled: $0.enabled ?? true
                 )
             }
         }
-        for exchange in fixture.exchanges {
-            let request = exchange.request
-            let client = try RawHTTPClient(port: live.port)
-            var head = "\(request.method) \(request.target) HTTP/1.1\r\nHost: fixture\r\n"
-            for header in request.headers { head += "\(header[0]): \(header[1])\r\n" }
-            if request.method != "GET" { head += "Content-Length: \(request.body.utf8.count)\r\n" }
-            try client.send(head + "\r\n" + request.body)
-            let response = try client.readResponse()
-
-            #expect(response.status == exchange.response.status, "\(request.target)")
-            if let body = exchange.response.body {
-                #expect(response.text == body)
+        var replayer = Replayer(
+            target: try HTTPClient.Endpoint(url: "http://127.0.0.1:\(live.port)"), bindings: Bindings(),
+            ignoredHeaders: [], tls: nil)
+        for file in ExchangeFiles.list(scenario.directory) {
+            let exchange = try Exchange.read(path: file)
+            let result = replayer.replay(exchange, file: file)
+            #expect(result.passed, "\(Replayer.report(result))")
+            for stored in scenario.stored where stored.sequence == exchange.sequence {
+                try check(stored, in: live)
             }
-            if let pattern = exchange.response.bodyPattern {
-                #expect(response.text.range(of: pattern, options: .regularExpression) != nil, "\(response.text)")
-            }
-            try check(exchange.stored, in: live)
         }
     }
 
-    private func check(_ stored: SDKFixture.Exchange.Stored?, in live: LiveServer) throws {
-        guard let stored else { return }
+    private func check(_ stored: SDKScenario.Stored, in live: LiveServer) throws {
         if let count = stored.devices {
             #expect(try live.storedRows()[0] == Int64(count))
         }
