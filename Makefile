@@ -8,20 +8,24 @@
 #   make format    fix formatting in place
 #   make build     debug build
 #   make release   optimised build (.build/release/campaign-mock)
+#   make fuzz      build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
 #   make clean     remove build products
 #
-# Variables: SWIFT (default: swift), ARGS (extra arguments for `make run`, e.g. ARGS="--port 9000").
+# Variables: SWIFT (default: swift), ARGS (extra arguments for `make run`, e.g. ARGS="--port 9000"),
+# FUZZ_SECONDS, FUZZ_TARGETS (default: all five).
 
 SWIFT ?= swift
 PYTHON ?= python3
 ARGS ?=
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= http-request form additional-params tracking-id soap-envelope
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 # Debian packages: the SQLite and OpenSSL headers to build; curl, the openssl tool and Python's pip for
 # the tests.
 DEBIAN_PACKAGES := libsqlite3-dev libssl-dev pkg-config curl openssl python3-pip
-SWIFT_SOURCES := Sources Tests Package.swift
+SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 
-.PHONY: setup run build release test lint format clean
+.PHONY: setup run build release test lint format clean fuzz
 
 setup:
 	@if command -v dpkg >/dev/null 2>&1; then \
@@ -62,5 +66,21 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
 
+# Each target starts from its seeds in Fuzz/corpus/<target> (python3 Fuzz/make-corpus.py) and keeps
+# what it learns in .build-fuzz/corpus/<target>; a crash is written to Fuzz/crashes/ and fails the run.
+fuzz:
+	$(SWIFT) build --build-path .build-fuzz --product campaign-mock-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+	@mkdir -p Fuzz/crashes
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p .build-fuzz/corpus/$$target; \
+		echo "== $$target ($(FUZZ_SECONDS) s)"; \
+		CAMPAIGN_MOCK_FUZZ_TARGET=$$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=symbolize=0 \
+			.build-fuzz/debug/campaign-mock-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+			-artifact_prefix=Fuzz/crashes/$$target- .build-fuzz/corpus/$$target Fuzz/corpus/$$target 2>&1 \
+			| grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|artifact_prefix)" \
+			|| true; \
+		if ls Fuzz/crashes/$$target-* >/dev/null 2>&1; then echo "crash found: Fuzz/crashes/$$target-*"; exit 1; fi; \
+	done
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

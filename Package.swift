@@ -12,7 +12,8 @@ let package = Package(
     name: "campaign-mock",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "campaign-mock", targets: ["CampaignMockCLI"])
+        .executable(name: "campaign-mock", targets: ["CampaignMockCLI"]),
+        .executable(name: "campaign-mock-fuzz", targets: ["CampaignMockFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -42,6 +43,11 @@ let package = Package(
                 "CampaignMockCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // libFuzzer targets over the readers of untrusted input (`make fuzz`), or a runner for their inputs.
+        .executableTarget(
+            name: "CampaignMockFuzz", dependencies: ["CampaignMock"], path: "Fuzz/CampaignMockFuzz",
             swiftSettings: swiftSettings
         ),
         // Shared by the test targets: a raw-socket HTTP client, temp directories, a process runner.
