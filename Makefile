@@ -8,6 +8,8 @@
 #   make format    fix formatting in place
 #   make build     debug build
 #   make release   optimised build (.build/release/campaign-mock)
+#   make bench     benchmark the release build against nginx on loopback (bench/bench.py; BENCH_SECONDS)
+#   make setup-bench  install wrk and nginx for it (Debian/Ubuntu)
 #   make fuzz      build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
 #   make clean     remove build products
 #
@@ -25,7 +27,7 @@ SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 DEBIAN_PACKAGES := libsqlite3-dev libssl-dev pkg-config curl openssl python3-pip
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 
-.PHONY: setup run build release test lint format clean fuzz
+.PHONY: setup run build release test lint format clean fuzz bench setup-bench
 
 setup:
 	@if command -v dpkg >/dev/null 2>&1; then \
@@ -65,6 +67,19 @@ lint:
 
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
+
+setup-bench:
+	@for tool in wrk nginx; do \
+		command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || missing="$$missing $$tool"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		packages=$$(echo $$missing | sed 's/nginx/nginx-light/'); \
+		echo "Installing: $$packages"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$packages; \
+	fi
+
+bench: setup setup-bench
+	$(PYTHON) bench/bench.py
 
 # Each target starts from its seeds in Fuzz/corpus/<target> (python3 Fuzz/make-corpus.py) and keeps
 # what it learns in .build-fuzz/corpus/<target>; a crash is written to Fuzz/crashes/ and fails the run.

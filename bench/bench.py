@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""make bench: campaign-mock against an nginx baseline on this machine's loopback.
+
+Measures, with the release build and wrk (64 keep-alive connections, BENCH_SECONDS each, default 10):
+nginx answering a static 200, tracking hits, Android registrations with distinct tokens, and
+/_mock/health; requests/s, p50/p99 and the ratio to nginx; start-to-ready (median of 10 starts), idle
+and peak RSS. After each load it counts the stored rows: nothing lost, nothing duplicated. Prints a
+table and writes bench/results/bench-<time>.json. Exit 1 when rows were lost or duplicated, or a load
+failed; a missed target is reported, not an error.
+"""
+import datetime
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = os.path.join(ROOT, ".build", "release", "campaign-mock")
+SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
+CONNECTIONS = 64
+THREADS = 2
+TARGETS = {"tracking_ratio": 0.6, "registration_ratio": 0.4, "p99_ms": 5.0, "start_ms": 50.0,
+           "idle_rss_mb": 20.0, "peak_rss_mb": 64.0}
+
+TRACKING_LUA = """
+local threads = 0
+function setup(thread) thread:set("tid", threads); threads = threads + 1 end
+function init(args) n = 0 end
+function request()
+  n = n + 1
+  return wrk.format("GET", "/r/?id=h3039,d" .. tid .. "-" .. n .. ",1")
+end
+"""
+
+REGISTRATION_LUA = """
+local threads = 0
+function setup(thread) thread:set("tid", threads); threads = threads + 1 end
+function init(args) n = 0 end
+function request()
+  n = n + 1
+  local body = "registrationToken=bench" .. tid .. "x" .. n .. "&mobileAppUuid=campaign-mock-demo-android"
+    .. "&userKey=user" .. n .. "%40example.com&deviceImei=&deviceName=Pixel%208&deviceModel=Pixel%208"
+    .. "&deviceBrand=google&deviceManufacturer=Google&osName=android&osVersion=14&osLanguage=en_US"
+    .. "&additionalParams=%3CadditionalParameters%3E%3Cparam%20name%3D%22plan%22%20value%3D%22gold%22%2F%3E"
+    .. "%3Cparam%20name%3D%22points%22%20value%3D%2242%22%2F%3E%3C%2FadditionalParameters%3E"
+  return wrk.format("POST", "/nms/mobile/1/registerAndroid.jssp",
+    {["Content-Type"] = "application/x-www-form-urlencoded;charset=UTF-8"}, body)
+end
+"""
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get(port, path, timeout=2.0):
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := connection.recv(65536):
+            data += chunk
+    return int(data.split(b" ", 2)[1])
+
+
+def wait_ready(port, process, limit=10.0):
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"campaign-mock exited with {process.returncode}")
+        try:
+            if get(port, "/_mock/ready", timeout=0.5) == 200:
+                return
+        except OSError:
+            time.sleep(0.0002)
+    raise SystemExit("campaign-mock did not become ready")
+
+
+def rss_mb(pid, field="VmRSS"):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def wrk(port, path, script=None):
+    command = ["wrk", "-t", str(THREADS), "-c", str(CONNECTIONS), "-d", f"{SECONDS}s", "--latency"]
+    if script:
+        command += ["-s", script]
+    output = subprocess.run(command + [f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True,
+                            check=True).stdout
+
+    def duration_ms(text):
+        value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+    percentiles = dict(re.findall(r"^\s+(50|99)(?:\.0+)?%\s+(\S+)", output, re.M))
+    failures = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    errors = re.search(r"Socket errors: (.*)", output)
+    return {"requests_per_second": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+            "completed": int(re.search(r"(\d+) requests in", output).group(1)),
+            "p50_ms": duration_ms(percentiles["50"]), "p99_ms": duration_ms(percentiles["99"]),
+            "non_2xx": int(failures.group(1)) if failures else 0, "socket_errors": errors.group(1) if errors else None}
+
+
+def nginx_baseline(work):
+    port = free_port()
+    config = os.path.join(work, "nginx.conf")
+    with open(config, "w") as handle:
+        handle.write(f"""worker_processes auto;
+daemon off;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {work}/body; proxy_temp_path {work}/proxy; fastcgi_temp_path {work}/fastcgi;
+    uwsgi_temp_path {work}/uwsgi; scgi_temp_path {work}/scgi;
+    keepalive_requests 1000000;
+    server {{ listen 127.0.0.1:{port}; location / {{ return 200 "OK"; }} }}
+}}
+""")
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                if get(port, "/") == 200:
+                    break
+            except OSError:
+                time.sleep(0.01)
+        return wrk(port, "/")
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def start_to_ready():
+    times = []
+    for _ in range(10):
+        port = free_port()
+        started = time.monotonic()
+        process = subprocess.Popen([BINARY, "serve", "--in-memory", "--port", str(port), "--log-level", "error"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_ready(port, process)
+        times.append((time.monotonic() - started) * 1000)
+        process.send_signal(signal.SIGTERM)
+        process.wait()
+    return statistics.median(times)
+
+
+def count(database, sql):
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        return connection.execute(sql).fetchone()[0]
+    finally:
+        connection.close()
+
+
+def check_rows(name, load, stored, distinct, problems):
+    """Stored rows must cover every completed request, at most the requests still in flight more, no repeats."""
+    load["stored"] = stored
+    if distinct != stored:
+        problems.append(f"{name}: {stored - distinct} duplicated rows")
+    if stored < load["completed"]:
+        problems.append(f"{name}: {load['completed'] - stored} acknowledged requests not stored")
+    if stored > load["completed"] + CONNECTIONS:
+        problems.append(f"{name}: {stored} rows for {load['completed']} requests")
+    if load["non_2xx"]:
+        problems.append(f"{name}: {load['non_2xx']} answers were not 2xx")
+
+
+def main():
+    for tool in ("wrk", "nginx"):
+        if not shutil.which(tool) and not os.path.exists(f"/usr/sbin/{tool}"):
+            raise SystemExit(f"{tool} is missing: make setup-bench")
+    subprocess.run(["swift", "build", "-c", "release", "--product", "campaign-mock"], cwd=ROOT, check=True)
+    results = {"seconds": SECONDS, "connections": CONNECTIONS, "cpus": os.cpu_count(),
+               "when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    problems = []
+    with tempfile.TemporaryDirectory() as work:
+        for name in ("tracking.lua", "registration.lua"):
+            with open(os.path.join(work, name), "w") as handle:
+                handle.write(TRACKING_LUA if name == "tracking.lua" else REGISTRATION_LUA)
+        print(f"nginx baseline ({SECONDS} s)…", flush=True)
+        results["nginx"] = nginx_baseline(work)
+        print("start-to-ready (10 starts)…", flush=True)
+        results["start_to_ready_ms"] = start_to_ready()
+
+        port = free_port()
+        data = os.path.join(work, "data")
+        server = subprocess.Popen([BINARY, "serve", "--port", str(port), "--data-dir", data, "--log-level", "error"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_ready(port, server)
+            time.sleep(1)
+            results["idle_rss_mb"] = rss_mb(server.pid)
+            database = os.path.join(data, "campaign-mock.sqlite3")
+            print(f"tracking hits ({SECONDS} s)…", flush=True)
+            results["tracking"] = wrk(port, "/", os.path.join(work, "tracking.lua"))
+            check_rows("tracking", results["tracking"], count(database, "SELECT count(*) FROM tracking_events"),
+                       count(database, "SELECT count(DISTINCT delivery_id) FROM tracking_events"), problems)
+            print(f"registrations ({SECONDS} s)…", flush=True)
+            results["registration"] = wrk(port, "/", os.path.join(work, "registration.lua"))
+            check_rows("registration", results["registration"], count(database, "SELECT count(*) FROM devices"),
+                       count(database, "SELECT count(DISTINCT registration_token) FROM devices"), problems)
+            print(f"/_mock/health ({SECONDS} s)…", flush=True)
+            results["health"] = wrk(port, "/_mock/health")
+            results["peak_rss_mb"] = rss_mb(server.pid, "VmHWM")
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait()
+
+    baseline = results["nginx"]["requests_per_second"]
+    for name in ("tracking", "registration", "health"):
+        results[name]["ratio_to_nginx"] = results[name]["requests_per_second"] / baseline
+    checks = {
+        "tracking ≥ 0.6 × nginx": results["tracking"]["ratio_to_nginx"] >= TARGETS["tracking_ratio"],
+        "registration ≥ 0.4 × nginx": results["registration"]["ratio_to_nginx"] >= TARGETS["registration_ratio"],
+        "p99 ≤ 5 ms (every mock load)": all(results[name]["p99_ms"] <= TARGETS["p99_ms"]
+                                             for name in ("tracking", "registration", "health")),
+        "start-to-ready ≤ 50 ms": results["start_to_ready_ms"] <= TARGETS["start_ms"],
+        "idle RSS ≤ 20 MB": results["idle_rss_mb"] <= TARGETS["idle_rss_mb"],
+        "peak RSS ≤ 64 MB": results["peak_rss_mb"] <= TARGETS["peak_rss_mb"],
+    }
+    results["targets_met"] = checks
+    results["problems"] = problems
+
+    print()
+    print(f"{'load':<28}{'req/s':>11}{'p50 ms':>9}{'p99 ms':>9}{'× nginx':>9}{'stored':>9}")
+    for name, label in (("nginx", "nginx static 200"), ("tracking", "GET /r/ tracking hit"),
+                        ("registration", "POST registerAndroid.jssp"), ("health", "GET /_mock/health")):
+        load = results[name]
+        ratio = f"{load['ratio_to_nginx']:.2f}" if "ratio_to_nginx" in load else "1.00"
+        stored = str(load.get("stored", ""))
+        print(f"{label:<28}{load['requests_per_second']:>11,.0f}{load['p50_ms']:>9.2f}{load['p99_ms']:>9.2f}"
+              f"{ratio:>9}{stored:>9}")
+    print(f"\nstart-to-ready {results['start_to_ready_ms']:.1f} ms (median of 10), "
+          f"idle RSS {results['idle_rss_mb']:.1f} MB, peak RSS {results['peak_rss_mb']:.1f} MB")
+    for label, met in checks.items():
+        print(f"  {'meets ' if met else 'MISSES'}  {label}")
+    for problem in problems:
+        print(f"  ERROR   {problem}")
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    path = os.path.join(ROOT, "bench", "results", f"bench-{results['when'].replace(':', '')}.json")
+    with open(path, "w") as handle:
+        json.dump(results, handle, indent=2)
+        handle.write("\n")
+    print(f"\n{path}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
