@@ -122,6 +122,9 @@ package final class CampaignMockServer: Sendable {
     /// The request handler, for tests that feed requests without a socket (a remote address, say).
     package var handlerForTesting: any HTTPHandler { router }
 
+    /// Open client connections, for the tests of hostile clients.
+    package var openConnectionsForTesting: Int { http.connectionCount }
+
     /// Every route, for the test that keeps the OpenAPI description complete.
     package var routesForTesting: [(method: HTTPMethod?, pattern: String)] { router.routePatterns }
 
