@@ -3,11 +3,14 @@
 #   make setup     install the system packages the build needs (Debian/Ubuntu; skipped when present)
 #   make run       setup, build and start the server on its defaults (http://127.0.0.1:8080)
 #   make test      build and run the whole test suite: the Swift tests, then Tests/Contract/: the admin
-#                  API contract test (schemathesis) and the SOAP router driven by zeep, both against a live server
+#                  API contract test (schemathesis) and the SOAP router driven by zeep, both against a live server,
+#                  then the kill -9 durability check (5 kills)
 #   make lint      check formatting (swift format, strict)
 #   make format    fix formatting in place
 #   make build     debug build
 #   make release   optimised build (.build/release/campaign-mock)
+#   make durability  kill -9 the server 20 times under load; every acknowledged request must survive
+#                  (make test runs it with 5 kills)
 #   make bench     benchmark the release build against nginx on loopback (bench/bench.py; BENCH_SECONDS)
 #   make setup-bench  install wrk and nginx for it (Debian/Ubuntu)
 #   make fuzz      build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
@@ -27,7 +30,7 @@ SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 DEBIAN_PACKAGES := libsqlite3-dev libssl-dev pkg-config curl openssl python3-pip
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 
-.PHONY: setup run build release test lint format clean fuzz bench setup-bench
+.PHONY: setup run build release test lint format clean fuzz bench setup-bench durability
 
 setup:
 	@if command -v dpkg >/dev/null 2>&1; then \
@@ -61,6 +64,10 @@ test: setup
 	$(SWIFT) test --skip-build
 	Tests/Contract/schemathesis.sh "$$($(SWIFT) build --show-bin-path)/campaign-mock"
 	CAMPAIGN_MOCK_BINARY="$$($(SWIFT) build --show-bin-path)/campaign-mock" $(PYTHON) -m pytest -q -p no:cacheprovider Tests/Contract
+	$(PYTHON) bench/durability.py --kills 5 --binary "$$($(SWIFT) build --show-bin-path)/campaign-mock"
+
+durability: build
+	$(PYTHON) bench/durability.py --kills 20 --binary "$$($(SWIFT) build --show-bin-path)/campaign-mock"
 
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
