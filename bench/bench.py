@@ -217,6 +217,9 @@ def main():
             print(f"/_mock/health ({SECONDS} s)…", flush=True)
             results["health"] = wrk(port, "/_mock/health")
             results["peak_rss_mb"] = rss_mb(server.pid, "VmHWM")
+            time.sleep(1)
+            results["rss_after_load_mb"] = rss_mb(server.pid)
+            results["requests_served"] = sum(results[name]["completed"] for name in ("tracking", "registration", "health"))
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait()
@@ -246,7 +249,8 @@ def main():
         print(f"{label:<28}{load['requests_per_second']:>11,.0f}{load['p50_ms']:>9.2f}{load['p99_ms']:>9.2f}"
               f"{ratio:>9}{stored:>9}")
     print(f"\nstart-to-ready {results['start_to_ready_ms']:.1f} ms (median of 10), "
-          f"idle RSS {results['idle_rss_mb']:.1f} MB, peak RSS {results['peak_rss_mb']:.1f} MB")
+          f"idle RSS {results['idle_rss_mb']:.1f} MB, peak RSS {results['peak_rss_mb']:.1f} MB, "
+          f"RSS {results['rss_after_load_mb']:.1f} MB idle again after {results['requests_served']:,} requests")
     for label, met in checks.items():
         print(f"  {'meets ' if met else 'MISSES'}  {label}")
     for problem in problems:
