@@ -31,7 +31,7 @@ package final class Store: Sendable {
                 throw SQLiteError(code: 1, message: "cannot switch \(path!) to WAL mode (got \(mode ?? "nothing"))")
             }
         }
-        try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+        try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768")
         try SQLiteMigrator.migrate(connection, Schema.migrations)
         readers = path.map { ReaderPool(path: $0) }
         writer = Writer(connection: connection, afterEachBatch: afterEachBatch)
@@ -202,7 +202,7 @@ extension Store {
 
         private func openConnection() throws -> Pooled {
             let connection = try SQLiteConnection(path: path)
-            try connection.execute("PRAGMA query_only=ON")
+            try connection.execute("PRAGMA query_only=ON; PRAGMA mmap_size=268435456")
             return Pooled(connection)
         }
 
