@@ -95,13 +95,7 @@ package final class Recorder: HTTPHandler {
     }
 
     private static func makeDirectory(_ path: String) throws(ExchangeFileError) {
-        var built = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            built += "/" + part
-            if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                throw ExchangeFileError("--record: cannot create \(built): \(String(cString: strerror(errno)))")
-            }
-        }
+        if let failure = FileBytes.makeDirectories(path) { throw ExchangeFileError("--record: \(failure)") }
     }
 }
 

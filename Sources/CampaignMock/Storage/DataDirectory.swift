@@ -52,12 +52,8 @@ package final class DataDirectory: Sendable {
     }
 
     private static func makeDirectories(_ path: String) throws(StoreError) {
-        var current = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/") {
-            current += component + "/"
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw StoreError.dataDirectoryUnusable(path: path, reason: String(cString: strerror(errno)))
-            }
+        if let failure = FileBytes.makeDirectories(path) {
+            throw StoreError.dataDirectoryUnusable(path: path, reason: failure)
         }
     }
 }

@@ -29,4 +29,16 @@ enum FileBytes {
         }
         return true
     }
+
+    /// Creates `path` and its missing parents (mode 0755). Nil on success, else why it failed.
+    static func makeDirectories(_ path: String) -> String? {
+        var current = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            current += component + "/"
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                return "cannot create \(current): \(String(cString: strerror(errno)))"
+            }
+        }
+        return nil
+    }
 }
