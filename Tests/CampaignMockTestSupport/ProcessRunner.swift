@@ -6,6 +6,9 @@ import Foundation
     import Darwin
 #endif
 
+/// Serialises process launches (see ChildProcess.init).
+private let launchLock = NSLock()
+
 /// A child process with its standard output and error captured to files, for CLI tests.
 public final class ChildProcess {
     private let process = Process()
@@ -27,6 +30,10 @@ public final class ChildProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path + "/stdout"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path + "/stderr"))
+        // Foundation's Process.run is not safe to call from several threads at once on Linux (a
+        // parallel test run crashed inside it), so launches take turns.
+        launchLock.lock()
+        defer { launchLock.unlock() }
         try process.run()
     }
 
