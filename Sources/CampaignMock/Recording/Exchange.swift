@@ -18,8 +18,8 @@ package struct Exchange: Sendable, Codable, Equatable {
         package var target: String?
         /// Response only.
         package var status: Int?
-        /// In the order sent, as `Name: value`. Connection-level headers (`Content-Length`, `Date`,
-        /// `Connection`, `Server`, `Transfer-Encoding`, `Keep-Alive`) are left out.
+        /// In the order sent, as `Name: value`; per-connection fields (`Content-Length`, `Date`,
+        /// `Connection`, `Server`, `Transfer-Encoding`, …, see `HTTPHeaderName.isPerConnection`) left out.
         package var headers: [String]
         package var body: String?
         package var bodyBase64: String?
@@ -100,17 +100,12 @@ package struct ExchangeFileError: Error, CustomStringConvertible {
 }
 
 extension Exchange.Message {
-    /// Headers a proxy or a connection adds; not part of an exchange.
-    static let connectionHeaders: Set<String> = [
-        "content-length", "date", "connection", "server", "transfer-encoding", "keep-alive",
-    ]
-
     /// A message with `body` as text (or base64), and the decoded views of form and XML bodies.
     init(method: String? = nil, target: String? = nil, status: Int? = nil, headers: HTTPHeaders, body: [UInt8]) {
         self.method = method
         self.target = target
         self.status = status
-        self.headers = headers.filter { !Self.connectionHeaders.contains($0.name.rawValue.lowercased()) }.map {
+        self.headers = headers.filter { !$0.name.isPerConnection }.map {
             "\($0.name.rawValue): \($0.value)"
         }
         setBody(body)

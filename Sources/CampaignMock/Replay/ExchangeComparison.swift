@@ -20,7 +20,7 @@ struct ExchangeComparison {
         }
         for (name, value) in recorded.headerPairs
         where !ignoredHeaders.contains(name.lowercased())
-            && !Exchange.Message.connectionHeaders.contains(name.lowercased())
+            && !HTTPHeaderName(rawValue: name).isPerConnection
         {
             guard let actual = headers[HTTPHeaderName(rawValue: name)] else {
                 differences.append("header \(name): expected \(quoted(value)), missing")

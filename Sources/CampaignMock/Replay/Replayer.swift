@@ -32,7 +32,7 @@ package struct Replayer {
         let target = bindings.substitute(exchange.request.target ?? "/", spell: PercentEncoding.encodeComponent)
         var headers = HTTPHeaders()
         for (name, value) in exchange.request.headerPairs
-        where !UpstreamProxy.hopByHop.contains(name.lowercased()) {
+        where !HTTPHeaderName(rawValue: name).isPerConnection {
             headers.append(HTTPHeaderName(rawValue: name), bindings.substitute(value))
         }
         var body = exchange.request.bodyBytes

@@ -4,13 +4,6 @@ import Dispatch
 /// `serve --upstream URL`: every request outside `/_mock/` is forwarded to a real Campaign server and
 /// its answer relayed as it came. The mock's store is not touched; `/_mock/` is still served here.
 final class UpstreamProxy: HTTPHandler {
-    /// Headers about one connection or hop, not the exchange (RFC 9110 §7.6.1), plus those the client
-    /// and the server set again for their own connection.
-    static let hopByHop: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
-        "proxy-authorization", "proxy-authenticate", "host", "content-length", "date", "server",
-    ]
-
     private let upstream: HTTPClient.Endpoint
     private let tls: TLSClientContext?
     private let local: any HTTPHandler
@@ -57,7 +50,7 @@ final class UpstreamProxy: HTTPHandler {
     /// The upstream's answer, or a 502 and why.
     private func forward(_ request: HTTPRequest) -> (HTTPResponse, String?) {
         var headers = HTTPHeaders()
-        for (name, value) in request.headers where !Self.hopByHop.contains(name.rawValue.lowercased()) {
+        for (name, value) in request.headers where !name.isPerConnection {
             headers.append(name, value)
         }
         do {
@@ -65,7 +58,7 @@ final class UpstreamProxy: HTTPHandler {
                 request.method, request.target, to: upstream, headers: headers, body: request.body,
                 timeoutSeconds: timeoutSeconds, tls: tls)
             var relayed = HTTPHeaders()
-            for (name, value) in answer.headers where !Self.hopByHop.contains(name.rawValue.lowercased()) {
+            for (name, value) in answer.headers where !name.isPerConnection {
                 relayed.append(name, value)
             }
             return (HTTPResponse(status: HTTPStatus(code: answer.status), headers: relayed, body: answer.body), nil)

@@ -95,3 +95,15 @@ extension StringProtocol {
         return String(slice)
     }
 }
+
+extension HTTPHeaderName {
+    private static let perConnection: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
+        "proxy-authorization", "proxy-authenticate", "content-length", "date", "server",
+    ]
+
+    /// Whether the field is about one connection or hop rather than the message (RFC 9110 §7.6.1), or one
+    /// each side sets again for its own connection (`Content-Length`, `Date`, `Server`): what a proxy,
+    /// a recording and a replay leave out.
+    package var isPerConnection: Bool { Self.perConnection.contains(canonical) }
+}
