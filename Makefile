@@ -1,10 +1,15 @@
 # campaign-mock — make targets
 #
-#   make setup     install the system packages the build needs (Debian/Ubuntu; skipped when present)
+#   make setup     install the system packages the server needs to build (Debian/Ubuntu, Homebrew;
+#                  skipped when present)
 #   make run       setup, build and start the server on its defaults (http://127.0.0.1:8080)
-#   make test      build and run the whole test suite: the Swift tests, then Tests/Contract/: the admin
-#                  API contract test (schemathesis) and the SOAP router driven by zeep, both against a live server,
-#                  then the kill -9 durability check (5 kills)
+#   make install   release build into $(PREFIX)/bin (default /usr/local)
+#   make setup-test  setup, plus the test tools: curl, openssl, and a project-local Python environment
+#                  in .venv/ with Tests/Contract/requirements.txt
+#   make test      setup-test, then build and run the whole test suite: the Swift tests, then
+#                  Tests/Contract/: the admin API contract test (schemathesis), the SOAP router driven by
+#                  zeep and the README's shell examples, all against live servers, then the kill -9
+#                  durability check (5 kills)
 #   make lint      check formatting (swift format, strict)
 #   make format    fix formatting in place
 #   make build     debug build
@@ -16,55 +21,91 @@
 #   make fuzz      build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
 #   make clean     remove build products
 #
-# Variables: SWIFT (default: swift), ARGS (extra arguments for `make run`, e.g. ARGS="--port 9000"),
+# Variables: SWIFT (default: swift), PYTHON (creates .venv; default: python3), PREFIX, ARGS (extra arguments for `make run`, e.g. ARGS="--port 9000"),
 # FUZZ_SECONDS, FUZZ_TARGETS (default: all five).
 
 SWIFT ?= swift
 PYTHON ?= python3
+PREFIX ?= /usr/local
 ARGS ?=
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= http-request form additional-params tracking-id soap-envelope
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
-# Debian packages: the SQLite and OpenSSL headers to build; curl, the openssl tool and Python's pip for
-# the tests.
-DEBIAN_PACKAGES := libsqlite3-dev libssl-dev pkg-config curl openssl python3-pip
+# What the server needs to build: the SQLite and OpenSSL headers, found through pkg-config.
+SERVER_PACKAGES := libsqlite3-dev libssl-dev pkg-config
+# What the tests need besides: curl and the openssl tool (driven by tests) and Python's venv for the
+# project-local test environment.
+TEST_PACKAGES := curl openssl python3-venv
+# The test tools (schemathesis, zeep, pytest) live in this project-local virtual environment, never in
+# the system Python (Debian and Ubuntu refuse that).
+VENV := .venv
+VENV_PYTHON := $(VENV)/bin/python
+BIN_PATH = $$($(SWIFT) build --show-bin-path)
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 
-.PHONY: setup run build release test lint format clean fuzz bench setup-bench durability
+.PHONY: setup setup-test run build release install test lint format clean fuzz bench setup-bench durability
 
-setup:
+# Installs the missing Debian packages of $(1) (or the Homebrew ones of $(2) on macOS), a line each.
+define install_packages
 	@if command -v dpkg >/dev/null 2>&1; then \
 		missing=""; \
-		for package in $(DEBIAN_PACKAGES); do \
+		for package in $(1); do \
 			dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; \
 		done; \
 		if [ -n "$$missing" ]; then \
-			echo "Installing:$$missing"; \
-			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+			echo "==> installing Debian packages:$$missing"; \
+			$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 		fi; \
 	elif command -v brew >/dev/null 2>&1; then \
-		brew list sqlite >/dev/null 2>&1 || brew install sqlite; \
+		for formula in $(2); do \
+			brew list $$formula >/dev/null 2>&1 || { echo "==> installing $$formula (Homebrew)"; brew install $$formula; }; \
+		done; \
 	fi
+endef
+
+setup:
+	$(call install_packages,$(SERVER_PACKAGES),sqlite openssl@3 pkg-config)
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6.2 or newer is required: https://www.swift.org/install"; exit 1; }
-	@$(PYTHON) Tests/Contract/requirements_met.py || { \
-		echo "Installing the contract-test tools (Tests/Contract/requirements.txt)"; \
-		$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements.txt; }
+
+setup-test: setup
+	$(call install_packages,$(TEST_PACKAGES),curl)
+	@[ -x $(VENV_PYTHON) ] || { echo "==> creating the test environment $(VENV)/ ($(PYTHON) -m venv)"; \
+		$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "python3 -m venv failed: install python3-venv"; exit 1; }; }
+	@$(VENV_PYTHON) Tests/Contract/requirements_met.py || { \
+		echo "==> installing the test tools into $(VENV)/ (Tests/Contract/requirements.txt; a minute the first time)"; \
+		$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements.txt; }
 
 run: setup
-	$(SWIFT) run campaign-mock serve $(ARGS)
+	@echo "==> building campaign-mock (debug; the first build takes a minute or two)"
+	@$(SWIFT) build --product campaign-mock
+	@echo "==> the binary is $(BIN_PATH)/campaign-mock (make install puts it on your PATH)"
+	@exec "$(BIN_PATH)/campaign-mock" serve $(ARGS)
 
 build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --product campaign-mock
 
-test: setup
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	Tests/Contract/schemathesis.sh "$$($(SWIFT) build --show-bin-path)/campaign-mock"
-	CAMPAIGN_MOCK_BINARY="$$($(SWIFT) build --show-bin-path)/campaign-mock" $(PYTHON) -m pytest -q -p no:cacheprovider Tests/Contract
-	$(PYTHON) bench/durability.py --kills 5 --binary "$$($(SWIFT) build --show-bin-path)/campaign-mock"
+# Installs the release build as $(PREFIX)/bin/campaign-mock (default /usr/local; PREFIX=~/.local for
+# no sudo).
+install: setup release
+	@mkdir -p "$(PREFIX)/bin" 2>/dev/null || $(SUDO) mkdir -p "$(PREFIX)/bin"
+	@install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/campaign-mock" "$(PREFIX)/bin/campaign-mock" 2>/dev/null \
+		|| $(SUDO) install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/campaign-mock" "$(PREFIX)/bin/campaign-mock"
+	@echo "==> installed $(PREFIX)/bin/campaign-mock"
+
+test: setup-test
+	@echo "==> building campaign-mock and its tests"
+	@$(SWIFT) build --build-tests
+	@echo "==> Swift tests"
+	@$(SWIFT) test --skip-build
+	@echo "==> admin API contract (schemathesis)"
+	@PYTHON=$(VENV_PYTHON) Tests/Contract/schemathesis.sh "$(BIN_PATH)/campaign-mock"
+	@echo "==> SOAP clients and the README's examples (pytest)"
+	@CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" $(VENV_PYTHON) -m pytest -q -p no:cacheprovider Tests/Contract
+	@echo "==> kill -9 durability (5 kills)"
+	@$(VENV_PYTHON) bench/durability.py --kills 5 --binary "$(BIN_PATH)/campaign-mock"
 
 durability: build
 	$(PYTHON) bench/durability.py --kills 20 --binary "$$($(SWIFT) build --show-bin-path)/campaign-mock"
@@ -105,4 +146,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-fuzz $(VENV)

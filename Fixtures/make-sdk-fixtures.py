@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Fixtures/sdk/<scenario>/: the exchanges of PROTOCOL.md (§3.4, §3.5, §4.4, §5.7, §9) as the
+"""Writes Fixtures/sdk/<scenario>/: the exchanges of docs/protocol.md (§3.4, §3.5, §4.4, §5.7, §9) as the
 SDKs send them, in the format `campaign-mock serve --record` writes and `campaign-mock replay` reads
 (NNNN-<endpoint>-<status>.json), plus scenario.json: the applications to start with and what the store
 must hold after each exchange.
@@ -18,7 +18,7 @@ ANDROID_APP = {"platform": "android", "integrationKey": "testIntegrationKey", "n
 
 
 def encode(value):
-    """AEP core UrlEncoder: keep A-Z a-z 0-9 - . _ ~, everything else %XX uppercase over UTF-8 (PROTOCOL.md §3.3)."""
+    """AEP core UrlEncoder: keep A-Z a-z 0-9 - . _ ~, everything else %XX uppercase over UTF-8 (docs/protocol.md §3.3)."""
     return urllib.parse.quote(value, safe="-._~")
 
 
@@ -27,7 +27,7 @@ def body(pairs):
 
 
 def ios_xml(params):
-    """iOS Dictionary+XMLSerializer: root additionalParams, keys sorted, ' />' (PROTOCOL.md §3.4)."""
+    """iOS Dictionary+XMLSerializer: root additionalParams, keys sorted, ' />' (docs/protocol.md §3.4)."""
     def escape(text):
         text = text.replace("\r", "").replace("\n", "")
         for raw, entity in (("&", "&amp;"), ('"', "&quot;"), ("'", "&#x27;"), ("<", "&lt;"), (">", "&gt;")):
@@ -38,7 +38,7 @@ def ios_xml(params):
 
 
 def android_xml(params):
-    """Android CampaignClassicMapSerializer: root additionalParameters, '/>' (PROTOCOL.md §3.4)."""
+    """Android CampaignClassicMapSerializer: root additionalParameters, '/>' (docs/protocol.md §3.4)."""
     def escape(text):
         text = text.replace("\r", "").replace("\n", "")
         for raw, entity in (("&", "&amp;"), ('"', "&quot;"), ("'", "&#39;"), ("<", "&lt;"), (">", "&gt;")):
@@ -132,21 +132,21 @@ def ok():
 def main():
     os.makedirs(HERE, exist_ok=True)
 
-    # PROTOCOL.md §3.5, iOS: AEP iOS functional test test_registerDevice_happy.
+    # docs/protocol.md §3.5, iOS: AEP iOS functional test test_registerDevice_happy.
     params = {"email": "email@email.com", "userPoints": "3233"}
     fields = ios_fields("70757368546f6b656e", "integrationKey", "userkey")
     request = registration("ios", fields, params, ios_xml)
     expected_tail = ("additionalParams=%3CadditionalParams%3E%3Cparam%20name%3D%22email%22%20value%3D%22email%40email"
                      ".com%22%20%2F%3E%3Cparam%20name%3D%22userPoints%22%20value%3D%223233%22%20%2F%3E%3C%2F"
                      "additionalParams%3E")
-    assert request["body"].endswith(expected_tail), "iOS additionalParams tail differs from PROTOCOL.md §3.5"
+    assert request["body"].endswith(expected_tail), "iOS additionalParams tail differs from docs/protocol.md §3.5"
     write("registration-ios.json", "iOS registration exactly as the AEP extension's functional test sends it",
-          "PROTOCOL.md §3.5 (AEP iOS ext. test_registerDevice_happy)", [IOS_APP],
+          "docs/protocol.md §3.5 (AEP iOS ext. test_registerDevice_happy)", [IOS_APP],
           [{"request": request, "response": ok(),
             "stored": device("70757368546f6b656e", "integrationKey", "userkey",
                              {"email": ["string", "email@email.com"], "userPoints": ["integer", "3233"]}, fields)}])
 
-    # PROTOCOL.md §3.5, Android: RegistrationManagerTests.registerDevice_Happy; the whole body is asserted.
+    # docs/protocol.md §3.5, Android: RegistrationManagerTests.registerDevice_Happy; the whole body is asserted.
     fields = android_fields("testToken", "testIntegrationKey", "testUser")
     request = registration("android", fields, {"key": "value"}, android_xml)
     assert request["body"] == (
@@ -154,13 +154,13 @@ def main():
         "&deviceName=mockDevice&deviceModel=mockDeviceName&deviceBrand=mockDeviceBrand"
         "&deviceManufacturer=mockDeviceManufacturer&osName=android&osVersion=mockOSName%20mockOSVersion"
         "&osLanguage=mocklocale&additionalParams=%3CadditionalParameters%3E%3Cparam%20name%3D%22key%22%20"
-        "value%3D%22value%22%2F%3E%3C%2FadditionalParameters%3E"), "Android body differs from PROTOCOL.md §3.5"
+        "value%3D%22value%22%2F%3E%3C%2FadditionalParameters%3E"), "Android body differs from docs/protocol.md §3.5"
     write("registration-android.json", "Android registration exactly as the AEP extension's unit test sends it",
-          "PROTOCOL.md §3.5 (AEP Android ext. RegistrationManagerTests.registerDevice_Happy)", [ANDROID_APP],
+          "docs/protocol.md §3.5 (AEP Android ext. RegistrationManagerTests.registerDevice_Happy)", [ANDROID_APP],
           [{"request": request, "response": ok(),
             "stored": device("testToken", "testIntegrationKey", "testUser", {"key": ["string", "value"]}, fields)}])
 
-    # PROTOCOL.md §9 item 6: the Android instrumented test.
+    # docs/protocol.md §9 item 6: the Android instrumented test.
     fields = android_fields("testToken", "testIntegrationKey", "user@email.com", "en-US", "Android 14")
     params = {"zipcode": "94403", "subscribed": "true", "name": "testUser", "age": "35.9"}
     request = registration("android", fields, params, android_xml)
@@ -169,24 +169,24 @@ def main():
                      "name%22%20value%3D%22testUser", "age%22%20value%3D%2235.9"]:
         assert fragment in request["body"], fragment
     write("registration-android-instrumented.json", "Android instrumented registerDevice with typed params",
-          "PROTOCOL.md §9 item 6", [ANDROID_APP],
+          "docs/protocol.md §9 item 6", [ANDROID_APP],
           [{"request": request, "response": ok(),
             "stored": device("testToken", "testIntegrationKey", "user@email.com",
                              {"zipcode": ["integer", "94403"], "subscribed": ["boolean", "true"],
                               "name": ["string", "testUser"], "age": ["decimal", "35.9"]}, fields)}])
 
-    # PROTOCOL.md §9 item 5: the Android type vectors.
+    # docs/protocol.md §9 item 5: the Android type vectors.
     params = {"company": "xxx.corp", "isRegistered": "true", "serial": "12345", "float": "3.14", "double": "6.75",
               "long": "500", "byte": "100", "char": "97", "short": "200"}
     kinds = {"company": "string", "isRegistered": "boolean", "float": "decimal", "double": "decimal"}
     fields = android_fields("typesToken", "testIntegrationKey", "testUser")
     write("registration-android-types.json", "Android additionalParams of every Java type the serializer handles",
-          "PROTOCOL.md §9 item 5", [ANDROID_APP],
+          "docs/protocol.md §9 item 5", [ANDROID_APP],
           [{"request": registration("android", fields, params, android_xml), "response": ok(),
             "stored": device("typesToken", "testIntegrationKey", "testUser",
                              {k: [kinds.get(k, "integer"), v] for k, v in params.items()}, fields)}])
 
-    # PROTOCOL.md §3.4 escaping vectors, both platforms; no double unescaping.
+    # docs/protocol.md §3.4 escaping vectors, both platforms; no double unescaping.
     value = "'h>e&l\"l<o'"
     ios = ios_fields("escapeIOS", "integrationKey", "userkey")
     ios_request = registration("ios", ios, {"k": value}, ios_xml)
@@ -195,20 +195,20 @@ def main():
     android_request = registration("android", android, {"k": value + "\r\n"}, android_xml)
     assert "%26%2339%3Bh%26gt%3Be%26amp%3Bl%26quot%3Bl%26lt%3Bo%26%2339%3B" in android_request["body"]
     write("registration-escaping.json", "additionalParams escaping of both SDKs decodes to the original value",
-          "PROTOCOL.md §3.4", [IOS_APP, ANDROID_APP],
+          "docs/protocol.md §3.4", [IOS_APP, ANDROID_APP],
           [{"request": ios_request, "response": ok(),
             "stored": device("escapeIOS", "integrationKey", "userkey", {"k": ["string", value]}, ios)},
            {"request": android_request, "response": ok(),
             "stored": device("escapeAndroid", "testIntegrationKey", "testUser", {"k": ["string", value]}, android)}])
 
-    # PRODUCT.md §3.1: the documented refusals.
+    # docs/product.md §3.1: the documented refusals.
     good = ios_fields("70757368546f6b656e", "integrationKey", "userkey")
     def refused(fields, status, reply, target="/nms/mobile/1/registerIOS.jssp", content_type=FORM, method="POST"):
         return {"request": {"method": method, "target": target, "headers": [["Content-Type", content_type]],
                             "body": body(fields) if method == "POST" else ""},
                 "response": {"status": status, "body": reply}, "stored": {"devices": 0}}
-    write("registration-refusals.json", "Every refusal of PRODUCT.md §3.1 with its status and errorReason body",
-          "PRODUCT.md §3.1", [IOS_APP, ANDROID_APP, {"platform": "ios", "integrationKey": "pausedKey",
+    write("registration-refusals.json", "Every refusal of docs/product.md §3.1 with its status and errorReason body",
+          "docs/product.md §3.1", [IOS_APP, ANDROID_APP, {"platform": "ios", "integrationKey": "pausedKey",
                                                      "name": "Paused app", "enabled": False}],
           [refused([p for p in good if p[0] != "mobileAppUuid"], 400, "Missing integration key (mobileAppUuid)"),
            refused([(k, "nope" if k == "mobileAppUuid" else v) for k, v in good], 404,
@@ -222,7 +222,7 @@ def main():
                    content_type="application/json"),
            refused(good, 405, "Registration takes POST", method="GET")])
 
-    # PROTOCOL.md §4.4: every tracking vector.
+    # docs/protocol.md §4.4: every tracking vector.
     vectors = [
         ("h3039,testDeliveryId,1", "3039", "12345", None, "testDeliveryId", 1),
         ("h3039,testDeliveryId,2", "3039", "12345", None, "testDeliveryId", 2),
@@ -242,16 +242,16 @@ def main():
         ("hffffffffd7e15e5c,testDeliveryId,1", "ffffffffd7e15e5c", "18446744073036455516", None, "testDeliveryId", 1),
     ]
     write("tracking-vectors.json", "Every push tracking hit of the SDK tests: 200, empty body, decoded event",
-          "PROTOCOL.md §4.4 (the last row: Android < 3.1.4 with a negative id, §4.2)", [],
+          "docs/protocol.md §4.4, plus the 64-bit form older Android extensions send for a negative id (§4.2)", [],
           [{"request": {"method": "GET", "target": f"/r/?id={raw}", "headers": [], "body": ""},
             "response": {"status": 200, "body": ""},
             "stored": {"event": {"rawId": raw, "messageHex": hex_id, "messageValue": value, "messageUuid": uuid,
                                  "deliveryId": delivery, "tag": tag}}}
            for raw, hex_id, value, uuid, delivery, tag in vectors])
 
-    # PROTOCOL.md §5.7: health pages. The timestamps are matched by shape when replayed; the build and
+    # docs/protocol.md §5.7: health pages. The timestamps are matched by shape when replayed; the build and
     # host names depend on the server, so they are placeholders, which match any value.
-    write("health-pages.json", "The marketing and tracking servers' health pages", "PROTOCOL.md §5.7", [],
+    write("health-pages.json", "The marketing and tracking servers' health pages", "docs/protocol.md §5.7", [],
           [{"request": {"method": "GET", "target": "/nl/jsp/ping.jsp", "headers": [], "body": ""},
             "response": {"status": 200, "body": "OK\n2026-01-01 00:00:00.000Z\n"}},
            {"request": {"method": "GET", "target": "/r/test", "headers": [], "body": ""},

@@ -98,6 +98,9 @@ package final class CampaignMockServer: Sendable {
                 handler: try Self.outerHandler(configuration, router: router, log: log, logger: logger))
         } catch {
             store.close()
+            if let failure = error as? SystemCallError, let listenError = ListenError(failure, listeners: listeners) {
+                throw listenError
+            }
             throw error
         }
         server.set(http)
@@ -179,8 +182,9 @@ package final class CampaignMockServer: Sendable {
         return dataDirectory.absolutePath + "/campaign-mock.sqlite3"
     }
 
-    /// The start-up banner: where to connect, the applications and their keys, where data lives.
-    package var banner: String {
+    /// The start-up banner: where to connect (from this machine and from devices), the applications and
+    /// their keys, where data lives. `command` is how the user runs this binary, for the hints.
+    package func banner(command: String = "campaign-mock") -> String {
         let applications = (try? store.read { try $0.applications() }) ?? []
         let width = applications.map(\.name.count).max() ?? 0
         let list = applications.map { application in
@@ -193,17 +197,53 @@ package final class CampaignMockServer: Sendable {
         var lines = ["campaign-mock \(Self.version) is ready"]
         if http.plainAddress != nil { lines.append("  Marketing + tracking host  \(baseURL)") }
         if let httpsURL { lines.append("  HTTPS                      \(httpsURL)") }
+        let devices = deviceURLs
+        if !devices.isEmpty {
+            lines.append("  From devices:")
+            let urlWidth = devices.map(\.url.count).max() ?? 0
+            lines += devices.map { "    \($0.url)\(String(repeating: " ", count: urlWidth - $0.url.count))  \($0.use)" }
+        }
         if let fingerprint = certificateAuthorityFingerprint {
             lines.append("  Local CA (SHA-256)         \(fingerprint)")
-            lines.append("    devices must trust it: campaign-mock ca export --format pem|mobileconfig|android-nsc")
+            lines.append("    devices must trust it: \(command) ca export --format pem|mobileconfig|android-nsc")
         }
         lines += [
             "  SOAP router                \(baseURL)/nl/jsp/soaprouter.jsp (login \(configuration.soapLogin))",
             "  Admin API                  \(baseURL)/_mock/ (\(access))",
             "  Data                       \(dataDescription)",
-            "  Applications (the SDK's integration key is mobileAppUuid):",
         ]
+        if let directory = configuration.recordDirectory {
+            lines.append("  Recording into             \(directory)")
+            lines.append("    check a server against it: \(command) replay \(directory) --target \(baseURL)")
+        }
+        lines.append("  Applications (the SDK's integration key is mobileAppUuid):")
         return (lines + list + ["Stop with Ctrl-C."]).joined(separator: "\n")
+    }
+
+    /// The URLs a device uses, with what each is for: the Android emulator's alias of this machine's
+    /// loopback (`10.0.2.2`) always, and the machine's network addresses when the server listens beyond
+    /// loopback (a wildcard host, or one address).
+    package var deviceURLs: [(url: String, use: String)] {
+        let listening = [http.plainAddress.map { ("http", $0) }, http.tlsAddress.map { ("https", $0) }]
+            .compactMap { $0 }
+        var urls: [(url: String, use: String)] = []
+        for (scheme, address) in listening {
+            let wildcard = address.host == "0.0.0.0" || address.host == "::"
+            if wildcard || address.isLoopback {
+                urls.append(("\(scheme)://10.0.2.2:\(address.port)", "Android emulator"))
+            }
+            let hosts =
+                address.host == "0.0.0.0"
+                ? NetworkInterfaces.nonLoopbackAddresses().filter { !$0.contains(":") }
+                : address.host == "::"
+                    ? NetworkInterfaces.nonLoopbackAddresses()
+                    : address.isLoopback ? [] : [address.host]
+            for host in hosts {
+                let shown = SocketAddress(host: host, port: address.port, family: host.contains(":") ? .ipv6 : .ipv4)
+                urls.append(("\(scheme)://\(shown)", "a phone or another machine on this network"))
+            }
+        }
+        return urls
     }
 
     /// Stops accepting, answers waiters, finishes requests in flight (up to the grace period), then

@@ -131,7 +131,10 @@ struct CLITests {
         let second = try runProcess(
             binary, ["serve", "--in-memory", "--port", String(port)], workingDirectory: directory.path)
         #expect(second.code == 1)
-        #expect(second.error.contains("bind failed"))
+        #expect(
+            second.error.contains(
+                "cannot listen on 127.0.0.1:\(port) (--port): the port is already in use (another campaign-mock or "
+                    + "another server); choose another with --port PORT, or --port 0 for any free port"))
         child.signal(SIGTERM)
         _ = child.waitForExit()
     }

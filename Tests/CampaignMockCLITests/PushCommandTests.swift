@@ -52,7 +52,7 @@ struct PushCommandTests {
         let wrongPlatform = try runProcess(
             binary, ["push", "--server", url, "--token", "fcm-1", "--body", "Hi", "--format", "apns"])
         #expect(wrongPlatform.code == 1)
-        #expect(wrongPlatform.error.contains("0 ios devices matched"))
+        #expect(wrongPlatform.error.contains("404: no registered iOS device with token 'fcm-1'"))
         let unknown = try runProcess(binary, ["push", "--server", url, "--token", "nope", "--body", "Hi"])
         #expect(unknown.code == 1)
         #expect(unknown.error.contains("404: no registered device with token 'nope'"))

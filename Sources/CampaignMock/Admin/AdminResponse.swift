@@ -52,7 +52,8 @@ enum AdminResponse {
             throw AdminError(.badRequest, "field '\(field)' must not be null")
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw AdminError(.badRequest, "field '\(field)' has an invalid value")
+            let detail = context.debugDescription.contains(" is not one of ") ? ": \(context.debugDescription)" : ""
+            throw AdminError(.badRequest, "field '\(field)' has an invalid value\(detail)")
         } catch {
             throw AdminError(.badRequest, "the body is not valid JSON")
         }

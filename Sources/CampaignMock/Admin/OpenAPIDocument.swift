@@ -918,6 +918,14 @@ enum OpenAPIDocument {
                   "mutableContent": {
                     "type": "boolean"
                   },
+                  "platform": {
+                    "description": "Only devices of this platform.",
+                    "enum": [
+                      "ios",
+                      "android"
+                    ],
+                    "type": "string"
+                  },
                   "silent": {
                     "type": "boolean"
                   },

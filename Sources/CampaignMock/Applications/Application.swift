@@ -1,5 +1,5 @@
 /// The platform of an application; the registration endpoint must match it.
-package enum Platform: String, Sendable, Codable, CaseIterable {
+package enum Platform: String, Sendable, ClosedSet {
     case ios
     case android
 

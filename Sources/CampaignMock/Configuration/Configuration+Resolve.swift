@@ -103,6 +103,9 @@ extension Configuration {
                 rules.append(rule)
             } catch let error as FaultRuleError {
                 throw ConfigurationError("\(path): faults[\(index)]: \(error.message)")
+            } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+                let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+                throw ConfigurationError("\(path): faults[\(index)].\(field): \(context.debugDescription)")
             } catch {
                 throw ConfigurationError("\(path): faults[\(index)]: not a fault rule (\(error))")
             }

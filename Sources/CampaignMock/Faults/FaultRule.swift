@@ -1,9 +1,9 @@
-/// A fault to inject (PRODUCT.md §5.5): which requests it matches, what it does, and when.
+/// A fault to inject (docs/product.md §5.5): which requests it matches, what it does, and when.
 ///
 /// JSON, flat: `{"endpoint": "registration-ios", "appKey": "K", "status": 503, "body": "busy", "times": 2}`.
 package struct FaultRule: Sendable, Codable, Equatable {
     /// Endpoint families a rule can match; `any` is every Campaign endpoint (never the admin API).
-    package enum Endpoint: String, Sendable, Codable, CaseIterable {
+    package enum Endpoint: String, Sendable, ClosedSet {
         case registrationIOS = "registration-ios"
         case registrationAndroid = "registration-android"
         case tracking

@@ -6,7 +6,7 @@ import CampaignMockCore
     import Darwin
 #endif
 
-/// The real server's own health pages (PROTOCOL.md §5.7), which monitoring and test harnesses call.
+/// The real server's own health pages (docs/protocol.md §5.7), which monitoring and test harnesses call.
 struct HealthPages: Sendable {
     /// `GET /nl/jsp/ping.jsp`: `OK`, a newline, a timestamp, a newline.
     func ping(_ request: HTTPRequest) throws -> EndpointResult {

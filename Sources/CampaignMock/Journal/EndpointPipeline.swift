@@ -52,13 +52,13 @@ struct EndpointPipeline: Sendable {
                     endpoint, request,
                     EndpointResult(
                         response: HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "dropped")),
-                        reason: effect.description), reply: .drop, reply)
+                        reason: effect.description, rejection: "fault"), reply: .drop, reply)
             case .reset:
                 commit(
                     endpoint, request,
                     EndpointResult(
                         response: HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "reset")),
-                        reason: effect.description), reply: .reset, reply)
+                        reason: effect.description, rejection: "fault"), reply: .reset, reply)
             }
         }
         if effect.delayMs > 0 {

@@ -4,7 +4,7 @@ import CampaignMockCore
 package struct ComposedPush: Sendable, Codable, Equatable {
     package var id: Int64
     package var createdAt: String
-    /// `_dId`: one delivery per push, lowercase hex (PRODUCT.md §10, U7).
+    /// `_dId`: one delivery per push, lowercase hex (docs/product.md §10, U7).
     package var deliveryId: String
     package var idStyle: MessageIDStyle
     package var messages: [ComposedMessage]
@@ -35,7 +35,7 @@ package struct ComposedMessage: Sendable, Codable, Equatable {
     package var tracking: Tracking
 }
 
-/// Builds the payloads of a push (PROTOCOL.md §6): `_mId` and `_dId` always strings, free variables as
+/// Builds the payloads of a push (docs/protocol.md §6): `_mId` and `_dId` always strings, free variables as
 /// top-level keys (iOS) or data keys (Android).
 enum PushComposer {
     /// APNs refuses payloads over 4 KB.

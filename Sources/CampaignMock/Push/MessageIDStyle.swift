@@ -1,4 +1,4 @@
-/// How the mock numbers the broadLog (`_mId`) of a push (PRODUCT.md §5.6, §10 U10).
+/// How the mock numbers the broadLog (`_mId`) of a push (docs/product.md §5.6, §10 U10).
 package enum MessageIDStyle: String, Sendable, Codable, CaseIterable {
     /// Campaign v7: a positive decimal inside the signed 32-bit range (the default).
     case v7
@@ -20,7 +20,7 @@ package enum MessageIDStyle: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// What the SDKs send back for an `_mId` (PROTOCOL.md §4.2), so a push's answer can show the exact
+/// What the SDKs send back for an `_mId` (docs/protocol.md §4.2), so a push's answer can show the exact
 /// tracking URLs a device will call.
 enum SDKTrackingEncoding {
     /// The hex (or UUID) the SDK of `platform` puts after `h`.

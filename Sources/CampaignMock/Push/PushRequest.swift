@@ -6,6 +6,8 @@ package struct PushRequest: Sendable, Codable, Equatable {
     package var userKey: String?
     /// The integration key.
     package var app: String?
+    /// Only devices of this platform (the CLI's `--format fcm` needs an Android device, `apns` an iOS one).
+    package var platform: Platform?
     package var title: String?
     package var body: String?
     /// APNs sound; FCM gets it as a data key.

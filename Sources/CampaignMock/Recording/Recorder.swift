@@ -15,6 +15,10 @@ package final class Recorder: HTTPHandler {
     private let inner: any HTTPHandler
     private let logger: Logger
     private let sequence = Mutex(0)
+    /// The id in `recording.json`: requests replayed from this very recording are not recorded again.
+    private let recordingID: String
+    /// How many secrets `secrets.json` holds, so it is written again only when one is new.
+    private let savedSecrets = Mutex(0)
 
     /// - Throws: ``ExchangeFileError`` when the directory cannot be made or already holds a recording
     ///   (placeholders are numbered per recording, so two recordings must not mix).
@@ -30,10 +34,11 @@ package final class Recorder: HTTPHandler {
                 "--record: \(directory) already holds \(earlier.count) exchange file(s); record into an empty directory"
             )
         }
+        recordingID = try RecordingDirectory.start(self.directory)
     }
 
     package func handle(_ request: HTTPRequest, reply: ReplyChannel) {
-        guard !request.path.hasPrefix("/_mock") else {
+        guard !request.path.hasPrefix("/_mock"), request.headers[RecordingDirectory.replayHeader] != recordingID else {
             inner.handle(request, reply: reply)
             return
         }
@@ -50,20 +55,39 @@ package final class Recorder: HTTPHandler {
 
     private func record(_ request: HTTPRequest, _ response: HTTPResponse, startedAt: Int64) {
         let duration = Double(Clock.monotonicNanoseconds() - request.receivedAt) / 1_000_000
+        // A replay of another recording is recorded as the requests it sends, without the replay's mark.
+        var headers = request.headers
+        headers.remove(RecordingDirectory.replayHeader)
         var exchange = Exchange(
             sequence: 0, endpoint: Self.endpointName(request),
             recordedAt: HTTPDate.iso8601(microsecondsSince1970: startedAt),
             durationMilliseconds: (duration * 1000).rounded() / 1000, redacted: false,
             request: Exchange.Message(
-                method: request.method.rawValue, target: request.target, headers: request.headers, body: request.body),
+                method: request.method.rawValue, target: request.target, headers: headers, body: request.body),
             response: Exchange.Message(status: response.status.code, headers: response.headers, body: response.body))
-        if let redactor { exchange = redactor.redact(exchange) }
+        if let redactor {
+            exchange = redactor.redact(exchange)
+            saveSecrets(redactor)
+        }
         sequence.withLock { number in
             number += 1
             exchange.sequence = number
             let path = "\(directory)/\(exchange.fileName)"
             if !FileBytes.writeAtomically(Array(exchange.fileText.utf8), to: path) {
                 logger.error("cannot write the recording \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Writes `secrets.json` again when the redactor met a secret a replay needs.
+    private func saveSecrets(_ redactor: Redactor) {
+        savedSecrets.withLock { saved in
+            let secrets = redactor.secrets(ofKinds: RecordingDirectory.replayableKinds)
+            guard secrets.count > saved else { return }
+            if RecordingDirectory.writeSecrets(secrets, in: directory) {
+                saved = secrets.count
+            } else {
+                logger.error("cannot write \(directory)/secrets.json: \(String(cString: strerror(errno)))")
             }
         }
     }

@@ -21,6 +21,18 @@ package final class Redactor: Sendable {
 
     package init() {}
 
+    /// Placeholder → secret for the kinds in `kinds`.
+    func secrets(ofKinds kinds: Set<String>) -> [String: String] {
+        state.withLock { state in
+            var result: [String: String] = [:]
+            for (secret, placeholder) in state.placeholders {
+                let kind = placeholder.dropFirst("redacted-".count).prefix { $0 != "-" }
+                if kinds.contains(String(kind)) { result[placeholder] = secret }
+            }
+            return result
+        }
+    }
+
     /// The exchange with every secret replaced.
     package func redact(_ exchange: Exchange) -> Exchange {
         let found = Self.secrets(in: exchange)

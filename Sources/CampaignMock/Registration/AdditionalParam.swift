@@ -1,6 +1,6 @@
 /// One `additionalParams` entry: the name, the text as sent, and the type that text reads as.
 package struct AdditionalParam: Sendable, Equatable, Codable {
-    /// How the value was written: the SDKs turn every type into text (PROTOCOL.md §3.4).
+    /// How the value was written: the SDKs turn every type into text (docs/protocol.md §3.4).
     package enum Kind: String, Sendable, Codable {
         case string, integer, decimal, boolean
     }

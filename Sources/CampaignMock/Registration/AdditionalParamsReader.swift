@@ -1,4 +1,4 @@
-/// Reads the `additionalParams` XML of a registration (PROTOCOL.md §3.4): a root element named
+/// Reads the `additionalParams` XML of a registration (docs/protocol.md §3.4): a root element named
 /// `additionalParams` (iOS) or `additionalParameters` (Android) holding `<param name="…" value="…"/>`.
 ///
 /// The document is read by ``XMLReader`` (no DTD, no entity but the predefined ones, nothing expanded);

@@ -1,7 +1,7 @@
 import CampaignMockCore
 
 /// An `application/x-www-form-urlencoded` body as the Campaign SDKs send it: `k=v&k=v`, each key and
-/// value percent-encoded over UTF-8 (PROTOCOL.md §3.3). Keys are unique; order is kept.
+/// value percent-encoded over UTF-8 (docs/protocol.md §3.3). Keys are unique; order is kept.
 struct FormBody: Equatable {
     private(set) var fields: [(name: String, value: String)] = []
 
@@ -10,7 +10,7 @@ struct FormBody: Equatable {
     /// - Throws: ``RegistrationError/malformed(_:)`` for text that is not UTF-8, a broken `%XX` escape,
     ///   a value that is not UTF-8 once decoded, an empty name, or a repeated name.
     init(parsing bytes: [UInt8]) throws(RegistrationError) {
-        // iOS sends non-ASCII letters raw (PROTOCOL.md §3.3), so the raw body must be UTF-8 as well.
+        // iOS sends non-ASCII letters raw (docs/protocol.md §3.3), so the raw body must be UTF-8 as well.
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .malformed("the body is not UTF-8")
         }

@@ -1,6 +1,6 @@
 import CampaignMockCore
 
-/// `POST /nms/mobile/1/registerIOS.jssp` and `registerAndroid.jssp` (PRODUCT.md §3.1): checks the request
+/// `POST /nms/mobile/1/registerIOS.jssp` and `registerAndroid.jssp` (docs/product.md §3.1): checks the request
 /// in the order of the response table, then upserts the device and appends its history.
 struct RegistrationEndpoint: Sendable {
     let platform: Platform
@@ -62,7 +62,7 @@ struct RegistrationEndpoint: Sendable {
         return registration
     }
 
-    /// `application/x-www-form-urlencoded` with any parameters and spacing (PRODUCT.md §10, U4).
+    /// `application/x-www-form-urlencoded` with any parameters and spacing (docs/product.md §10, U4).
     static func isFormContentType(_ value: String) -> Bool {
         let type = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces().lowercased() }
         return type == "application/x-www-form-urlencoded"

@@ -1,6 +1,6 @@
 import CampaignMockCore
 
-/// Every way a registration is refused, with the status and body of PRODUCT.md §3.1. The body is the
+/// Every way a registration is refused, with the status and body of docs/product.md §3.1. The body is the
 /// `errorReason` a legacy iOS SDK shows.
 package enum RegistrationError: Error, Equatable {
     case missingIntegrationKey

@@ -1,4 +1,4 @@
-/// A registration as the SDK sent it (PROTOCOL.md §3.2), decoded and checked.
+/// A registration as the SDK sent it (docs/protocol.md §3.2), decoded and checked.
 package struct RegistrationRequest: Sendable, Equatable {
     package var registrationToken: String
     package var integrationKey: String
@@ -36,7 +36,7 @@ package struct DeviceFields: Sendable, Equatable, Codable {
 
 extension RegistrationRequest {
     /// Reads the form fields. The integration key and token are checked by the endpoint, in the order
-    /// of PRODUCT.md §3.1, so they may be empty here.
+    /// of docs/product.md §3.1, so they may be empty here.
     init(form: FormBody) throws(RegistrationError) {
         registrationToken = form["registrationToken"] ?? ""
         integrationKey = form["mobileAppUuid"] ?? ""

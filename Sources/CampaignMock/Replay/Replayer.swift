@@ -18,6 +18,9 @@ package struct Replayer {
     package var ignoredHeaders: Set<String>
     package var tls: TLSClientContext?
     package var timeoutSeconds = 30
+    /// The id of the recording being replayed, sent in `X-Campaign-Mock-Replay` so a server recording
+    /// into that same directory does not record its own replay.
+    package var recordingID: String?
 
     package init(target: HTTPClient.Endpoint, bindings: Bindings, ignoredHeaders: [String], tls: TLSClientContext?) {
         self.target = target
@@ -35,6 +38,7 @@ package struct Replayer {
         where !HTTPHeaderName(rawValue: name).isPerConnection {
             headers.append(HTTPHeaderName(rawValue: name), bindings.substitute(value))
         }
+        if let recordingID { headers.set(RecordingDirectory.replayHeader, recordingID) }
         var body = exchange.request.bodyBytes
         if let text = exchange.request.body {
             body = Array(bindings.substitute(text, spell: { Self.spelled($0, in: exchange.request) }).utf8)

@@ -6,7 +6,7 @@ struct SOAPCall {
     let service: String
     /// `Logon`.
     let method: String
-    /// The method element's children, in order; the first is the session token (PROTOCOL.md §5.1).
+    /// The method element's children, in order; the first is the session token (docs/protocol.md §5.1).
     let parameters: [XMLElement]
 
     /// Reads the envelope of `request` and cross-checks it with `SOAPAction` (or `?soapAction=`).

@@ -1,6 +1,6 @@
 import CampaignMockCore
 
-/// `POST /nl/jsp/soaprouter.jsp` (PRODUCT.md §3.2): reads the envelope, checks the session, runs the
+/// `POST /nl/jsp/soaprouter.jsp` (docs/product.md §3.2): reads the envelope, checks the session, runs the
 /// method, and answers with its response envelope or a SOAP fault.
 struct SOAPEndpoint: Sendable {
     let store: Store
@@ -47,7 +47,7 @@ struct SOAPEndpoint: Sendable {
     }
 
     /// The session token from the first parameter or the `__sessiontoken` cookie, checked with
-    /// `X-Security-Token` (PROTOCOL.md §5.1). Returns the token.
+    /// `X-Security-Token` (docs/protocol.md §5.1). Returns the token.
     private func authenticate(_ call: SOAPCall, _ request: HTTPRequest) throws(SOAPFault) -> String {
         var token = call.parameters.first?.text.trimmingASCIISpaces() ?? ""
         if token.isEmpty, let cookie = request.headers[.cookie] {
@@ -138,7 +138,7 @@ struct SOAPEndpoint: Sendable {
 
     // MARK: - nms:rtEvent
 
-    /// A transactional push (PROTOCOL.md §5.4): `<rtEvent wishedChannel="41|42" registrationToken="…">
+    /// A transactional push (docs/protocol.md §5.4): `<rtEvent wishedChannel="41|42" registrationToken="…">
     /// <mobileApp uuid="…"/><ctx>…</ctx></rtEvent>` becomes a push like `POST /_mock/push`; `<ctx>`
     /// fields become payload variables (`title` and `body` the alert). Answers `plId`, 0 on failure.
     private func pushEvent(_ call: SOAPCall) throws(SOAPFault) -> EndpointResult {

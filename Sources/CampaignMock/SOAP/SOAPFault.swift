@@ -1,6 +1,6 @@
 import CampaignMockCore
 
-/// A SOAP 1.1 fault (PROTOCOL.md §5.3), answered with HTTP 500, or 403 for a bad session (PRODUCT.md
+/// A SOAP 1.1 fault (docs/protocol.md §5.3), answered with HTTP 500, or 403 for a bad session (docs/product.md
 /// §10, U8).
 struct SOAPFault: Error, Equatable {
     enum Code: String {

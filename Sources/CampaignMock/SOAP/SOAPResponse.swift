@@ -1,6 +1,6 @@
 import CampaignMockCore
 
-/// SOAP 1.1 reply envelopes, in the shape Campaign writes them (PROTOCOL.md §5.1-§5.2).
+/// SOAP 1.1 reply envelopes, in the shape Campaign writes them (docs/protocol.md §5.1-§5.2).
 enum SOAPResponse {
     static let envelopeNamespace = "http://schemas.xmlsoap.org/soap/envelope/"
     static let encodingStyle = "http://schemas.xmlsoap.org/soap/encoding/"

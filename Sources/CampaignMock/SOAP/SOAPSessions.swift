@@ -41,7 +41,7 @@ final class SOAPSessions: Sendable {
     }
 
     /// Checks a call's credentials: a live session token with its security token, or `login/password`
-    /// (the form load-balanced setups use, PROTOCOL.md §5.4).
+    /// (the form load-balanced setups use, docs/protocol.md §5.4).
     ///
     /// - Throws: the `XSV-350008` fault.
     func authenticate(token: String, securityToken: String?) throws(SOAPFault) {

@@ -15,7 +15,7 @@ enum WSDL {
         let outputs: [(String, Kind)]
     }
 
-    /// The methods per schema; the first input is always the session token (PROTOCOL.md §5.1).
+    /// The methods per schema; the first input is always the session token (docs/protocol.md §5.1).
     static let services: [String: [Operation]] = [
         "xtk:session": [
             Operation(

@@ -18,20 +18,22 @@ extension StoreTransaction {
                 """
                 SELECT d.id, d.registration_token, a.platform, a.integration_key, a.id AS application_id
                 FROM devices d JOIN applications a ON a.id = d.application_id
-                WHERE d.registration_token = ? AND (? IS NULL OR a.integration_key = ?) ORDER BY d.id
-                """, [token, request.app, request.app])
+                WHERE d.registration_token = ? AND (? IS NULL OR a.integration_key = ?)
+                AND (? IS NULL OR a.platform = ?) ORDER BY d.id
+                """, [token, request.app, request.app, request.platform?.rawValue, request.platform?.rawValue])
         } else {
             devices = try connection.query(
                 """
                 SELECT d.id, d.registration_token, a.platform, a.integration_key, a.id AS application_id
                 FROM devices d JOIN applications a ON a.id = d.application_id
-                WHERE d.user_key = ? AND a.integration_key = ? ORDER BY d.id
-                """, [request.userKey, request.app])
+                WHERE d.user_key = ? AND a.integration_key = ? AND (? IS NULL OR a.platform = ?) ORDER BY d.id
+                """, [request.userKey, request.app, request.platform?.rawValue, request.platform?.rawValue])
         }
         guard !devices.isEmpty else {
             let application = request.app.map { " in \($0)" } ?? ""
             let target = request.token.map { "token '\($0)'" } ?? "userKey '\(request.userKey ?? "")'"
-            throw PushError("no registered device with \(target)\(application)", isNotFound: true)
+            let platform = request.platform.map { "\($0 == .ios ? "iOS" : "Android") " } ?? ""
+            throw PushError("no registered \(platform)device with \(target)\(application)", isNotFound: true)
         }
         let now = Clock.wallClockMicroseconds()
         try connection.query("INSERT INTO pushes (created_at, delivery_id) VALUES (?, '')", [now])

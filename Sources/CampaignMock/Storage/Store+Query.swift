@@ -19,7 +19,7 @@ package enum QueryResult: Sendable, Equatable {
 }
 
 /// The schemas `ExecuteQuery` can read, and the SQL behind each field. Every fragment is fixed here;
-/// a query only chooses among them, and its values are bound (PRODUCT.md §10, U9 for the names).
+/// a query only chooses among them, and its values are bound (docs/product.md §10, U9 for the names).
 enum QuerySchemas {
     enum Kind {
         case text, integer, time

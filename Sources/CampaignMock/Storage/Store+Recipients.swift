@@ -41,7 +41,7 @@ extension StoreTransaction {
             """, [service, Clock.wallClockMicroseconds(), recipient.email])
     }
 
-    /// Ends the subscription; without a service, blacklists the recipient (PROTOCOL.md §5.6). An unknown
+    /// Ends the subscription; without a service, blacklists the recipient (docs/protocol.md §5.6). An unknown
     /// recipient is no error.
     package func unsubscribe(email: String, from service: String?) throws {
         if let service {

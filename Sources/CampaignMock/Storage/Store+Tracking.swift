@@ -10,7 +10,7 @@ package struct IssuedMessage: Sendable, Equatable {
 }
 
 extension StoreReader {
-    /// The issued message `id` refers to (PRODUCT.md §10, U11), or nil. An exact 64-bit match wins over
+    /// The issued message `id` refers to (docs/product.md §10, U11), or nil. An exact 64-bit match wins over
     /// a 32-bit or truncated one; among equals, the newest message.
     package func issuedMessage(for id: TrackingID) throws -> IssuedMessage? {
         let rows: [SQLiteRow]

@@ -17,10 +17,12 @@ enum FileBytes {
     }
 
     /// Writes `bytes` to a temporary file next to `path`, then renames it over `path`, so readers see
-    /// the old file or the whole new one. False (and errno set) on failure.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) -> Bool {
+    /// the old file or the whole new one; `ownerOnly` makes it readable by the owner only (secrets).
+    /// False (and errno set) on failure.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, ownerOnly: Bool = false) -> Bool {
         let temporary = path + ".partial"
         guard let file = fopen(temporary, "wb") else { return false }
+        if ownerOnly { fchmod(fileno(file), 0o600) }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         let closed = fclose(file) == 0
         guard written == bytes.count && closed && rename(temporary, path) == 0 else {

@@ -1,4 +1,4 @@
-/// How an issued message id (`_mId`) and the hex an SDK sends for it correspond (PRODUCT.md §10, U11).
+/// How an issued message id (`_mId`) and the hex an SDK sends for it correspond (docs/product.md §10, U11).
 ///
 /// A v7 id is a signed decimal. The SDKs send its 64-bit form (newer Android, positives everywhere), its
 /// 32-bit two's complement (iOS and Android ≥ 3.1.4 for negative ids), or, on iOS, possibly only its

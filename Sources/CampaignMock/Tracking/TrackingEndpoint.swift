@@ -1,6 +1,6 @@
 import CampaignMockCore
 
-/// `GET /r/?id=h<messageId>,<deliveryId>,<tag>` (PRODUCT.md §4): decode, store, answer `200` with no body.
+/// `GET /r/?id=h<messageId>,<deliveryId>,<tag>` (docs/product.md §4): decode, store, answer `200` with no body.
 struct TrackingEndpoint: Sendable {
     let store: Store
     /// `--strict-tracking`: `404` for message ids the mock never issued.

@@ -21,7 +21,7 @@ extension TrackingID {
         self.init(raw: raw, message: message, deliveryID: String(fields[1]), tag: tag)
     }
 
-    /// PROTOCOL.md §4.2: a UUID passes unchanged; any other id is hex of up to 64 bits.
+    /// docs/protocol.md §4.2: a UUID passes unchanged; any other id is hex of up to 64 bits.
     private static func messageID(_ text: Substring) throws(TrackingError) -> MessageID {
         guard !text.isEmpty else { throw TrackingError("empty message id") }
         if isUUID(text) { return .uuid(text.lowercased()) }

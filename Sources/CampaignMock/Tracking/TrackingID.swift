@@ -1,8 +1,8 @@
-/// The `id` of a push tracking hit, `h<messageId>,<deliveryId>,<tag>` (PROTOCOL.md §4.1).
+/// The `id` of a push tracking hit, `h<messageId>,<deliveryId>,<tag>` (docs/protocol.md §4.1).
 package struct TrackingID: Sendable, Equatable {
     /// The broadLog id as the SDK encoded it.
     package enum MessageID: Sendable, Equatable {
-        /// Hex as sent (lowercased, leading zeros kept) and its unsigned 64-bit value (PROTOCOL.md §4.2).
+        /// Hex as sent (lowercased, leading zeros kept) and its unsigned 64-bit value (docs/protocol.md §4.2).
         case numeric(hex: String, value: UInt64)
         /// A v8 UUID, lowercased.
         case uuid(String)
@@ -22,7 +22,7 @@ package struct TrackingID: Sendable, Equatable {
     /// The `id` value as received.
     package let raw: String
     package let message: MessageID
-    /// `_dId`, opaque, stored as sent (PROTOCOL.md §4.3).
+    /// `_dId`, opaque, stored as sent (docs/protocol.md §4.3).
     package let deliveryID: String
     package let tag: Tag
 }

@@ -6,6 +6,11 @@ import CampaignMock
 #else
     import Foundation
 #endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `campaign-mock ca …`: the local CA behind `serve --tls auto`.
 struct CertificateAuthorityCommand: ParsableCommand {
@@ -24,7 +29,7 @@ struct CertificateAuthorityCommand: ParsableCommand {
                 der           DER (.cer): open on a device or in Keychain Access
                 mobileconfig  an iOS configuration profile that installs the CA
                 android-nsc   needs --out DIR: writes DIR/xml/network_security_config.xml and
-                              DIR/raw/campaign_mock_ca.pem (copy both into app/src/debug/res/)
+                              DIR/raw/campaign_mock_ca.pem (DIR is the debug build's app/src/debug/res)
                 The CA is made on first use and kept in <data-dir>/tls/, so export before the first serve works.
                 """
         )
@@ -57,13 +62,23 @@ struct CertificateAuthorityCommand: ParsableCommand {
             if format == .androidNSC {
                 guard let out else { throw CommandFailure(message: "error: android-nsc needs --out DIR", code: 2) }
                 for file in files { try write(file.bytes, to: out + "/" + file.path) }
+                let inResources = out.split(separator: "/").last == "res"
                 Output.standardError(
                     "Wrote \(out)/xml/network_security_config.xml and \(out)/raw/campaign_mock_ca.pem.\n"
-                        + "Copy them into app/src/debug/res/ and add android:networkSecurityConfig=\"@xml/network_security_config\" "
-                        + "to <application> in the debug manifest.")
+                        + (inResources
+                            ? ""
+                            : "They belong in the debug build's resources: move xml/ and raw/ into app/src/debug/res/.\n")
+                        + "Then add android:networkSecurityConfig=\"@xml/network_security_config\" to <application> in "
+                        + "app/src/debug/AndroidManifest.xml.")
                 return
             }
             guard let out else {
+                if format == .der && isatty(1) != 0 {
+                    throw CommandFailure(
+                        message: "error: DER is binary and standard output is a terminal: "
+                            + "add --out campaign-mock-ca.cer (or redirect: > campaign-mock-ca.cer)",
+                        code: 2)
+                }
                 Output.standardOutputBytes(files[0].bytes)
                 return
             }

@@ -64,6 +64,13 @@ struct PushCommand: ParsableCommand {
         request.silent = silent ? true : nil
         request.bundleId = bundleID
         request.androidPackage = androidPackage
+        // A single-payload format names the platform, so a device of the other one is refused before any
+        // push is created.
+        switch format {
+        case .json: request.platform = nil
+        case .apns, .simctl: request.platform = .ios
+        case .fcm: request.platform = .android
+        }
         if let idStyle {
             guard let style = MessageIDStyle(rawValue: idStyle) else {
                 throw CommandFailure(message: "error: --id-style must be v7, v7-negative, v7-64 or v8", code: 2)

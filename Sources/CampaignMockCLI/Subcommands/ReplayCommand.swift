@@ -23,9 +23,10 @@ struct ReplayCommand: ParsableCommand {
             PATH is a recording directory (its numbered *.json files, in order) or exchange files. \
             Prints PASS or FAIL per exchange, a line per difference, and "N passed, N failed". \
             Exit code 0 when every answer matches, 1 otherwise, 2 for bad arguments or files. \
-            Placeholders of a redacted recording are filled from --secret or CAMPAIGN_MOCK_SECRET_<name> \
-            (integrationKey_1 for redacted-integrationKey-1).
-            Example: campaign-mock replay recording/ --target http://127.0.0.1:8080 --secret integrationKey-1=KEY
+            Placeholders of a redacted recording are filled from the recording's secrets.json (written by \
+            serve --record, kept out of git), then CAMPAIGN_MOCK_SECRET_<name> (integrationKey_1 for \
+            redacted-integrationKey-1), then --secret.
+            Example: campaign-mock replay recording/ --target http://127.0.0.1:8080
             """
     )
 
@@ -53,20 +54,32 @@ struct ReplayCommand: ParsableCommand {
                 throw CommandFailure(message: "error: --ca: \(error)", code: 2)
             }
         }
-        var replayer = Replayer(
-            target: endpoint, bindings: try bindings(), ignoredHeaders: ignoredHeaders, tls: tls)
-        let files = try exchangeFiles()
-        var exchanges: [(String, Exchange)] = []
-        for file in files {
+        let sources = try exchangeSources()
+        var bindings = Bindings()
+        for directory in sources.compactMap(\.directory) {
             do {
-                exchanges.append((file, try Exchange.read(path: file)))
+                for (name, value) in try RecordingDirectory.secrets(of: directory) { bindings.setSecret(name, value) }
             } catch {
                 throw CommandFailure(message: "error: \(error.message)", code: 2)
             }
         }
+        try addSecrets(to: &bindings)
+        var replayer = Replayer(target: endpoint, bindings: bindings, ignoredHeaders: ignoredHeaders, tls: tls)
+        var exchanges: [(file: String, recordingID: String?, exchange: Exchange)] = []
+        for source in sources {
+            let recordingID = source.directory.flatMap(RecordingDirectory.id(of:))
+            for file in source.files {
+                do {
+                    exchanges.append((file, recordingID, try Exchange.read(path: file)))
+                } catch {
+                    throw CommandFailure(message: "error: \(error.message)", code: 2)
+                }
+            }
+        }
         var passed = 0
         var failed = 0
-        for (file, exchange) in exchanges {
+        for (file, recordingID, exchange) in exchanges {
+            replayer.recordingID = recordingID
             let result = replayer.replay(exchange, file: file)
             Output.standardOutput(Replayer.report(result))
             if result.passed { passed += 1 } else { failed += 1 }
@@ -77,30 +90,31 @@ struct ReplayCommand: ParsableCommand {
         if failed > 0 { Output.exitProcess(1) }
     }
 
-    /// The files to replay, in order.
-    private func exchangeFiles() throws -> [String] {
-        var files: [String] = []
+    /// The files to replay, in order, with the recording directory they belong to (nil for files named
+    /// one by one).
+    private func exchangeSources() throws -> [(directory: String?, files: [String])] {
+        var sources: [(directory: String?, files: [String])] = []
         for path in paths {
             guard access(path, R_OK) == 0 else {
                 throw CommandFailure(message: "error: cannot read \(path)", code: 2)
             }
             if let directory = opendir(path) {
                 closedir(directory)
-                let listed = ExchangeFiles.list(path.hasSuffix("/") ? String(path.dropLast()) : path)
+                let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+                let listed = ExchangeFiles.list(trimmed)
                 guard !listed.isEmpty else {
                     throw CommandFailure(message: "error: \(path) holds no exchange files (NNNN-….json)", code: 2)
                 }
-                files += listed
+                sources.append((trimmed, listed))
             } else {
-                files.append(path)
+                sources.append((nil, [path]))
             }
         }
-        return files
+        return sources
     }
 
-    /// `--secret` values over `CAMPAIGN_MOCK_SECRET_*`.
-    private func bindings() throws -> Bindings {
-        var bindings = Bindings()
+    /// `--secret` values over `CAMPAIGN_MOCK_SECRET_*`, both over the recordings' `secrets.json`.
+    private func addSecrets(to bindings: inout Bindings) throws {
         let prefix = "CAMPAIGN_MOCK_SECRET_"
         for (name, value) in ProcessInfo.processInfo.environment where name.hasPrefix(prefix) {
             bindings.setSecret(String(name.dropFirst(prefix.count)).replacing("_", with: "-"), value)
@@ -112,6 +126,5 @@ struct ReplayCommand: ParsableCommand {
             }
             bindings.setSecret(String(parts[0]), String(parts[1]))
         }
-        return bindings
     }
 }

@@ -109,7 +109,7 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw CommandFailure(message: "error: cannot start: \(error)", code: 1)
         }
-        Output.standardOutput(server.banner)
+        Output.standardOutput(server.banner(command: Invocation.command))
 
         let signal = ShutdownSignals.wait()
         logger.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")

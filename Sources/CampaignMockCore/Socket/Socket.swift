@@ -33,7 +33,7 @@ package struct Socket: Sendable, Hashable {
                 try socket.setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0)
             }
             _ = try address.withSockAddr { (pointer, length) throws(SystemCallError) in
-                try systemCall("bind") { bind(descriptor, pointer, length) }
+                try systemCall("bind \(address)") { bind(descriptor, pointer, length) }
             }
             try systemCall("listen") { platformListen(descriptor, backlog) }
             try socket.setNonBlocking()

@@ -66,6 +66,10 @@ struct FaultTests {
         #expect(try live.storedRows()[0] == 1)
         let reasons = try live.server.store.read { try $0.journalPage(after: 0, limit: 10).requests.map(\.reason) }
         #expect(reasons == ["fault f1 fired: drop", "fault f2 fired: reset", nil])
+        // In the metrics, a dropped or reset registration is rejected by a fault, like a faked status.
+        let metrics = try live.request("GET", "/_mock/metrics").body
+        #expect(metrics.contains("campaign_mock_registrations_total{result=\"rejected\",reason=\"fault\"} 2"))
+        #expect(!metrics.contains("status_0"))
     }
 
     @Test func firesAfterSkippingThenAFixedNumberOfTimes() throws {
@@ -127,7 +131,11 @@ struct FaultTests {
         (#"{"endpoint":"tracking","drop":true,"reset":true}"#, "choose one of status, drop and reset"),
         (#"{"endpoint":"tracking","status":500,"probability":2}"#, "probability must be 0-1"),
         (#"{"endpoint":"tracking","status":500,"seed":1}"#, "seed goes with probability"),
-        (#"{"endpoint":"nowhere","status":500}"#, "field 'endpoint' has an invalid value"),
+        (
+            #"{"endpoint":"nowhere","status":500}"#,
+            "field 'endpoint' has an invalid value: 'nowhere' is not one of registration-ios, registration-android, "
+                + "tracking, soap, health, any"
+        ),
         (#"{"status":500}"#, "missing field 'endpoint'"),
         (#"{"endpoint":"tracking","status":500,"delayms":5}"#, "unknown field 'delayms'"),
         (#"{"endpoint":"tracking","status":500,"token":null}"#, "field 'token' is null; leave it out instead"),

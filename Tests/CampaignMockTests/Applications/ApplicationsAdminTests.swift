@@ -13,7 +13,7 @@ struct ApplicationsAdminTests {
         #expect(
             apps?.compactMap { $0["integrationKey"] as? String }.sorted()
                 == ["campaign-mock-demo-android", "campaign-mock-demo-ios"])
-        #expect(live.server.banner.contains("integration key campaign-mock-demo-ios"))
+        #expect(live.server.banner().contains("integration key campaign-mock-demo-ios"))
     }
 
     @Test func addsUpdatesAndRemovesApplications() throws {

@@ -141,4 +141,15 @@ import Testing
             try Configuration.resolve(flags: [:], environment: [:], configFile: ("c.json", Array(json.utf8)))
         }
     }
+
+    @Test func aFaultRuleWithAnUnknownEndpointListsTheValidOnes() {
+        let json = #"{"faults": [{"endpoint": "tracker", "status": 503}]}"#
+        #expect(
+            throws: ConfigurationError(
+                "c.json: faults[0].endpoint: 'tracker' is not one of registration-ios, registration-android, "
+                    + "tracking, soap, health, any")
+        ) {
+            try Configuration.resolve(flags: [:], environment: [:], configFile: ("c.json", Array(json.utf8)))
+        }
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import CampaignMock
 
-/// The SDKs' id transformation (PROTOCOL.md §4.2), written out here again so the test does not check
+/// The SDKs' id transformation (docs/protocol.md §4.2), written out here again so the test does not check
 /// the server's encoder against itself.
 private func sdkHex(_ messageID: String, ios: Bool) -> String {
     if messageID.count == 36 && messageID.filter({ $0 == "-" }).count == 4 { return messageID }

@@ -149,9 +149,9 @@ struct RecordReplayTests {
         let live = try LiveServer.recording(into: directory.path)
         #expect(try live.request("GET", "/_mock/health").status == 200)
         #expect(try live.request("GET", "/no/such/page").status == 404)
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(files == ["0001-page-404.json"])
-        let exchange = try Exchange.read(path: directory.path + "/" + files[0])
+        let files = ExchangeFiles.list(directory.path)
+        #expect(files == [directory.path + "/0001-page-404.json"])
+        let exchange = try Exchange.read(path: try #require(files.first))
         #expect(exchange.request.target == "/no/such/page")
         #expect(exchange.response.body == "no Campaign endpoint at /no/such/page")
     }

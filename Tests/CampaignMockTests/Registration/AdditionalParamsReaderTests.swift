@@ -27,7 +27,7 @@ import Testing
         #expect(try AdditionalParamsReader.parse(xml).isEmpty)
     }
 
-    /// PROTOCOL.md §3.4 escaping vectors, decoded from the wire form the SDK tests assert.
+    /// docs/protocol.md §3.4 escaping vectors, decoded from the wire form the SDK tests assert.
     @Test(arguments: [
         // iOS: '&#x27;h&gt;e&amp;l&quot;l&lt;o&#x27;'
         "%26%23x27%3Bh%26gt%3Be%26amp%3Bl%26quot%3Bl%26lt%3Bo%26%23x27%3B",
@@ -54,7 +54,7 @@ import Testing
         #expect(params.first?.value == "&lt;")
     }
 
-    /// PROTOCOL.md §9 items 5 and 6: the Android type vectors and the instrumented test.
+    /// docs/protocol.md §9 items 5 and 6: the Android type vectors and the instrumented test.
     @Test(arguments: [
         ("company", "xxx.corp", AdditionalParam.Kind.string), ("isRegistered", "true", .boolean),
         ("serial", "12345", .integer), ("float", "3.14", .decimal), ("double", "6.75", .decimal),

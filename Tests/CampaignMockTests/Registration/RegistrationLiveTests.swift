@@ -5,7 +5,7 @@ import Testing
 
 @testable import CampaignMock
 
-/// The exact request bodies of PROTOCOL.md §3.5.
+/// The exact request bodies of docs/protocol.md §3.5.
 enum SDKBodies {
     static let iOS =
         "registrationToken=70757368546f6b656e&mobileAppUuid=integrationKey&userKey=userkey&deviceName=iPhone"
@@ -63,7 +63,7 @@ extension LiveServer {
     }
 }
 
-@Suite("registration endpoints, PRODUCT.md §3.1", .timeLimit(.minutes(2)))
+@Suite("registration endpoints, docs/product.md §3.1", .timeLimit(.minutes(2)))
 struct RegistrationLiveTests {
     @Test func registersTheIOSRequestOfTheSDKTest() throws {
         let live = try LiveServer.withSDKApplications()

@@ -13,7 +13,7 @@ import Testing
         var testDescription: String { id }
     }
 
-    /// Every row of PROTOCOL.md §4.4, with the value the hex stands for.
+    /// Every row of docs/protocol.md §4.4, with the value the hex stands for.
     static let vectors: [Vector] = [
         .init(
             id: "h3039,testDeliveryId,1", hex: "3039", value: 12345, uuid: nil, delivery: "testDeliveryId",
@@ -110,7 +110,7 @@ import Testing
 }
 
 @Suite struct MessageIdentityTests {
-    /// PRODUCT.md §10, U11: the hex forms an SDK may send for an issued decimal id all lead back to it.
+    /// docs/product.md §10, U11: the hex forms an SDK may send for an issued decimal id all lead back to it.
     @Test(arguments: [
         (Int64(-673_096_100), ["d7e15e5c", "ffffffffd7e15e5c"]),
         (Int64(673_096_100), ["281ea1a4"]),

@@ -24,7 +24,7 @@ extension LiveServer {
     }
 }
 
-@Suite("tracking endpoint, PRODUCT.md §4", .timeLimit(.minutes(2)))
+@Suite("tracking endpoint, docs/product.md §4", .timeLimit(.minutes(2)))
 struct TrackingLiveTests {
     @Test(arguments: TrackingIDTests.vectors)
     func storesEveryVectorAndAnswers200WithNoBody(_ vector: TrackingIDTests.Vector) throws {

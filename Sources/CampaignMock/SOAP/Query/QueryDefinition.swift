@@ -1,4 +1,4 @@
-/// An `xtk:queryDef` as `ExecuteQuery` receives it (PROTOCOL.md §5.5), read and checked; the store runs it.
+/// An `xtk:queryDef` as `ExecuteQuery` receives it (docs/protocol.md §5.5), read and checked; the store runs it.
 package struct QueryDefinition: Sendable, Equatable {
     package enum Operation: String, Sendable {
         case select, get, getIfExists, count

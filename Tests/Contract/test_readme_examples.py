@@ -1,0 +1,190 @@
+"""Runs the README's examples, so none can rot.
+
+Every ```sh block runs with bash (-e, -o pipefail) and every ```python block with this interpreter, in
+README order, in one temporary directory, against one live server started from the binary under test,
+with that binary on PATH as `campaign-mock` (as after `make install`). The server listens on a free
+port; the examples' `127.0.0.1:8080` / `localhost:8080` are pointed at it, and any other 80xx port an
+example uses at another free port. A block passes when it exits 0.
+
+An HTML comment on the line before a block changes how it runs:
+
+    <!-- example: serve -->          each line starts a server; it must print its banner, then stop
+                                     cleanly on SIGTERM (its port is replaced by a free one)
+    <!-- example: skip REASON -->    not run here (a simulator, an emulator, a Docker engine, …)
+
+Run by `make test` (pytest Tests/Contract).
+"""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+BINARY = os.path.abspath(os.environ.get("CAMPAIGN_MOCK_BINARY", ".build/debug/campaign-mock"))
+README = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")
+FENCE = re.compile(r"^```(\w*)\s*$")
+MARK = re.compile(r"^<!--\s*example:\s*(serve|skip)\b\s*(.*?)\s*-->\s*$")
+
+
+def examples():
+    """(line number, language, mode, reason, code) of every sh/bash/python block of the README."""
+    lines = open(README, encoding="utf-8").read().splitlines()
+    found = []
+    index = 0
+    while index < len(lines):
+        fence = FENCE.match(lines[index])
+        if not fence:
+            index += 1
+            continue
+        language = fence.group(1)
+        end = index + 1
+        while end < len(lines) and not lines[end].startswith("```"):
+            end += 1
+        mark = MARK.match(lines[index - 1]) if index > 0 else None
+        if language in ("sh", "bash", "python"):
+            mode, reason = (mark.group(1), mark.group(2)) if mark else ("run", "")
+            found.append((index + 1, language, mode, reason, "\n".join(lines[index + 1:end])))
+        index = end + 1
+    return found
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Ports:
+    """The examples' fixed ports, each mapped to a free one for this run (8080 to the shared server)."""
+
+    def __init__(self, main):
+        self.mapping = {"8080": str(main)}
+
+    def rewrite(self, code):
+        def port(match):
+            number = match.group(2)
+            if number not in self.mapping:
+                self.mapping[number] = str(free_port())
+            return match.group(1) + self.mapping[number]
+        return re.sub(r"((?:127\.0\.0\.1|localhost):|--port )(8[0-9]{3})\b", port, code)
+
+
+def start_server(arguments, cwd, env):
+    """Starts `campaign-mock ARGUMENTS` and returns (process, banner) once the banner is complete."""
+    process = subprocess.Popen(arguments, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    banner = []
+    deadline = time.monotonic() + 60
+    for line in process.stdout:
+        banner.append(line)
+        if "Stop with Ctrl-C" in line or time.monotonic() > deadline:
+            break
+    return process, "".join(banner)
+
+
+@pytest.fixture(scope="module")
+def session():
+    work = tempfile.mkdtemp(prefix="readme-examples-")
+    bin_dir = os.path.join(work, "bin")
+    os.mkdir(bin_dir)
+    os.symlink(BINARY, os.path.join(bin_dir, "campaign-mock"))
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"])
+    home = os.path.join(work, "home")
+    os.mkdir(home)
+    process, banner = start_server(["campaign-mock", "serve", "--port", "0"], cwd=home, env=env)
+    match = re.search(r"http://127\.0\.0\.1:(\d+)", banner)
+    assert match and "Stop with Ctrl-C" in banner, f"the server did not start: {banner}{process.stderr.read()}"
+    ports = Ports(int(match.group(1)))
+    env["CAMPAIGN_MOCK_SERVER"] = f"http://127.0.0.1:{match.group(1)}"
+    yield {"home": home, "env": env, "ports": ports, "work": work}
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=30)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+ALL = examples()
+
+
+def test_readme_has_the_core_examples():
+    """The flows a newcomer looks for are in the README as runnable examples, not only in prose."""
+    runnable = "\n".join(code for _, _, mode, _, code in ALL if mode == "run")
+    for needle in ["registerIOS.jssp", "registerAndroid.jssp", "additionalParams=", "additionalParameters",
+                   "/r/?id=h", ",1\"", ",2\"", "xtk:session#Logon", "xtk:queryDef#ExecuteQuery",
+                   "campaign-mock replay", "campaign-mock push"]:
+        assert needle in runnable, f"no runnable README example contains {needle}"
+    skipped = [(line, reason) for line, _, mode, reason, _ in ALL if mode == "skip"]
+    for line, reason in skipped:
+        assert reason, f"README line {line}: a skipped example must say why"
+
+
+@pytest.mark.parametrize("line,language,mode,reason,code", ALL, ids=[f"README.md:{e[0]}" for e in ALL])
+def test_readme_example(session, line, language, mode, reason, code):
+    if mode == "skip":
+        pytest.skip(f"README.md:{line}: {reason}")
+    code = session["ports"].rewrite(code)
+    if mode == "serve":
+        run_servers(session, line, code)
+        return
+    command = ["bash", "-e", "-o", "pipefail", "-c", code] if language in ("sh", "bash") else [sys.executable, "-c", code]
+    process = subprocess.Popen(command, cwd=session["home"], env=session["env"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=120)
+    finally:
+        # Servers an example started in the background go with it.
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    assert process.returncode == 0, f"README.md:{line} exited {process.returncode}:\n{code}\n--- output:\n{output}"
+
+
+def run_servers(session, line, code):
+    """Each command line of a `serve` block starts, prints its banner and stops cleanly."""
+    for command in code.splitlines():
+        command = command.split("  #")[0].strip()
+        if not command or command.startswith("#"):
+            continue
+        words = command.split()
+        if "--port" not in words:
+            words += ["--port", "0"]
+        if any(word.startswith("--tls") for word in words) and "--tls-port" not in words:
+            words += ["--tls-port", "0"]
+        cwd = tempfile.mkdtemp(dir=session["work"])
+        process, banner = start_server(words, cwd=cwd, env=session["env"])
+        try:
+            assert "Stop with Ctrl-C" in banner, (
+                f"README.md:{line}: `{command}` did not start:\n{banner}{process.stderr.read() if process.poll() is not None else ''}")
+        finally:
+            process.send_signal(signal.SIGTERM)
+            code_ = process.wait(timeout=30)
+        assert code_ == 0, f"README.md:{line}: `{command}` exited {code_} on SIGTERM"
+
+
+def test_readme_examples_left_their_mark(session):
+    """Run after the examples (pytest keeps file order): what they sent is in the store, so an example
+    that quietly did nothing fails here."""
+    import requests
+    base = session["env"]["CAMPAIGN_MOCK_SERVER"]
+    devices = requests.get(f"{base}/_mock/devices", params={"userKey": "jane@example.com"}, timeout=10).json()["devices"]
+    assert {(d["registrationToken"], d["application"]["platform"]) for d in devices} == {
+        ("6e6577", "ios"), ("fcm-token-1", "android")}
+    ios = next(d for d in devices if d["registrationToken"] == "6e6577")
+    assert {p["name"]: (p["type"], p["value"]) for p in ios["params"]} == {
+        "plan": ("string", "gold"), "points": ("integer", "42")}
+    events = requests.get(f"{base}/_mock/events", params={"messageId": "-673096100"}, timeout=10).json()["events"]
+    assert [e["type"] for e in events][:2] == ["receive", "open"]
+    pushes = requests.get(f"{base}/_mock/push/1", timeout=10)
+    assert pushes.status_code == 200 and pushes.json()["messages"][0]["registrationToken"] == "6e6577"
+    assert os.path.exists(os.path.join(session["home"], "silent.apns"))
+    assert os.path.exists(os.path.join(session["home"], "app/src/debug/res/xml/network_security_config.xml"))
+    replayed = requests.get(f"{base}/_mock/requests", params={"endpoint": "registration-ios", "limit": 1000},
+                            timeout=10).json()["requests"]
+    assert any(r["headers"] and any(h[0] == "X-Campaign-Mock-Replay" for h in r["headers"]) for r in replayed), \
+        "the README's replay against the main server did not arrive"
