@@ -102,8 +102,8 @@ test: setup-test
 	@$(SWIFT) test --skip-build
 	@echo "==> admin API contract (schemathesis)"
 	@PYTHON=$(VENV_PYTHON) Tests/Contract/schemathesis.sh "$(BIN_PATH)/campaign-mock"
-	@echo "==> SOAP clients and the README's examples (pytest)"
-	@CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" $(VENV_PYTHON) -m pytest -q -p no:cacheprovider Tests/Contract
+	@echo "==> SOAP clients (zeep, acc-js-sdk when ACC_JS_SDK_DIR is set) and the README's examples (pytest)"
+	@CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider Tests/Contract
 	@echo "==> kill -9 durability (5 kills)"
 	@$(VENV_PYTHON) bench/durability.py --kills 5 --binary "$(BIN_PATH)/campaign-mock"
 

@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL"], swiftSettings: swiftSettings),
         .target(
             name: "CampaignMock", dependencies: ["CampaignMockCore", "CSQLite", "COpenSSL"],
+            // The SOAP schema catalogue: Campaign schema documents, embedded in the binary at build time.
+            resources: [.embedInCode("SOAP/Schemas")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -74,6 +74,7 @@ package final class CampaignMockServer: Sendable {
             store: store,
             sessions: SOAPSessions(
                 login: configuration.soapLogin, password: configuration.soapPassword,
+                bearerTokens: configuration.soapBearerTokens,
                 lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds),
             pushIDStyle: configuration.pushIDStyle)
         router.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route("soap", soap.decide))
@@ -81,6 +82,7 @@ package final class CampaignMockServer: Sendable {
         let health = HealthPages()
         router.add(nil, "/r/test", pipeline.route("health", health.redirectTest))
         router.add(nil, "/nl/jsp/ping.jsp", pipeline.route("health", health.ping))
+        router.add(nil, "/nl/jsp/mcPing.jsp", pipeline.route("health", soap.mcPing))
 
         self.router = router
         var listeners = configuration.http

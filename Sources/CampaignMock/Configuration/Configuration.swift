@@ -35,6 +35,9 @@ package struct Configuration: Sendable, Equatable {
     /// The SOAP router's credentials for `xtk:session#Logon`.
     package var soapLogin = "admin"
     package var soapPassword = "admin"
+    /// Bearer tokens the SOAP router accepts (`BearerTokenLogon`, or `Authorization: Bearer` on every call
+    /// as a Campaign v8 technical account sends it).
+    package var soapBearerTokens = ["campaign-mock-bearer-token"]
     /// How pushes number their messages unless a request says otherwise.
     package var pushIDStyle = MessageIDStyle.v7
     /// `--record`: where exchanges are written; nil records nothing.

@@ -183,6 +183,21 @@ extension Setting {
         Setting(key: "soapPassword", help: "Password for --soap-login (default admin).") { config, value in
             config.soapPassword = value
         },
+        Setting(
+            key: "soapBearerTokens",
+            help:
+                "A bearer token the SOAP router accepts (BearerTokenLogon, Authorization: Bearer); repeat, or "
+                + "separate with commas (default campaign-mock-bearer-token).",
+            flag: "--soap-bearer-token"
+        ) { config, value in
+            let tokens = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
+                .filter { !$0.isEmpty }
+            guard !tokens.isEmpty else { throw ConfigurationError("expected at least one bearer token") }
+            if let bad = tokens.first(where: { !$0.allSatisfy { $0.isASCII && !$0.isWhitespace } }) {
+                throw ConfigurationError("'\(bad)' is not a token (visible ASCII, no spaces)")
+            }
+            config.soapBearerTokens = tokens
+        },
         Setting(key: "soapSessionTimeout", help: "How long a SOAP session lives (default 24h).") {
             config, value in
             config.soapSessionTimeoutMilliseconds = try parseDuration(value, key: "soapSessionTimeout")

@@ -21,34 +21,60 @@ struct SOAPEndpoint: Sendable {
         }
     }
 
+    /// Runs the method the catalogue declares for the call's service; any other is `SOP-330006`. Methods
+    /// marked `access="anonymous"` (Logon, BearerTokenLogon, GetServerTime) need no session.
     private func dispatch(_ call: SOAPCall, _ request: HTTPRequest) throws(SOAPFault) -> EndpointResult {
+        guard let method = SchemaCatalogue.builtIn.method(service: call.service, name: call.method) else {
+            throw .unknownMethod(call.method, service: call.service)
+        }
+        let token = method.isAnonymous ? "" : try authenticate(call, request)
         switch (call.service, call.method) {
         case ("xtk:session", "Logon"):
-            return logon(call, try call.string(1, "strLogin"), try call.string(2, "strPassword"))
+            return logon(
+                call, method,
+                sessions.logon(login: try call.string(1, "strLogin"), password: try call.string(2, "strPassword")),
+                who: try call.string(1, "strLogin"))
+        case ("xtk:session", "BearerTokenLogon"):
+            return logon(
+                call, method, sessions.logon(bearerToken: try call.string(1, "strBearerToken")), who: "a bearer token")
         case ("xtk:session", "Logoff"):
-            let token = try authenticate(call, request)
             sessions.logoff(token)
-            return EndpointResult(response: SOAPResponse.method("Logoff", service: call.service, ""))
+            return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, []))
+        case ("xtk:session", "GetServerTime"):
+            return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, [Self.now()]))
+        case ("xtk:session", "GetUserInfo"):
+            return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, [userInfo()]))
+        case ("xtk:session", "GetOption"):
+            return try getOption(call, method)
+        case ("xtk:persist", "Write"), ("xtk:persist|xtk:session", "Write"):
+            return try write(call, method)
+        case ("xtk:persist", "GetNewIdsEx"), ("xtk:persist|xtk:session", "GetNewIdsEx"):
+            return try newIDs(call, method)
+        case ("xtk:persist", "GetEntityIfMoreRecent"), ("xtk:persist|xtk:session", "GetEntityIfMoreRecent"):
+            return try entityIfMoreRecent(call, method)
         case ("nms:subscription", "Subscribe"):
-            _ = try authenticate(call, request)
             return try subscribe(call, create: try call.boolean(3, "create"))
         case ("nms:subscription", "Unsubscribe"):
-            _ = try authenticate(call, request)
             return try unsubscribe(call)
         case ("xtk:queryDef", "ExecuteQuery"):
-            _ = try authenticate(call, request)
             return try executeQuery(call)
         case ("nms:rtEvent", "PushEvent"):
-            _ = try authenticate(call, request)
             return try pushEvent(call)
         default:
-            throw .unknownMethod(call.method, service: call.service)
+            throw .methodFailed(call.method, service: call.service, "campaign-mock does not implement this method yet")
         }
     }
 
-    /// The session token from the first parameter or the `__sessiontoken` cookie, checked with
-    /// `X-Security-Token` (docs/protocol.md §5.1). Returns the token.
+    /// The caller's session token: from an accepted `Authorization: Bearer` token (Campaign v8 technical
+    /// accounts, which never log on), else the first parameter or the `__sessiontoken` cookie, checked
+    /// with `X-Security-Token` (docs/protocol.md §5.1).
     private func authenticate(_ call: SOAPCall, _ request: HTTPRequest) throws(SOAPFault) -> String {
+        if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
+            guard sessions.acceptsBearer(authorization.dropFirst("bearer ".count).trimmingASCIISpaces()) else {
+                throw .badSession("the bearer token is not accepted (--soap-bearer-token)")
+            }
+            return ""
+        }
         var token = call.parameters.first?.text.trimmingASCIISpaces() ?? ""
         if token.isEmpty, let cookie = request.headers[.cookie] {
             for part in cookie.split(separator: ";") {
@@ -63,27 +89,26 @@ struct SOAPEndpoint: Sendable {
 
     // MARK: - xtk:session
 
-    private func logon(_ call: SOAPCall, _ login: String, _ password: String) -> EndpointResult {
-        guard let (token, security) = sessions.logon(login: login, password: password) else {
+    private func logon(_ call: SOAPCall, _ method: SchemaCatalogue.Method, _ opened: (String, String)?, who: String)
+        -> EndpointResult
+    {
+        guard let (token, security) = opened else {
             let fault = SOAPFault.methodFailed(
-                "Logon", service: call.service, "Invalid login or password. Connection denied.")
-            return EndpointResult(response: fault.response, reason: "Logon refused for '\(login)'", rejection: "fault")
+                call.method, service: call.service, "Invalid login or password. Connection denied.")
+            return EndpointResult(
+                response: fault.response, reason: "\(call.method) refused for \(who)", rejection: "fault")
         }
         let seconds = String(sessions.lifetimeMilliseconds / 1000)
-        let now = HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()).replacing("T", with: " ")
         let serverInfo = XMLOutput.element(
             "serverInfo",
             [
-                ("buildNumber", "0"), ("majNumber", "8"), ("minNumber", "0"),
+                ("buildNumber", Self.buildNumber), ("majNumber", "8"), ("minNumber", "0"), ("servicePack", "0"),
                 ("releaseName", "campaign-mock \(CampaignMockServer.version)"), ("instanceName", "campaign-mock"),
-                ("sessionTimeOut", seconds), ("securityTimeOut", seconds), ("serverDate", now),
+                ("sessionTimeOut", seconds), ("securityTimeOut", seconds), ("serverDate", Self.now()),
             ])
-        let userInfo = XMLOutput.element("userInfo", [("login", login), ("loginCS", login), ("timezone", "UTC")])
-        let sessionInfo = XMLOutput.element("sessionInfo", content: serverInfo + userInfo)
-        let content =
-            SOAPResponse.string("pstrSessionToken", token) + SOAPResponse.document("pSessionInfo", sessionInfo)
-            + SOAPResponse.string("pstrSecurityToken", security)
-        return EndpointResult(response: SOAPResponse.method("Logon", service: call.service, content))
+        let sessionInfo = XMLOutput.element("sessionInfo", content: serverInfo + userInfo())
+        return EndpointResult(
+            response: SOAPResponse.outputs(method, service: call.service, [token, sessionInfo, security]))
     }
 
     // MARK: - nms:subscription
@@ -119,12 +144,11 @@ struct SOAPEndpoint: Sendable {
         }
     }
 
-    /// `<recipient _key="@email" email="…" firstName="…" lastName="…"/>`.
+    /// `<recipient _key="@email" email="…" firstName="…" lastName="…"/>`, as SOAP clients write it; acc-js-sdk
+    /// names the element after the parameter (`<content email="…"/>`), so the element's name is not checked.
     private func recipientKey(_ call: SOAPCall) throws(SOAPFault) -> RecipientKey {
-        let content = try call.document(2, "content")
-        guard content.localName == "recipient" else {
-            throw .badParameters(call.method, service: call.service, "content must be a <recipient> element")
-        }
+        let parameter = try call.document(2, "content")
+        let content = parameter.element("recipient") ?? parameter
         let key = content.attribute("_key") ?? "@email"
         guard key == "@email" else {
             throw .badParameters(call.method, service: call.service, "only _key=\"@email\" is supported, not '\(key)'")

@@ -29,6 +29,18 @@ enum SOAPResponse {
                 content: content))
     }
 
+    /// The answer of `method` with one value per output parameter the catalogue declares, each with its
+    /// declared `xsi:type`: text for scalars (escaped here), XML for documents.
+    static func outputs(_ method: SchemaCatalogue.Method, service: String, _ values: [String]) -> HTTPResponse {
+        precondition(values.count == method.outputs.count, "\(method.name) answers \(method.outputs.count) values")
+        let content = zip(method.outputs, values).map { parameter, value in
+            parameter.isDocument
+                ? document(parameter.name, value)
+                : XMLOutput.textElement(parameter.name, value, attributes: [("xsi:type", parameter.xsiType)])
+        }
+        return Self.method(method.name, service: service, content.joined())
+    }
+
     /// An `xsd:string` output parameter.
     static func string(_ name: String, _ value: String) -> String {
         XMLOutput.textElement(name, value, attributes: [("xsi:type", "xsd:string")])

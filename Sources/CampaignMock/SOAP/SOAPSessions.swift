@@ -12,12 +12,15 @@ final class SOAPSessions: Sendable {
     private let sessions = Mutex<[String: Session]>([:])
     let login: String
     let password: String
+    /// Accepted bearer tokens (IMS technical accounts on Campaign v8).
+    let bearerTokens: [String]
     /// Session lifetime.
     let lifetimeMilliseconds: Int
 
-    init(login: String, password: String, lifetimeMilliseconds: Int) {
+    init(login: String, password: String, bearerTokens: [String] = [], lifetimeMilliseconds: Int) {
         self.login = login
         self.password = password
+        self.bearerTokens = bearerTokens
         self.lifetimeMilliseconds = lifetimeMilliseconds
     }
 
@@ -26,6 +29,23 @@ final class SOAPSessions: Sendable {
         guard AdminAccess.constantTimeEqual(Array(login.utf8), Array(self.login.utf8)),
             AdminAccess.constantTimeEqual(Array(password.utf8), Array(self.password.utf8))
         else { return nil }
+        return open(login: login)
+    }
+
+    /// `xtk:session#BearerTokenLogon`: a session for an accepted bearer token, or nil.
+    func logon(bearerToken: String) -> (String, String)? {
+        guard acceptsBearer(bearerToken) else { return nil }
+        return open(login: login)
+    }
+
+    /// Whether `token` is one of the accepted bearer tokens (compared in constant time).
+    func acceptsBearer(_ token: String) -> Bool {
+        bearerTokens.reduce(false) { found, accepted in
+            AdminAccess.constantTimeEqual(Array(token.utf8), Array(accepted.utf8)) || found
+        }
+    }
+
+    private func open(login: String) -> (String, String) {
         let token = "___" + RandomText.uuid()
         let security = "@" + RandomText.base64(bytes: 48)
         let expiry = Clock.monotonicNanoseconds() + UInt64(lifetimeMilliseconds) * 1_000_000

@@ -139,5 +139,16 @@ enum Schema {
                 ALTER TABLE messages ADD COLUMN push_id INTEGER REFERENCES pushes (id) ON DELETE SET NULL;
                 CREATE INDEX messages_device ON messages (device_id);
                 """),
+        Migration(
+            name: "0007-options",
+            sql: """
+                CREATE TABLE options (
+                    name TEXT PRIMARY KEY,
+                    data_type INTEGER NOT NULL,
+                    value TEXT NOT NULL,
+                    description TEXT
+                );
+                INSERT INTO options (name, data_type, value) VALUES ('XtkDatabaseId', 6, 'u' || lower(hex(randomblob(8))));
+                """),
     ]
 }

@@ -13,7 +13,26 @@ package struct RecipientKey: Sendable, Equatable {
     }
 }
 
+/// A new recipient must have an email: recipients are keyed by email here.
+package struct RecipientWithoutEmail: Error {}
+
+/// A recipient as `xtk:session#Write` sends it: only the fields it names change.
+package struct RecipientFields: Sendable, Equatable {
+    package var id: Int64?
+    package var email: String?
+    package var firstName: String?
+    package var lastName: String?
+    package var blackList: Bool?
+}
+
 extension StoreReader {
+    /// Whether the recipient `fields` names (by id, or by email) exists.
+    package func recipientExists(_ fields: RecipientFields, byID: Bool) throws -> Bool {
+        let (column, value): (String, any SQLiteBindable) =
+            byID ? ("id", fields.id ?? -1) : ("email", fields.email ?? "")
+        return try connection.scalar("SELECT count(*) FROM recipients WHERE \(column) = ?", [value]).integer ?? 0 > 0
+    }
+
     /// Whether a recipient with this email exists.
     package func recipientExists(email: String) throws -> Bool {
         try connection.scalar("SELECT count(*) FROM recipients WHERE email = ?", [email]).integer ?? 0 > 0
@@ -51,6 +70,35 @@ extension StoreTransaction {
         } else {
             try connection.query("UPDATE recipients SET black_list = 1 WHERE email = ?", [email])
         }
+    }
+
+    /// Creates or updates the recipient `fields` names (by id, or by email); fields left out keep their value.
+    ///
+    /// - Throws: ``RecipientWithoutEmail`` for a new recipient without email (recipients are keyed by email).
+    package func writeRecipient(_ fields: RecipientFields, byID: Bool) throws {
+        let (column, key): (String, any SQLiteBindable) =
+            byID ? ("id", fields.id ?? -1) : ("email", fields.email ?? "")
+        let blackList: Int64? = fields.blackList.map { $0 ? 1 : 0 }
+        try connection.query(
+            """
+            UPDATE recipients SET email = coalesce(?, email), first_name = coalesce(?, first_name),
+                last_name = coalesce(?, last_name), black_list = coalesce(?, black_list)
+            WHERE \(column) = ?
+            """, [fields.email, fields.firstName, fields.lastName, blackList, key])
+        if connection.changes > 0 { return }
+        guard let email = fields.email, !email.isEmpty else {
+            throw RecipientWithoutEmail()
+        }
+        try connection.query(
+            "INSERT INTO recipients (id, email, first_name, last_name, black_list, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [fields.id, email, fields.firstName, fields.lastName, blackList ?? 0, Clock.wallClockMicroseconds()])
+    }
+
+    /// Deletes the recipient `fields` names, with its subscriptions.
+    package func deleteRecipient(_ fields: RecipientFields, byID: Bool) throws {
+        let (column, key): (String, any SQLiteBindable) =
+            byID ? ("id", fields.id ?? -1) : ("email", fields.email ?? "")
+        try connection.query("DELETE FROM recipients WHERE \(column) = ?", [key])
     }
 
     /// Deletes every recipient and subscription; returns how many recipients there were.

@@ -59,6 +59,8 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("no-http"), help: help("noHttp")) var noHTTP = false
     @Option(help: help("soapLogin")) var soapLogin: String?
     @Option(help: help("soapPassword")) var soapPassword: String?
+    @Option(name: .customLong("soap-bearer-token"), help: help("soapBearerTokens")) var soapBearerTokens: [String] =
+        []
     @Option(help: help("soapSessionTimeout")) var soapSessionTimeout: String?
     @Option(help: help("pushIdStyle")) var pushIdStyle: String?
     @Option(help: help("record")) var record: String?
@@ -85,6 +87,7 @@ struct ServeCommand: ParsableCommand {
             "tlsPort": tlsPort, "tlsCert": tlsCert, "tlsKey": tlsKey,
             "tlsSans": tlsSans.isEmpty ? nil : tlsSans.joined(separator: "\n"), "noHttp": noHTTP ? "true" : nil,
             "soapLogin": soapLogin, "soapPassword": soapPassword, "soapSessionTimeout": soapSessionTimeout,
+            "soapBearerTokens": soapBearerTokens.isEmpty ? nil : soapBearerTokens.joined(separator: "\n"),
             "pushIdStyle": pushIdStyle, "record": record, "noRedact": noRedact ? "true" : nil, "upstream": upstream,
             "upstreamCa": upstreamCA,
         ]
