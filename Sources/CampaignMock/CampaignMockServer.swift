@@ -210,7 +210,8 @@ package final class CampaignMockServer: Sendable {
             lines.append("    devices must trust it: \(command) ca export --format pem|mobileconfig|android-nsc")
         }
         lines += [
-            "  SOAP router                \(baseURL)/nl/jsp/soaprouter.jsp (login \(configuration.soapLogin))",
+            "  SOAP router                \(baseURL)/nl/jsp/soaprouter.jsp (login \(configuration.soapLogin), "
+                + "bearer token \(configuration.soapBearerTokens.joined(separator: ", "))",
             "  Admin API                  \(baseURL)/_mock/ (\(access))",
             "  Data                       \(dataDescription)",
         ]

@@ -127,6 +127,76 @@ function check(condition, what) {
     }
     throw new Error("no fault");
   });
+  await flow("pushEvent for e-mail, then get the rtEvent by @id", async () => {
+    const id = await NLWS.nmsRtEvent.pushEvent({
+      wishedChannel: 0, type: "welcome", email: "welcome@example.com", ctx: { $firstName: "Ada" },
+    });
+    check(Number(id) > 0, `plId ${id}`);
+    const event = await NLWS.xtkQueryDef.create({
+      schema: "nms:rtEvent", operation: "get",
+      select: { node: [{ expr: "@id" }, { expr: "@email" }, { expr: "@status" }, { expr: "@type" }] },
+      where: { condition: [{ expr: `@id=${id}` }] },
+    }).executeQuery();
+    check(event.email === "welcome@example.com" && event.type === "welcome", JSON.stringify(event));
+  });
+  await flow("installPackage (XML) makes its option readable", async () => {
+    const doc = sdk.DomUtil.newDocument("pkgDesc");
+    const pkg = doc.createElement("package");
+    pkg.setAttribute("namespace", "cus");
+    pkg.setAttribute("name", "sdktest");
+    doc.documentElement.appendChild(pkg);
+    const entities = doc.createElement("entities");
+    entities.setAttribute("schema", "xtk:option");
+    pkg.appendChild(entities);
+    const option = doc.createElement("option");
+    option.setAttribute("name", "FromPackage");
+    option.setAttribute("dataType", "6");
+    option.setAttribute("stringValue", "installed");
+    entities.appendChild(option);
+    await NLWS.xml.xtkBuilder.installPackage(doc);
+    check((await client.getOption("FromPackage", false)) === "installed", "option not installed");
+  });
+  await flow("installPackage (JSON) makes its enumeration queryable", async () => {
+    await NLWS.xtkBuilder.installPackage({
+      package: { namespace: "cus", name: "enums", entities: { schema: "xtk:enum", enum: {
+        name: "eventType", value: [{ name: "welcome", label: "Welcome" }, { name: "reset", label: "Password reset" }],
+      } } },
+    });
+    const values = await NLWS.xtkQueryDef.create({
+      schema: "xtk:enumValue", operation: "select", select: { node: [{ expr: "@name" }, { expr: "@label" }] },
+      where: { condition: [{ expr: "[enum/@name]='eventType'" }] },
+    }).executeQuery();
+    check(JSON.stringify(values.enumValue.map((v) => v.name)) === '["welcome","reset"]', JSON.stringify(values));
+  });
+  await flow("executeQuery: getIfExists miss, empty select, paging, analyze, alias", async () => {
+    const mapping = (operation, extra) => NLWS.xtkQueryDef.create(Object.assign({
+      schema: "nms:deliveryMapping", operation,
+      select: { node: [{ expr: "@name" }, { expr: "[storage/@exclusionType]", analyze: true }] },
+    }, extra)).executeQuery();
+    check((await mapping("getIfExists", { where: { condition: [{ expr: "@name='none'" }] } })) === null, "miss");
+    const empty = await mapping("select", { where: { condition: [{ expr: "@name='none'" }] } });
+    check(JSON.stringify(empty) === '{"deliveryMapping":[]}' || JSON.stringify(empty) === "{}", JSON.stringify(empty));
+    const page = await mapping("select", { lineCount: 1, startLine: 1, orderBy: { node: [{ expr: "@name" }] } });
+    check(page.deliveryMapping.length === 1 && page.deliveryMapping[0].name === "mapRecipient", JSON.stringify(page));
+    check(page.deliveryMapping[0].storage.exclusionTypeName === "quarantine", JSON.stringify(page));
+    const aliased = await NLWS.xtkQueryDef.create({
+      schema: "nms:deliveryMapping", operation: "get",
+      select: { node: [{ expr: "[storage/@exclusionType]", alias: "@exclusion" }] },
+      where: { condition: [{ expr: "@name='mapRecipient'" }] },
+    }).executeQuery();
+    check(aliased.exclusion === "2", JSON.stringify(aliased));
+  });
+  await flow("selectAll, buildQuery and buildQueryEx", async () => {
+    const query = NLWS.xtkQueryDef.create({
+      schema: "xtk:option", operation: "get", where: { condition: [{ expr: "@name='XtkDatabaseId'" }] },
+    });
+    await query.selectAll(false);
+    const option = await query.executeQuery();
+    check(option.name === "XtkDatabaseId" && option.dataType === "6", JSON.stringify(option));
+    check(String(await query.buildQuery()).startsWith("SELECT"), "buildQuery");
+    const [sql, format] = await query.buildQueryEx();
+    check(String(sql).startsWith("SELECT") && String(format).includes("string"), `${sql} / ${format}`);
+  });
   await flow("mcPing", async () => {
     const ping = await client.mcPing();
     check(ping.status === "Ok", JSON.stringify(ping));
@@ -138,6 +208,12 @@ function check(condition, what) {
   const sessionToken = client._sessionToken;
   const securityToken = client._securityToken;
 
+  await flow("an installed package is listed at the next logon", async () => {
+    const other = await sdk.init(sdk.ConnectionParameters.ofUserAndPassword(url, "admin", "admin"));
+    await other.logon();
+    check(other.application.hasPackage("cus:sdktest"), "cus:sdktest missing");
+    await other.logoff();
+  });
   await flow("logon with a session and security token", async () => {
     const other = await sdk.init(sdk.ConnectionParameters.ofSessionAndSecurityToken(url, sessionToken, securityToken));
     await other.logon();

@@ -1,6 +1,8 @@
 """Runs the README's examples, so none can rot.
 
-Every ```sh block runs with bash (-e, -o pipefail) and every ```python block with this interpreter, in
+Every ```sh block runs with bash (-e, -o pipefail), every ```python block with this interpreter and every
+```js block with Node.js (with Adobe's acc-js-sdk from ACC_JS_SDK_DIR as `@adobe/acc-js-sdk`; skipped,
+saying why, without them), in
 README order, in one temporary directory, against one live server started from the binary under test,
 with that binary on PATH as `campaign-mock` (as after `make install`). The server listens on a free
 port; the examples' `127.0.0.1:8080` / `localhost:8080` are pointed at it, and any other 80xx port an
@@ -33,7 +35,7 @@ MARK = re.compile(r"^<!--\s*example:\s*(serve|skip)\b\s*(.*?)\s*-->\s*$")
 
 
 def examples():
-    """(line number, language, mode, reason, code) of every sh/bash/python block of the README."""
+    """(line number, language, mode, reason, code) of every sh/bash/python/js block of the README."""
     lines = open(README, encoding="utf-8").read().splitlines()
     found = []
     index = 0
@@ -47,7 +49,7 @@ def examples():
         while end < len(lines) and not lines[end].startswith("```"):
             end += 1
         mark = MARK.match(lines[index - 1]) if index > 0 else None
-        if language in ("sh", "bash", "python"):
+        if language in ("sh", "bash", "python", "js"):
             mode, reason = (mark.group(1), mark.group(2)) if mark else ("run", "")
             found.append((index + 1, language, mode, reason, "\n".join(lines[index + 1:end])))
         index = end + 1
@@ -131,8 +133,14 @@ def test_readme_example(session, line, language, mode, reason, code):
     if mode == "serve":
         run_servers(session, line, code)
         return
-    command = ["bash", "-e", "-o", "pipefail", "-c", code] if language in ("sh", "bash") else [sys.executable, "-c", code]
-    process = subprocess.Popen(command, cwd=session["home"], env=session["env"], stdout=subprocess.PIPE,
+    env = session["env"]
+    if language in ("sh", "bash"):
+        command = ["bash", "-e", "-o", "pipefail", "-c", code]
+    elif language == "python":
+        command = [sys.executable, "-c", code]
+    else:
+        command, env = node_command(session, line, code)
+    process = subprocess.Popen(command, cwd=session["home"], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         output, _ = process.communicate(timeout=120)
@@ -143,6 +151,19 @@ def test_readme_example(session, line, language, mode, reason, code):
         except ProcessLookupError:
             pass
     assert process.returncode == 0, f"README.md:{line} exited {process.returncode}:\n{code}\n--- output:\n{output}"
+
+
+def node_command(session, line, code):
+    """`node -e CODE` with acc-js-sdk resolvable as `@adobe/acc-js-sdk`, or a skip saying what is missing."""
+    sdk_dir = os.environ.get("ACC_JS_SDK_DIR")
+    if not shutil.which("node") or not sdk_dir or not os.path.isdir(os.path.join(sdk_dir, "acc-js-sdk")):
+        pytest.skip(f"README.md:{line}: needs Node.js and ACC_JS_SDK_DIR (Adobe's acc-js-sdk)")
+    modules = os.path.join(session["work"], "node_modules")
+    if not os.path.exists(os.path.join(modules, "@adobe", "acc-js-sdk")):
+        os.makedirs(os.path.join(modules, "@adobe"), exist_ok=True)
+        os.symlink(os.path.join(sdk_dir, "acc-js-sdk"), os.path.join(modules, "@adobe", "acc-js-sdk"))
+    env = dict(session["env"], NODE_PATH=os.pathsep.join([modules, "/usr/share/nodejs", os.path.join(sdk_dir, "shims")]))
+    return ["node", "-e", code], env
 
 
 def run_servers(session, line, code):

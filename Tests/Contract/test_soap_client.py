@@ -150,8 +150,8 @@ def test_logoff_ends_the_session(url):
 
 def test_unknown_method_is_sop_330006(url):
     envelope = ("<soapenv:Envelope xmlns:soapenv='http://schemas.xmlsoap.org/soap/envelope/' xmlns:urn='urn:xtk:session'>"
-                "<soapenv:Body><urn:Write/></soapenv:Body></soapenv:Envelope>")
+                "<soapenv:Body><urn:ExportPackage/></soapenv:Body></soapenv:Envelope>")
     response = requests.post(f"{url}/nl/jsp/soaprouter.jsp", data=envelope,
-                             headers={"Content-Type": "text/xml; charset=utf-8", "SOAPAction": "xtk:session#Write"}, timeout=10)
+                             headers={"Content-Type": "text/xml; charset=utf-8", "SOAPAction": "xtk:session#ExportPackage"}, timeout=10)
     assert response.status_code == 500
-    assert "SOP-330006 The method 'Write' is not defined in SOAP service 'xtk:session'." in response.text
+    assert "SOP-330006 The method 'ExportPackage' is not defined in SOAP service 'xtk:session'." in response.text

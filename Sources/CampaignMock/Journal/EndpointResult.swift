@@ -6,7 +6,7 @@ package struct EndpointResult: Sendable {
     package var response: HTTPResponse
     /// The integration key the request named, for the journal and the log.
     package var appKey: String?
-    /// Why the request was refused, for the journal and the log.
+    /// Why the request was refused, or a note on what it did (a package installed), for the journal and the log.
     package var reason: String?
     /// A short code for the metrics when the request was refused (`unknown_key`, `malformed`, …).
     package var rejection: String?

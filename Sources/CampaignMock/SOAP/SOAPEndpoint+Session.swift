@@ -16,9 +16,11 @@ extension SOAPEndpoint {
         HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()).replacing("T", with: " ")
     }
 
-    /// `<userInfo …>` with the installed packages (acc-js-sdk's `hasPackage` reads them).
+    /// `<userInfo …>` with the installed packages, built in and from `InstallPackage` (acc-js-sdk's
+    /// `hasPackage` reads them).
     func userInfo() -> String {
-        let packages = Self.installedPackages.map { namespace, name in
+        let installed = (try? store.read { try $0.installedPackages() }) ?? []
+        let packages = (Self.installedPackages + installed).map { namespace, name in
             XMLOutput.element("installed-package", [("namespace", namespace), ("name", name)])
         }
         return XMLOutput.element(
@@ -65,7 +67,10 @@ extension SOAPEndpoint {
         let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
         let document =
             parts.count == 2 && parts[0] == "xtk:schema" ? SchemaCatalogue.builtIn.schema(parts[1])?.document : nil
-        return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, [document ?? ""]))
+        // Campaign answers this one in its default namespace, urn:wpp:default.
+        return EndpointResult(
+            response: SOAPResponse.outputs(
+                method, service: call.service, namespace: "urn:wpp:default", [document ?? ""]))
     }
 
     /// `Write(doc)` for the writable schemas: `xtk:option` and `nms:recipient`, with `_operation` insert,

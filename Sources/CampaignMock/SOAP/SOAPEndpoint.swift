@@ -28,38 +28,45 @@ struct SOAPEndpoint: Sendable {
             throw .unknownMethod(call.method, service: call.service)
         }
         let token = method.isAnonymous ? "" : try authenticate(call, request)
-        switch (call.service, call.method) {
-        case ("xtk:session", "Logon"):
+        // The catalogue decided the service has this method; the names are unique across its schemas.
+        switch call.method {
+        case "Logon":
             return logon(
                 call, method,
                 sessions.logon(login: try call.string(1, "strLogin"), password: try call.string(2, "strPassword")),
                 who: try call.string(1, "strLogin"))
-        case ("xtk:session", "BearerTokenLogon"):
+        case "BearerTokenLogon":
             return logon(
                 call, method, sessions.logon(bearerToken: try call.string(1, "strBearerToken")), who: "a bearer token")
-        case ("xtk:session", "Logoff"):
+        case "Logoff":
             sessions.logoff(token)
             return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, []))
-        case ("xtk:session", "GetServerTime"):
+        case "GetServerTime":
             return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, [Self.now()]))
-        case ("xtk:session", "GetUserInfo"):
+        case "GetUserInfo":
             return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, [userInfo()]))
-        case ("xtk:session", "GetOption"):
+        case "GetOption":
             return try getOption(call, method)
-        case ("xtk:persist", "Write"), ("xtk:persist|xtk:session", "Write"):
+        case "Write":
             return try write(call, method)
-        case ("xtk:persist", "GetNewIdsEx"), ("xtk:persist|xtk:session", "GetNewIdsEx"):
+        case "GetNewIdsEx":
             return try newIDs(call, method)
-        case ("xtk:persist", "GetEntityIfMoreRecent"), ("xtk:persist|xtk:session", "GetEntityIfMoreRecent"):
+        case "GetEntityIfMoreRecent":
             return try entityIfMoreRecent(call, method)
-        case ("nms:subscription", "Subscribe"):
+        case "Subscribe":
             return try subscribe(call, create: try call.boolean(3, "create"))
-        case ("nms:subscription", "Unsubscribe"):
+        case "Unsubscribe":
             return try unsubscribe(call)
-        case ("xtk:queryDef", "ExecuteQuery"):
-            return try executeQuery(call)
-        case ("nms:rtEvent", "PushEvent"):
+        case "ExecuteQuery":
+            return try executeQuery(call, method)
+        case "SelectAll":
+            return try selectAll(call, method)
+        case "BuildQuery", "BuildQueryEx":
+            return try buildQuery(call, method)
+        case "PushEvent":
             return try pushEvent(call)
+        case "InstallPackage":
+            return try installPackage(call, method)
         default:
             throw .methodFailed(call.method, service: call.service, "campaign-mock does not implement this method yet")
         }
@@ -162,22 +169,34 @@ struct SOAPEndpoint: Sendable {
 
     // MARK: - nms:rtEvent
 
-    /// A transactional push (docs/protocol.md §5.4): `<rtEvent wishedChannel="41|42" registrationToken="…">
-    /// <mobileApp uuid="…"/><ctx>…</ctx></rtEvent>` becomes a push like `POST /_mock/push`; `<ctx>`
-    /// fields become payload variables (`title` and `body` the alert). Answers `plId`, 0 on failure.
+    /// A real-time event (docs/protocol.md §5.4), stored as an `nms:rtEvent` whose id is `plId`. A mobile
+    /// event (`wishedChannel` 41 or 42, or a `registrationToken`) becomes a push like `POST /_mock/push`,
+    /// with the same id: `<ctx>`'s `title` and `body` are the alert, its other simple fields payload
+    /// variables. A mobile event that cannot be delivered answers `plId` 0 and is journaled with why, as
+    /// Campaign does. Other channels (e-mail, `wishedChannel` 0) are accepted and stored.
     private func pushEvent(_ call: SOAPCall) throws(SOAPFault) -> EndpointResult {
         let event = try call.document(1, "domEvent")
         guard event.localName == "rtEvent" else {
             throw .badParameters(call.method, service: call.service, "domEvent must be an <rtEvent> element")
         }
-        guard let token = event.attribute("registrationToken"), !token.isEmpty else {
-            throw .badParameters(call.method, service: call.service, "rtEvent has no registrationToken")
-        }
-        guard let app = event.element("mobileApp")?.attribute("uuid"), !app.isEmpty else {
-            throw .badParameters(call.method, service: call.service, "rtEvent has no <mobileApp uuid=\"…\"/>")
-        }
         guard let context = event.element("ctx") else {
             throw .badParameters(call.method, service: call.service, "rtEvent has no <ctx> element")
+        }
+        let channel = event.attribute("wishedChannel") ?? ""
+        let token = event.attribute("registrationToken") ?? ""
+        let app = event.element("mobileApp")?.attribute("uuid") ?? ""
+        var stored = RealTimeEvent(
+            type: event.attribute("type"), wishedChannel: Int(channel), email: event.attribute("email"),
+            registrationToken: token.isEmpty ? nil : token, appKey: app.isEmpty ? nil : app,
+            context: XMLOutput.write(context))
+        guard channel == "41" || channel == "42" || !token.isEmpty else {
+            return try storeEvent(stored, push: nil)
+        }
+        guard !token.isEmpty else {
+            throw .badParameters(call.method, service: call.service, "a mobile rtEvent needs a registrationToken")
+        }
+        guard !app.isEmpty else {
+            throw .badParameters(call.method, service: call.service, "rtEvent has no <mobileApp uuid=\"…\"/>")
         }
         var push = PushRequest()
         push.token = token
@@ -198,18 +217,38 @@ struct SOAPEndpoint: Sendable {
             guard let application = try store.read({ try $0.application(key: app) })?.application else {
                 return failed("unknown integration key \(app)")
             }
-            let channel = event.attribute("wishedChannel") ?? ""
             let expected = application.platform == .ios ? "41" : "42"
             guard channel.isEmpty || channel == expected else {
                 return failed(
                     "wishedChannel \(channel) does not match \(application.platform.withArticle) application (\(expected))"
                 )
             }
-            let style = pushIDStyle
-            let composed = try store.writeAndWait { [push] in try $0.createPush(push, style: style) }
-            return EndpointResult(response: plID(composed.id), appKey: app)
+            stored.wishedChannel = Int(expected)
+            return try storeEvent(stored, push: push)
         } catch let error as PushError {
             return failed(error.message)
+        } catch let fault as SOAPFault {
+            throw fault
+        } catch {
+            throw SOAPFault(.server, "Error while storing the event", detail: "\(error)")
+        }
+    }
+
+    /// Stores the event (and composes its push) in one transaction; answers its id as `plId`.
+    private func storeEvent(_ event: RealTimeEvent, push: PushRequest?) throws(SOAPFault) -> EndpointResult {
+        let style = pushIDStyle
+        do {
+            let id = try store.writeAndWait { transaction in
+                let id = try transaction.nextEventID()
+                if let push { _ = try transaction.createPush(push, style: style, id: id) }
+                try transaction.insertEvent(event, id: id, pushID: push == nil ? nil : id)
+                return id
+            }
+            return EndpointResult(response: plID(id), appKey: event.appKey)
+        } catch let error as PushError {
+            return EndpointResult(
+                response: plID(0), appKey: event.appKey, reason: "PushEvent: \(error.message)",
+                rejection: "push_failed")
         } catch {
             throw SOAPFault(.server, "Error while storing the event", detail: "\(error)")
         }
@@ -219,56 +258,5 @@ struct SOAPEndpoint: Sendable {
         SOAPResponse.method(
             "PushEvent", service: "nms:rtEvent",
             XMLOutput.textElement("plId", String(value), attributes: [("xsi:type", "xsd:long")]))
-    }
-
-    // MARK: - xtk:queryDef
-
-    private func executeQuery(_ call: SOAPCall) throws(SOAPFault) -> EndpointResult {
-        let query: QueryDefinition
-        let result: QueryResult
-        do {
-            query = try QueryDefinition(try call.document(1, "entity"))
-            result = try store.read { try $0.execute(query) }
-        } catch let fault as SOAPFault {
-            throw fault
-        } catch let error as QueryError {
-            throw .methodFailed(call.method, service: call.service, error.message)
-        } catch {
-            throw SOAPFault(.server, "Error while executing the query", detail: "\(error)")
-        }
-        let name = String(query.schema.split(separator: ":").last ?? "")
-        let output: String
-        switch (result, query.operation) {
-        case (.count(let count), _):
-            output = XMLOutput.element(name, [("count", String(count))])
-        case (.rows(let rows), .select):
-            output = XMLOutput.element("\(name)-collection", content: rows.map { Self.element(name, $0) }.joined())
-        case (.rows(let rows), .get):
-            guard rows.count == 1 else {
-                throw .methodFailed(
-                    call.method, service: call.service, rows.isEmpty ? "No record found" : "More than one record found")
-            }
-            output = Self.element(name, rows[0])
-        case (.rows(let rows), _):
-            output = rows.first.map { Self.element(name, $0) } ?? XMLOutput.element(name)
-        }
-        return EndpointResult(
-            response: SOAPResponse.method(
-                call.method, service: call.service, SOAPResponse.document("pdomOutput", output)))
-    }
-
-    /// One row: `@x` fields as attributes, `[link/@x]` fields as attributes of a `<link/>` child.
-    private static func element(_ name: String, _ row: [(field: QueryDefinition.Field, value: String?)]) -> String {
-        let attributes = row.compactMap { entry in
-            entry.field.link == nil ? entry.value.map { (entry.field.attribute, $0) } : nil
-        }
-        var links: [String] = []
-        for entry in row { if let link = entry.field.link, !links.contains(link) { links.append(link) } }
-        let children = links.map { link in
-            let linked = row.filter { $0.field.link == link }
-            return XMLOutput.element(
-                link, linked.compactMap { entry in entry.value.map { (entry.field.attribute, $0) } })
-        }
-        return XMLOutput.element(name, attributes, content: children.isEmpty ? nil : children.joined())
     }
 }

@@ -22,23 +22,26 @@ enum SOAPResponse {
     }
 
     /// `<MethodResponse xmlns='urn:ns:schema' SOAP-ENV:encodingStyle='…'>…</MethodResponse>`.
-    static func method(_ method: String, service: String, _ content: String) -> HTTPResponse {
+    static func method(_ method: String, service: String, namespace: String? = nil, _ content: String) -> HTTPResponse {
         envelope(
             XMLOutput.element(
-                "\(method)Response", [("xmlns", "urn:\(service)"), ("SOAP-ENV:encodingStyle", encodingStyle)],
+                "\(method)Response",
+                [("xmlns", namespace ?? "urn:\(service)"), ("SOAP-ENV:encodingStyle", encodingStyle)],
                 content: content))
     }
 
     /// The answer of `method` with one value per output parameter the catalogue declares, each with its
     /// declared `xsi:type`: text for scalars (escaped here), XML for documents.
-    static func outputs(_ method: SchemaCatalogue.Method, service: String, _ values: [String]) -> HTTPResponse {
+    static func outputs(
+        _ method: SchemaCatalogue.Method, service: String, namespace: String? = nil, _ values: [String]
+    ) -> HTTPResponse {
         precondition(values.count == method.outputs.count, "\(method.name) answers \(method.outputs.count) values")
         let content = zip(method.outputs, values).map { parameter, value in
             parameter.isDocument
                 ? document(parameter.name, value)
                 : XMLOutput.textElement(parameter.name, value, attributes: [("xsi:type", parameter.xsiType)])
         }
-        return Self.method(method.name, service: service, content.joined())
+        return Self.method(method.name, service: service, namespace: namespace, content.joined())
     }
 
     /// An `xsd:string` output parameter.

@@ -1,68 +1,43 @@
 import CampaignMockCore
 
 /// `GET /nl/jsp/schemawsdl.jsp?schema=xtk:session`: a WSDL 1.1 description (document/literal) of the
-/// methods this mock serves for a schema, good enough for a stock SOAP client to call them.
+/// methods the schema catalogue declares for a schema, good enough for a stock SOAP client to call them.
 enum WSDL {
-    enum Kind {
-        case string, boolean, long
-        /// Literal XML (`ns:Element`): a queryDef, a recipient, session info.
-        case element
-    }
-
     struct Operation {
         let name: String
-        let inputs: [(String, Kind)]
-        let outputs: [(String, Kind)]
+        let inputs: [SchemaCatalogue.Parameter]
+        let outputs: [SchemaCatalogue.Parameter]
     }
 
-    /// The methods per schema; the first input is always the session token (docs/protocol.md §5.1).
-    static let services: [String: [Operation]] = [
-        "xtk:session": [
-            Operation(
-                name: "Logon",
-                inputs: [
-                    ("sessiontoken", .string), ("strLogin", .string), ("strPassword", .string),
-                    ("elemParameters", .element),
-                ],
-                outputs: [("pstrSessionToken", .string), ("pSessionInfo", .element), ("pstrSecurityToken", .string)]),
-            Operation(name: "Logoff", inputs: [("sessiontoken", .string)], outputs: []),
-        ],
-        "nms:subscription": [
-            Operation(
-                name: "Subscribe",
-                inputs: [("sessiontoken", .string), ("service", .string), ("content", .element), ("create", .boolean)],
-                outputs: []),
-            Operation(
-                name: "Unsubscribe", inputs: [("sessiontoken", .string), ("service", .string), ("content", .element)],
-                outputs: []),
-        ],
-        "nms:rtEvent": [
-            Operation(
-                name: "PushEvent", inputs: [("sessiontoken", .string), ("domEvent", .element)],
-                outputs: [("plId", .long)])
-        ],
-        "xtk:queryDef": [
-            Operation(
-                name: "ExecuteQuery", inputs: [("sessiontoken", .string), ("entity", .element)],
-                outputs: [("pdomOutput", .element)])
-        ],
-    ]
+    /// The operations per schema, from the catalogue: the schema's methods and those of the interfaces it
+    /// implements. The first input is always the session token (docs/protocol.md §5.1); a non-static
+    /// method's object follows it as `entity`.
+    static let services: [String: [Operation]] = {
+        var result: [String: [Operation]] = [:]
+        for (id, schema) in SchemaCatalogue.builtIn.schemas {
+            let methods = schema.methods.merging(schema.interfaceMethods) { own, _ in own }
+            guard !methods.isEmpty else { continue }
+            result[id] = methods.values.sorted { $0.name < $1.name }.map { method in
+                let session = SchemaCatalogue.Parameter(name: "sessiontoken", type: "string")
+                let object = SchemaCatalogue.Parameter(name: "entity", type: "DOMDocument")
+                return Operation(
+                    name: method.name, inputs: [session] + (method.isStatic ? [] : [object]) + method.inputs,
+                    outputs: method.outputs)
+            }
+        }
+        return result
+    }()
 
     /// The WSDL for `schema`, with the router at `location`; nil for a schema without methods here.
     static func document(schema: String, location: String) -> String? {
         guard let operations = services[schema] else { return nil }
         let target = "urn:\(schema)"
         let service = schema.split(separator: ":").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-        func type(_ kind: Kind) -> String {
-            switch kind {
-            case .string: return "s:string"
-            case .boolean: return "s:boolean"
-            case .long: return "s:long"
-            case .element: return "ns:Element"
-            }
-        }
-        func sequence(_ parameters: [(String, Kind)]) -> String {
-            parameters.map { #"<s:element name="\#($0.0)" type="\#(type($0.1))" minOccurs="0"/>"# }.joined()
+        func sequence(_ parameters: [SchemaCatalogue.Parameter]) -> String {
+            parameters.map { parameter in
+                let type = parameter.isDocument ? "ns:Element" : parameter.xsiType.replacing("xsd:", with: "s:")
+                return #"<s:element name="\#(parameter.name)" type="\#(type)" minOccurs="0"/>"#
+            }.joined()
         }
         let elements = operations.map { operation in
             #"<s:element name="\#(operation.name)"><s:complexType><s:sequence>\#(sequence(operation.inputs))</s:sequence></s:complexType></s:element>"#

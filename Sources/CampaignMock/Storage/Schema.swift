@@ -150,5 +150,39 @@ enum Schema {
                 );
                 INSERT INTO options (name, data_type, value) VALUES ('XtkDatabaseId', 6, 'u' || lower(hex(randomblob(8))));
                 """),
+        Migration(
+            name: "0008-events-enumerations-packages",
+            sql: """
+                CREATE TABLE rt_events (
+                    id INTEGER PRIMARY KEY,
+                    type TEXT,
+                    wished_channel INTEGER,
+                    email TEXT,
+                    registration_token TEXT,
+                    app_key TEXT,
+                    ctx TEXT NOT NULL,
+                    status INTEGER NOT NULL,
+                    push_id INTEGER,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE enum_values (
+                    id INTEGER PRIMARY KEY,
+                    enum_name TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    label TEXT,
+                    img TEXT,
+                    ord INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (enum_name, name)
+                );
+                CREATE TABLE installed_packages (
+                    id INTEGER PRIMARY KEY,
+                    namespace TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    label TEXT,
+                    format TEXT NOT NULL,
+                    entities INTEGER NOT NULL,
+                    installed_at INTEGER NOT NULL
+                );
+                """),
     ]
 }

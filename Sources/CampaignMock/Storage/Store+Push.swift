@@ -8,10 +8,11 @@ import CampaignMockCore
 
 extension StoreTransaction {
     /// Finds the devices `request` targets, issues one message per device in one new delivery, stores
-    /// the composed answer and returns it.
+    /// the composed answer and returns it. `id` is the push's id when the caller chose one (a real-time
+    /// event's); else the next free one.
     ///
     /// - Throws: ``PushError`` (no device matches, a payload is too large); nothing is stored then.
-    package func createPush(_ request: PushRequest, style: MessageIDStyle) throws -> ComposedPush {
+    package func createPush(_ request: PushRequest, style: MessageIDStyle, id: Int64? = nil) throws -> ComposedPush {
         let devices: [SQLiteRow]
         if let token = request.token {
             devices = try connection.query(
@@ -36,7 +37,7 @@ extension StoreTransaction {
             throw PushError("no registered \(platform)device with \(target)\(application)", isNotFound: true)
         }
         let now = Clock.wallClockMicroseconds()
-        try connection.query("INSERT INTO pushes (created_at, delivery_id) VALUES (?, '')", [now])
+        try connection.query("INSERT INTO pushes (id, created_at, delivery_id) VALUES (?, ?, '')", [id, now])
         let pushID = connection.lastInsertRowID
         let deliveryID = String(0x7A000 + pushID, radix: 16)
         try connection.query("UPDATE pushes SET delivery_id = ? WHERE id = ?", [deliveryID, pushID])

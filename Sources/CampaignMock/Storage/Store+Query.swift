@@ -135,6 +135,90 @@ enum QuerySchemas {
                 linked("recipient", "email"): Column(sql: "r.email", kind: .text),
             ],
             paramColumn: nil, defaultOrder: "s.created_at, s.recipient_id"),
+        "nms:service": Table(
+            from: "FROM applications a",
+            columns: [
+                attribute("id"): Column(sql: "a.id", kind: .integer),
+                attribute("name"): Column(sql: "a.name", kind: .text),
+                attribute("label"): Column(sql: "a.name", kind: .text),
+            ],
+            paramColumn: nil, defaultOrder: "a.id"),
+        "nms:rtEvent": Table(
+            from: "FROM rt_events ev",
+            columns: [
+                attribute("id"): Column(sql: "ev.id", kind: .integer),
+                attribute("type"): Column(sql: "ev.type", kind: .text),
+                attribute("wishedChannel"): Column(sql: "ev.wished_channel", kind: .integer),
+                attribute("email"): Column(sql: "ev.email", kind: .text),
+                attribute("registrationToken"): Column(sql: "ev.registration_token", kind: .text),
+                attribute("status"): Column(sql: "ev.status", kind: .integer),
+                attribute("created"): Column(sql: "ev.created_at", kind: .time),
+                attribute("processing"): Column(sql: "ev.created_at", kind: .time),
+                attribute("processed"): Column(sql: "ev.created_at", kind: .time),
+                linked("mobileApp", "uuid"): Column(sql: "ev.app_key", kind: .text),
+            ],
+            paramColumn: nil, defaultOrder: "ev.id"),
+        "xtk:option": Table(
+            from: "FROM options o",
+            columns: [
+                attribute("name"): Column(sql: "o.name", kind: .text),
+                attribute("dataType"): Column(sql: "o.data_type", kind: .integer),
+                attribute("stringValue"): Column(sql: "CASE WHEN o.data_type = 6 THEN o.value END", kind: .text),
+                attribute("longValue"): Column(sql: "CASE WHEN o.data_type = 3 THEN o.value END", kind: .text),
+                attribute("doubleValue"): Column(sql: "CASE WHEN o.data_type = 5 THEN o.value END", kind: .text),
+                attribute("timeStampValue"): Column(sql: "CASE WHEN o.data_type = 7 THEN o.value END", kind: .text),
+                attribute("memoValue"): Column(sql: "CASE WHEN o.data_type = 12 THEN o.value END", kind: .text),
+                attribute("description"): Column(sql: "o.description", kind: .text),
+            ],
+            paramColumn: nil, defaultOrder: "o.name"),
+        "xtk:enumValue": Table(
+            from: "FROM enum_values v",
+            columns: [
+                attribute("id"): Column(sql: "v.id", kind: .integer),
+                attribute("name"): Column(sql: "v.name", kind: .text),
+                attribute("label"): Column(sql: "v.label", kind: .text),
+                attribute("img"): Column(sql: "v.img", kind: .text),
+                attribute("order"): Column(sql: "v.ord", kind: .integer),
+                linked("enum", "name"): Column(sql: "v.enum_name", kind: .text),
+            ],
+            paramColumn: nil, defaultOrder: "v.enum_name, v.ord, v.id"),
+        // Fixed rows: the target mappings a mobile instance has.
+        "nms:deliveryMapping": Table(
+            from: """
+                FROM (SELECT 1 AS id, 'mapRecipient' AS name, 'Recipients' AS label, 'nms:recipient' AS target, 2 AS
+                exclusion UNION ALL SELECT 2, 'mapAppSubscriptionRcp', 'Subscriber applications', 'nms:appSubscriptionRcp',
+                2) dm
+                """,
+            columns: [
+                attribute("id"): Column(sql: "dm.id", kind: .integer),
+                attribute("name"): Column(sql: "dm.name", kind: .text),
+                attribute("label"): Column(sql: "dm.label", kind: .text),
+                attribute("schema"): Column(sql: "dm.target", kind: .text),
+                attribute("blackListAndroid"): Column(sql: "0", kind: .integer),
+                attribute("blackListIos"): Column(sql: "0", kind: .integer),
+                linked("storage", "exclusionType"): Column(sql: "dm.exclusion", kind: .integer),
+            ],
+            paramColumn: nil, defaultOrder: "dm.id"),
+        // Fixed rows: this server as its own Message Center execution instance.
+        "nms:extAccount": Table(
+            from: """
+                FROM (SELECT 1 AS id, 'campaignMockExecution' AS name, 'campaign-mock (execution instance)' AS label,
+                11 AS type, 1 AS active, 'localhost' AS server, 8080 AS port, 'mc' AS account, 1 AS message_center,
+                1 AS execution_instance) x
+                """,
+            columns: [
+                attribute("id"): Column(sql: "x.id", kind: .integer),
+                attribute("name"): Column(sql: "x.name", kind: .text),
+                attribute("label"): Column(sql: "x.label", kind: .text),
+                attribute("type"): Column(sql: "x.type", kind: .integer),
+                attribute("active"): Column(sql: "x.active", kind: .integer),
+                attribute("server"): Column(sql: "x.server", kind: .text),
+                attribute("port"): Column(sql: "x.port", kind: .integer),
+                attribute("account"): Column(sql: "x.account", kind: .text),
+                attribute("isMessageCenter"): Column(sql: "x.message_center", kind: .integer),
+                attribute("executionInstanceId"): Column(sql: "x.execution_instance", kind: .integer),
+            ],
+            paramColumn: nil, defaultOrder: "x.id"),
     ]
 
     /// The schemas, for messages.
@@ -146,6 +230,23 @@ extension StoreReader {
     ///
     /// - Throws: ``QueryError`` for an unknown schema or field, or a comparison the store cannot make.
     package func execute(_ query: QueryDefinition) throws -> QueryResult {
+        let plan = try Self.plan(query)
+        if query.operation == .count {
+            return .count(Int(try connection.scalar(plan.sql, plan.values).integer ?? 0))
+        }
+        let rows = try connection.query(plan.sql, plan.values)
+        return .rows(
+            rows.map { row in
+                plan.selected.enumerated().map { index, entry in (entry.0, Self.text(row[index], entry.1.kind)) }
+            })
+    }
+
+    /// The SQL a queryDef runs as (what `BuildQuery` answers), with its bound values.
+    package static func sql(_ query: QueryDefinition) throws -> String { try plan(query).sql }
+
+    private static func plan(_ query: QueryDefinition) throws(QueryError) -> (
+        sql: String, values: [any SQLiteBindable], selected: [(QueryDefinition.Field, QuerySchemas.Column)]
+    ) {
         guard let table = QuerySchemas.tables[query.schema] else {
             throw QueryError("schema '\(query.schema)' is not supported (use \(QuerySchemas.names))")
         }
@@ -197,27 +298,28 @@ extension StoreReader {
             }
         }
 
+        func whereClause() throws(QueryError) -> String {
+            guard let condition = query.condition else { return "" }
+            return "WHERE " + (try translate(condition))
+        }
+
         if query.operation == .count {
-            let whereSQL = try query.condition.map { "WHERE " + (try translate($0)) } ?? ""
-            let count = try connection.scalar("SELECT count(*) \(table.from) \(whereSQL)", values).integer ?? 0
-            return .count(Int(count))
+            let whereSQL = try whereClause()
+            return ("SELECT count(*) \(table.from) \(whereSQL)", values, [])
         }
         let selected = try query.fields.map { (field) throws(QueryError) in (field, try column(field)) }
-        let whereSQL = try query.condition.map { "WHERE " + (try translate($0)) } ?? ""
+        let whereSQL = try whereClause()
         var order = try query.order.map { (entry) throws(QueryError) in
             "\(try column(entry.field).sql) \(entry.descending ? "DESC" : "ASC")"
         }
         order.append(table.defaultOrder)
         let limit = query.operation == .select ? query.lineCount : 2
         values.append(limit)
+        values.append(query.operation == .select ? query.startLine : 0)
         let sql =
             "SELECT \(selected.map(\.1.sql).joined(separator: ", ")) \(table.from) \(whereSQL) "
-            + "ORDER BY \(order.joined(separator: ", ")) LIMIT ?"
-        let rows = try connection.query(sql, values)
-        return .rows(
-            rows.map { row in
-                selected.enumerated().map { index, entry in (entry.0, Self.text(row[index], entry.1.kind)) }
-            })
+            + "ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
+        return (sql, values, selected)
     }
 
     /// A value as text in the form Campaign writes it (times as `2026-11-22 17:33:09.670Z`).

@@ -32,6 +32,9 @@ extension StoreTransaction {
             try connection.query(
                 "DELETE FROM messages WHERE ? IS NULL OR application_id = ?", [applicationID, applicationID])
             try deleteOrphanedPushes()
+            // SOAP real-time events (PushEvent): those of the application, or all of them.
+            try connection.query(
+                "DELETE FROM rt_events WHERE ? IS NULL OR app_key = ?", [applicationKey, applicationKey])
         }
         if parts.contains(.recipients) && applicationKey == nil {
             // Recipients belong to no application, so a reset for one application keeps them.

@@ -310,9 +310,11 @@ struct SOAPLiveTests {
 
     @Test func answersFaultsForUnknownMethodsAndMalformedMessages() throws {
         let (live, client) = try loggedOn()
-        let unknown = try client.call("xtk:session", "Write", "")
+        let unknown = try client.call("xtk:session", "ExportPackage", "")
         #expect(unknown.status == 500)
-        #expect(unknown.faultString == "SOP-330006 The method 'Write' is not defined in SOAP service 'xtk:session'.")
+        #expect(
+            unknown.faultString == "SOP-330006 The method 'ExportPackage' is not defined in SOAP service 'xtk:session'."
+        )
         #expect(unknown.payload?.element("faultcode")?.text == "SOAP-ENV:Client")
         #expect(
             try client.call("nms:delivery", "Prepare", "").faultString

@@ -57,8 +57,24 @@ package struct SchemaCatalogue: Sendable {
         package let interfaceMethods: [String: Method]
         /// The root element's attribute names (`email`, `mobileApp-id`).
         package let attributes: Set<String>
-        /// The root element's link names (`mobileApp`).
+        /// The root element's link names (`mobileApp`) and sub-element names (`storage`).
         package let links: Set<String>
+        /// Enumerations by name: the values with their names and labels.
+        package let enumerations: [String: [EnumerationValue]]
+        /// The enumeration of an enumerated field, by the field as a query writes it (`@dataType`,
+        /// `[storage/@exclusionType]`).
+        package let enumeratedFields: [String: String]
+        /// The Campaign type of each field, by the field as a query writes it.
+        package let fieldTypes: [String: String]
+        /// Fields a query may name beyond the declared ones: the additional params that extend
+        /// `nms:appSubscriptionRcp` (`@<param name>`).
+        package var isExtendedByParams: Bool { id == "nms:appSubscriptionRcp" }
+    }
+
+    package struct EnumerationValue: Sendable, Equatable {
+        package let name: String
+        package let label: String
+        package let value: String
     }
 
     package let schemas: [String: Schema]
@@ -95,12 +111,44 @@ package struct SchemaCatalogue: Sendable {
                     $0.merge(Self.methods($1), uniquingKeysWith: { first, _ in first })
                 },
                 attributes: Set(children.filter { $0.localName == "attribute" }.compactMap { $0.attribute("name") }),
-                links: Set(
-                    children.filter { $0.localName == "element" && $0.attribute("type") == "link" }.compactMap {
-                        $0.attribute("name")
-                    }))
+                links: Set(children.filter { $0.localName == "element" }.compactMap { $0.attribute("name") }),
+                enumerations: Self.enumerations(root),
+                enumeratedFields: Self.fields(children, "enum"), fieldTypes: Self.fields(children, "type"))
         }
         self.schemas = schemas
+    }
+
+    private static func enumerations(_ root: XMLElement) -> [String: [EnumerationValue]] {
+        var result: [String: [EnumerationValue]] = [:]
+        for enumeration in root.elements where enumeration.localName == "enumeration" {
+            guard let name = enumeration.attribute("name") else { continue }
+            result[name] = enumeration.elements.filter { $0.localName == "value" }.map { value in
+                EnumerationValue(
+                    name: value.attribute("name") ?? "", label: value.attribute("label") ?? "",
+                    value: value.attribute("value") ?? value.attribute("name") ?? "")
+            }
+        }
+        return result
+    }
+
+    /// An XML attribute of every field that has it, by the field as a query writes it: `@dataType`, and
+    /// `[storage/@exclusionType]` for an attribute of a sub-element.
+    private static func fields(_ children: [XMLElement], _ property: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for child in children {
+            if child.localName == "attribute", let name = child.attribute("name"), let value = child.attribute(property)
+            {
+                result["@\(name)"] = value
+            }
+            if child.localName == "element", child.attribute("type") == nil, let element = child.attribute("name") {
+                for attribute in child.elements where attribute.localName == "attribute" {
+                    if let name = attribute.attribute("name"), let value = attribute.attribute(property) {
+                        result["[\(element)/@\(name)]"] = value
+                    }
+                }
+            }
+        }
+        return result
     }
 
     private static func methods(_ container: XMLElement?) -> [String: Method] {
@@ -123,16 +171,17 @@ package struct SchemaCatalogue: Sendable {
         return result
     }
 
-    /// The method a SOAP service string names: `xtk:session` (its own methods), `xtk:persist` (the
-    /// interface schema), or `xtk:persist|xtk:session` (the interface's methods as the schema implements
-    /// them, as acc-js-sdk calls `Write`).
+    /// The method a SOAP service string names: `xtk:session` (its own methods and those of the interfaces
+    /// it implements), `xtk:persist` (the interface schema), or `xtk:persist|xtk:session` (the interface's
+    /// methods as the schema implements them, as acc-js-sdk calls `Write`).
     package func method(service: String, name: String) -> Method? {
         let parts = service.split(separator: "|").map(String.init)
         if parts.count == 2 {
             guard let schema = schemas[parts[1]], schema.implements.contains(parts[0]) else { return nil }
             return schema.interfaceMethods[name]
         }
-        return schemas[service]?.methods[name]
+        guard let schema = schemas[service] else { return nil }
+        return schema.methods[name] ?? schema.interfaceMethods[name]
     }
 
     /// The schema `ExecuteQuery` reads, for checking the attributes a query names.

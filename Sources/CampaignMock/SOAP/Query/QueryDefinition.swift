@@ -26,9 +26,33 @@ package struct QueryDefinition: Sendable, Equatable {
     package var order: [Order]
     /// Most rows returned.
     package var lineCount: Int
+    /// Rows skipped first (paging).
+    package var startLine = 0
+    /// Output names chosen with `alias="@name"`, by field.
+    package var aliases: [Field: String] = [:]
+    /// Enumerated fields selected with `analyze="true"`: the answer adds their value's name and label.
+    package var analyzed: Set<Field> = []
 
     /// Rows a query returns when `lineCount` is not given.
     package static let defaultLineCount = 10_000
+}
+
+extension QueryDefinition {
+    /// Every field the query names: selected, compared and sorted.
+    package var namedFields: [Field] {
+        func fields(_ condition: QueryCondition?) -> [Field] {
+            switch condition {
+            case nil: return []
+            case .and(let left, let right), .or(let left, let right): return fields(left) + fields(right)
+            case .compare(let left, _, let right):
+                return [left, right].compactMap { operand in
+                    if case .field(let field) = operand { return field }
+                    return nil
+                }
+            }
+        }
+        return self.fields + fields(condition) + order.map(\.field)
+    }
 }
 
 /// A `where` condition.
@@ -62,8 +86,9 @@ package struct QueryError: Error, Equatable, CustomStringConvertible {
 }
 
 extension QueryDefinition {
-    /// Reads a `<queryDef schema="…" operation="…" lineCount="…">` element.
-    init(_ element: XMLElement) throws(QueryError) {
+    /// Reads a `<queryDef schema="…" operation="…" lineCount="…">` element; `requireSelection` is false
+    /// for `SelectAll`, which fills the selection in.
+    init(_ element: XMLElement, requireSelection: Bool = true) throws(QueryError) {
         guard element.localName == "queryDef" else {
             throw QueryError("the entity must be a queryDef, not <\(element.name)>")
         }
@@ -79,13 +104,29 @@ extension QueryDefinition {
             guard let number = Int(text), number >= 1 else { throw QueryError("lineCount must be a positive integer") }
             lineCount = min(number, Self.defaultLineCount)
         }
+        var startLine = 0
+        if let text = element.attribute("startLine") {
+            guard let number = Int(text), number >= 0 else { throw QueryError("startLine must be 0 or more") }
+            startLine = number
+        }
+        var aliases: [Field: String] = [:]
+        var analyzed: Set<Field> = []
         let fields = try (element.element("select")?.elements ?? []).map { (node) throws(QueryError) -> Field in
             guard node.localName == "node", let expression = node.attribute("expr") else {
                 throw QueryError("select may only hold <node expr=\"…\"/>")
             }
-            return try QueryExpression.field(expression)
+            let field = try QueryExpression.field(expression)
+            if let alias = node.attribute("alias") {
+                let name = alias.hasPrefix("@") ? String(alias.dropFirst()) : alias
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                    throw QueryError("alias '\(alias)' is not an attribute name (@name)")
+                }
+                aliases[field] = name
+            }
+            if node.attribute("analyze") == "true" { analyzed.insert(field) }
+            return field
         }
-        if fields.isEmpty && operation != .count { throw QueryError("queryDef has no select/node") }
+        if fields.isEmpty && operation != .count && requireSelection { throw QueryError("queryDef has no select/node") }
         var condition: QueryCondition?
         for node in element.element("where")?.elements ?? [] {
             guard node.localName == "condition", let expression = node.attribute("expr") else {
@@ -107,6 +148,6 @@ extension QueryDefinition {
         }
         self.init(
             schema: schema, operation: operation, fields: fields, condition: condition, order: order,
-            lineCount: lineCount)
+            lineCount: lineCount, startLine: startLine, aliases: aliases, analyzed: analyzed)
     }
 }

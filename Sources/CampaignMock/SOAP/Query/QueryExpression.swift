@@ -177,6 +177,9 @@ enum QueryExpression {
                 switch word.lowercased() {
                 case "and": tokens.append(.and)
                 case "or": tokens.append(.or)
+                // Booleans are stored as 0 and 1, as Campaign stores them.
+                case "true": tokens.append(.number("1"))
+                case "false": tokens.append(.number("0"))
                 default: throw QueryError("'\(word)' is not supported in conditions (only comparisons with and/or)")
                 }
                 index = end
