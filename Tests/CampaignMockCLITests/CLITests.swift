@@ -41,7 +41,8 @@ struct CLITests {
             "--max-request-line", "--max-connections", "--header-timeout", "--body-timeout",
             "--idle-timeout", "--shutdown-grace", "--event-loops", "--app", "--strict-tracking", "--admin-token",
             "--tls", "--tls-port", "--tls-cert", "--tls-key", "--tls-san", "--no-http", "--soap-login",
-            "--soap-password", "--soap-session-timeout", "--push-id-style", "--record", "--no-redact", "--upstream",
+            "--soap-password", "--soap-bearer-token", "--soap-session-timeout", "--push-id-style", "--record",
+            "--no-redact", "--upstream",
             "--upstream-ca",
         ] {
             #expect(result.output.contains(flag), "\(flag) missing from --help")

@@ -64,15 +64,22 @@ def results():
     env = dict(os.environ, NODE_PATH=os.pathsep.join(["/usr/share/nodejs", str(pathlib.Path(SDK_DIR) / "shims")]),
                CATALOGUE_SCHEMAS=json.dumps(catalogue()))
     script = pathlib.Path(__file__).with_name("acc_js_sdk_flows.js")
-    run = subprocess.run(["node", str(script), base, str(pathlib.Path(SDK_DIR) / "acc-js-sdk" / "src" / "index.js")],
-                         capture_output=True, text=True, timeout=120, env=env)
-    server.terminate()
-    server.wait(timeout=10)
-    shutil.rmtree(work, ignore_errors=True)
-    assert run.returncode == 0, run.stderr
-    outcome = json.loads(run.stdout)
-    outcome["_base"] = base
-    return outcome
+    try:
+        run = subprocess.run(["node", str(script), base, str(pathlib.Path(SDK_DIR) / "acc-js-sdk" / "src" / "index.js")],
+                             capture_output=True, text=True, timeout=120, env=env)
+        assert run.returncode == 0, run.stderr
+        outcome = json.loads(run.stdout)
+        outcome["_base"] = base
+        yield outcome
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def admin(results, path):
+    with urllib.request.urlopen(results["_base"] + path, timeout=10) as response:
+        return json.load(response)
 
 
 FLOWS = ["logon with user and password", "hasPackage", "getSchema of an unknown schema is null",
@@ -134,3 +141,20 @@ def test_sample_runs_to_the_end(sample):
               if re.search(r"Failed to run sample|CampaignException|Error:", part) and "outbound IP address" not in part]
     assert not failed, f"{sample}: parts that failed: {failed}\n{output[-3000:]}"
     assert "Sample ..........." in output or sample.startswith("004")
+
+
+def test_subscriptions_show_in_the_journal(results):
+    """What the SDK did is visible through /_mock/: its Subscribe and Unsubscribe calls, answered 200."""
+    journal = admin(results, "/_mock/requests?endpoint=soap&limit=1000")["requests"]
+    for method in ("Subscribe", "Unsubscribe"):
+        calls = [r for r in journal if f"nms:subscription#{method}" in r["target"] or f":{method} " in r["body"]
+                 or f"<m:{method} " in r["body"]]
+        assert calls and all(r["status"] == 200 for r in calls), f"no {method} in the journal"
+
+
+def test_the_mobile_push_event_is_a_push_linked_to_the_device(results):
+    plid = results["pushEvent for a registered device"].split()[-1]
+    push = admin(results, f"/_mock/push/{plid}")
+    assert push["messages"][0]["registrationToken"] == "acc-js-sdk-token"
+    device = admin(results, "/_mock/devices/acc-js-sdk-token")
+    assert [m["messageId"] for m in device["messages"]] == [push["messages"][0]["messageId"]]

@@ -8,6 +8,8 @@ struct SOAPCall {
     let method: String
     /// The method element's children, in order; the first is the session token (docs/protocol.md §5.1).
     let parameters: [XMLElement]
+    /// The method as the schema catalogue declares it, once the router found it: where each parameter is.
+    var declaration: SchemaCatalogue.Method?
 
     /// Reads the envelope of `request` and cross-checks it with `SOAPAction` (or `?soapAction=`).
     ///
@@ -63,8 +65,26 @@ struct SOAPCall {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// The parameter at `position` (0 is the session token), by position as Campaign reads them.
-    func parameter(_ position: Int, _ name: String) throws(SOAPFault) -> XMLElement {
+    /// The input parameter the catalogue declares as `name`, found by its position as Campaign reads
+    /// parameters: the session token, then (for a non-static method) the object, then the inputs in the
+    /// declared order.
+    func parameter(_ name: String) throws(SOAPFault) -> XMLElement {
+        guard let declaration, let index = declaration.inputs.firstIndex(where: { $0.name == name }) else {
+            throw SOAPFault(.server, "the method \(method) declares no parameter '\(name)'")
+        }
+        return try parameter(at: 1 + (declaration.isStatic ? 0 : 1) + index, name)
+    }
+
+    /// The object a non-static method is called on (a queryDef, say): the parameter after the session token.
+    func object() throws(SOAPFault) -> XMLElement {
+        let element = try parameter(at: 1, "entity")
+        guard let document = element.elements.first else {
+            throw .badParameters(method, service: service, "the object must be an XML element")
+        }
+        return document
+    }
+
+    private func parameter(at position: Int, _ name: String) throws(SOAPFault) -> XMLElement {
         guard position < parameters.count else {
             throw .badParameters(method, service: service, "parameter \(position + 1) ('\(name)') is missing")
         }
@@ -72,13 +92,13 @@ struct SOAPCall {
     }
 
     /// A string parameter's text.
-    func string(_ position: Int, _ name: String) throws(SOAPFault) -> String {
-        try parameter(position, name).text
+    func string(_ name: String) throws(SOAPFault) -> String {
+        try parameter(name).text
     }
 
     /// A literal-XML parameter: its single element.
-    func document(_ position: Int, _ name: String) throws(SOAPFault) -> XMLElement {
-        let element = try parameter(position, name)
+    func document(_ name: String) throws(SOAPFault) -> XMLElement {
+        let element = try parameter(name)
         guard let document = element.elements.first else {
             throw .badParameters(method, service: service, "parameter '\(name)' must hold an XML element")
         }
@@ -86,8 +106,8 @@ struct SOAPCall {
     }
 
     /// A boolean parameter (`true`/`1`).
-    func boolean(_ position: Int, _ name: String) throws(SOAPFault) -> Bool {
-        switch try string(position, name).trimmingASCIISpaces().lowercased() {
+    func boolean(_ name: String) throws(SOAPFault) -> Bool {
+        switch try string(name).trimmingASCIISpaces().lowercased() {
         case "true", "1": return true
         case "false", "0", "": return false
         case let other:

@@ -7,7 +7,7 @@ import CampaignMockCore
 /// The package is recorded, listed in `userInfo` (so `hasPackage` sees it) and journaled with what it held.
 extension SOAPEndpoint {
     func installPackage(_ call: SOAPCall, _ method: SchemaCatalogue.Method) throws(SOAPFault) -> EndpointResult {
-        let root = try call.document(1, "domPackage")
+        let root = try call.document("domPackage")
         guard let package = root.localName == "package" ? root : root.element("package") else {
             throw .badParameters(call.method, service: call.service, "the document holds no <package> element")
         }

@@ -36,7 +36,7 @@ extension SOAPEndpoint {
 
     /// `SelectAll(distinct)`: answers the queryDef with a `select` node for every field of its schema.
     func selectAll(_ call: SOAPCall, _ method: SchemaCatalogue.Method) throws(SOAPFault) -> EndpointResult {
-        let element = try call.document(1, "entity")
+        let element = try call.object()
         let (query, schema) = try queryDefinition(call, requireSelection: false)
         let nodes = schema.fieldTypes.keys.sorted().map { XMLOutput.element("node", [("expr", $0)]) }
         let attributes = element.attributes.map { ($0.name, $0.value) }
@@ -68,7 +68,7 @@ extension SOAPEndpoint {
     private func queryDefinition(_ call: SOAPCall, requireSelection: Bool = true) throws(SOAPFault) -> (
         QueryDefinition, SchemaCatalogue.Schema
     ) {
-        let element = try call.document(1, "entity")
+        let element = try call.object()
         do throws(QueryError) {
             var query = try QueryDefinition(element, requireSelection: requireSelection)
             guard let schema = SchemaCatalogue.builtIn.schema(query.schema), QuerySchemas.tables[query.schema] != nil

@@ -33,7 +33,7 @@ extension SOAPEndpoint {
 
     /// `GetOption(name)` → the value as text and its data type; an unknown option is `""` and `0`.
     func getOption(_ call: SOAPCall, _ method: SchemaCatalogue.Method) throws(SOAPFault) -> EndpointResult {
-        let name = try call.string(1, "strName").trimmingASCIISpaces()
+        let name = try call.string("strName").trimmingASCIISpaces()
         let option: StoredOption?
         do {
             option = try store.read { try $0.option(name) }
@@ -46,7 +46,7 @@ extension SOAPEndpoint {
 
     /// `GetNewIdsEx(count, sequence)` → `<idList><id id="…"/>…</idList>`.
     func newIDs(_ call: SOAPCall, _ method: SchemaCatalogue.Method) throws(SOAPFault) -> EndpointResult {
-        guard let count = Int(try call.string(1, "lCount").trimmingASCIISpaces()), (1...10_000).contains(count) else {
+        guard let count = Int(try call.string("lCount").trimmingASCIISpaces()), (1...10_000).contains(count) else {
             throw .badParameters(call.method, service: call.service, "the count must be a number from 1 to 10000")
         }
         let ids: [Int64]
@@ -63,7 +63,7 @@ extension SOAPEndpoint {
     /// `GetEntityIfMoreRecent("xtk:schema|nms:recipient", md5, mustExist)`: the catalogue's document; an
     /// unknown schema or another entity type answers an empty document, as Campaign does.
     func entityIfMoreRecent(_ call: SOAPCall, _ method: SchemaCatalogue.Method) throws(SOAPFault) -> EndpointResult {
-        let key = try call.string(1, "pk").trimmingASCIISpaces()
+        let key = try call.string("pk").trimmingASCIISpaces()
         let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
         let document =
             parts.count == 2 && parts[0] == "xtk:schema" ? SchemaCatalogue.builtIn.schema(parts[1])?.document : nil
@@ -77,7 +77,7 @@ extension SOAPEndpoint {
     /// update, insertOrUpdate (the default) or delete, by `_key` (`@name` for options, `@email` or `@id`
     /// for recipients).
     func write(_ call: SOAPCall, _ method: SchemaCatalogue.Method) throws(SOAPFault) -> EndpointResult {
-        let document = try call.document(1, "domDoc")
+        let document = try call.document("domDoc")
         let schema = document.attribute("xtkschema") ?? ""
         let operation = document.attribute("_operation") ?? "insertOrUpdate"
         guard ["insert", "update", "insertOrUpdate", "delete"].contains(operation) else {

@@ -23,21 +23,23 @@ struct SOAPEndpoint: Sendable {
 
     /// Runs the method the catalogue declares for the call's service; any other is `SOP-330006`. Methods
     /// marked `access="anonymous"` (Logon, BearerTokenLogon, GetServerTime) need no session.
-    private func dispatch(_ call: SOAPCall, _ request: HTTPRequest) throws(SOAPFault) -> EndpointResult {
-        guard let method = SchemaCatalogue.builtIn.method(service: call.service, name: call.method) else {
-            throw .unknownMethod(call.method, service: call.service)
+    private func dispatch(_ received: SOAPCall, _ request: HTTPRequest) throws(SOAPFault) -> EndpointResult {
+        guard let method = SchemaCatalogue.builtIn.method(service: received.service, name: received.method) else {
+            throw .unknownMethod(received.method, service: received.service)
         }
+        var call = received
+        call.declaration = method
         let token = method.isAnonymous ? "" : try authenticate(call, request)
         // The catalogue decided the service has this method; the names are unique across its schemas.
         switch call.method {
         case "Logon":
             return logon(
                 call, method,
-                sessions.logon(login: try call.string(1, "strLogin"), password: try call.string(2, "strPassword")),
-                who: try call.string(1, "strLogin"))
+                sessions.logon(login: try call.string("strLogin"), password: try call.string("strPassword")),
+                who: try call.string("strLogin"))
         case "BearerTokenLogon":
             return logon(
-                call, method, sessions.logon(bearerToken: try call.string(1, "strBearerToken")), who: "a bearer token")
+                call, method, sessions.logon(bearerToken: try call.string("strBearerToken")), who: "a bearer token")
         case "Logoff":
             sessions.logoff(token)
             return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, []))
@@ -54,7 +56,7 @@ struct SOAPEndpoint: Sendable {
         case "GetEntityIfMoreRecent":
             return try entityIfMoreRecent(call, method)
         case "Subscribe":
-            return try subscribe(call, create: try call.boolean(3, "create"))
+            return try subscribe(call, create: try call.boolean("create"))
         case "Unsubscribe":
             return try unsubscribe(call)
         case "ExecuteQuery":
@@ -121,7 +123,7 @@ struct SOAPEndpoint: Sendable {
     // MARK: - nms:subscription
 
     private func subscribe(_ call: SOAPCall, create: Bool) throws(SOAPFault) -> EndpointResult {
-        let service = try call.string(1, "service").trimmingASCIISpaces()
+        let service = try call.string("service").trimmingASCIISpaces()
         let recipient = try recipientKey(call)
         do {
             guard try store.read({ try $0.serviceExists(service) }) else {
@@ -144,7 +146,7 @@ struct SOAPEndpoint: Sendable {
     }
 
     private func unsubscribe(_ call: SOAPCall) throws(SOAPFault) -> EndpointResult {
-        let service = try call.string(1, "service").trimmingASCIISpaces()
+        let service = try call.string("service").trimmingASCIISpaces()
         let recipient = try recipientKey(call)
         return EndpointResult(response: SOAPResponse.method(call.method, service: call.service, "")) { transaction in
             try transaction.unsubscribe(email: recipient.email, from: service.isEmpty ? nil : service)
@@ -154,7 +156,7 @@ struct SOAPEndpoint: Sendable {
     /// `<recipient _key="@email" email="…" firstName="…" lastName="…"/>`, as SOAP clients write it; acc-js-sdk
     /// names the element after the parameter (`<content email="…"/>`), so the element's name is not checked.
     private func recipientKey(_ call: SOAPCall) throws(SOAPFault) -> RecipientKey {
-        let parameter = try call.document(2, "content")
+        let parameter = try call.document("content")
         let content = parameter.element("recipient") ?? parameter
         let key = content.attribute("_key") ?? "@email"
         guard key == "@email" else {
@@ -175,7 +177,7 @@ struct SOAPEndpoint: Sendable {
     /// variables. A mobile event that cannot be delivered answers `plId` 0 and is journaled with why, as
     /// Campaign does. Other channels (e-mail, `wishedChannel` 0) are accepted and stored.
     private func pushEvent(_ call: SOAPCall) throws(SOAPFault) -> EndpointResult {
-        let event = try call.document(1, "domEvent")
+        let event = try call.document("domEvent")
         guard event.localName == "rtEvent" else {
             throw .badParameters(call.method, service: call.service, "domEvent must be an <rtEvent> element")
         }

@@ -35,8 +35,13 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
         case .soapEnvelope:
             let request = HTTPRequest(
                 method: .post, target: "/nl/jsp/soaprouter.jsp", headers: [.contentType: "text/xml"], body: bytes)
-            if let call = try? SOAPCall(request) {
-                for position in call.parameters.indices { _ = try? call.string(position, "parameter") }
+            if var call = try? SOAPCall(request) {
+                call.declaration = SchemaCatalogue.builtIn.method(service: call.service, name: call.method)
+                for input in call.declaration?.inputs ?? [] {
+                    _ = try? call.string(input.name)
+                    _ = try? call.document(input.name)
+                }
+                _ = try? call.object()
             }
         }
     }

@@ -115,3 +115,48 @@ struct SchemaCatalogueTests {
         #expect(listed == expected)
     }
 }
+
+@Suite("SOAP sessions beyond Logon", .timeLimit(.minutes(1)))
+struct SOAPSessionModesTests {
+    @Test func bearerTokensAreConfigurableAndOthersAreRefused() throws {
+        let live = try LiveServer.withSDKApplications { $0.soapBearerTokens = ["token-a", "token-b"] }
+        let client = SOAPTestClient(live: live)
+        let body = "<sessiontoken/><strName>XtkDatabaseId</strName>"
+        for token in ["token-a", "token-b"] {
+            let accepted = try client.call(
+                "xtk:session", "GetOption", body, headers: ["Authorization": "Bearer \(token)"])
+            #expect(accepted.status == 200, "\(accepted.body)")
+        }
+        let refused = try client.call(
+            "xtk:session", "GetOption", body, headers: ["Authorization": "Bearer campaign-mock-bearer-token"])
+        #expect(refused.status == 403)
+        #expect(refused.faultString?.hasPrefix("XSV-350008") == true)
+        let logon = try client.call(
+            "xtk:session", "BearerTokenLogon", "<sessiontoken/><strBearerToken>token-b</strBearerToken>")
+        #expect(logon.payload?.element("pstrSessionToken")?.text.hasPrefix("___") == true)
+        let wrong = try client.call(
+            "xtk:session", "BearerTokenLogon", "<sessiontoken/><strBearerToken>nope</strBearerToken>")
+        #expect(wrong.faultString?.hasPrefix("SOP-330011") == true)
+    }
+
+    @Test func mcPingAnswersLoggedOnCallersOnly() throws {
+        let live = try LiveServer.withSDKApplications()
+        var client = SOAPTestClient(live: live)
+        _ = try client.logon()
+        let ping = try live.request(
+            "GET", "/nl/jsp/mcPing.jsp",
+            headers: ["Cookie": "__sessiontoken=\(client.token)", "X-Security-Token": client.securityToken ?? ""])
+        #expect(ping.status == 200)
+        let lines = ping.body.split(separator: "\n")
+        #expect(lines.first == "Ok" && lines.last == "0/10000 pending events" && lines.count == 3)
+        let bearer = try live.request(
+            "GET", "/nl/jsp/mcPing.jsp", headers: ["Authorization": "Bearer campaign-mock-bearer-token"])
+        #expect(bearer.status == 200)
+        let anonymous = try live.request("GET", "/nl/jsp/mcPing.jsp")
+        #expect(anonymous.status == 403)
+        #expect(anonymous.body.hasPrefix("XSV-350008"))
+        let noSecurityToken = try live.request(
+            "GET", "/nl/jsp/mcPing.jsp", headers: ["Cookie": "__sessiontoken=\(client.token)"])
+        #expect(noSecurityToken.status == 403)
+    }
+}
