@@ -12,12 +12,12 @@ import pathlib
 import re
 import shutil
 import subprocess
-import tempfile
 import urllib.request
 
 import pytest
 
-BINARY = os.environ.get("CAMPAIGN_MOCK_BINARY", ".build/debug/campaign-mock")
+from live_server import LiveServer
+
 SDK_DIR = os.environ.get("ACC_JS_SDK_DIR")
 SCHEMAS = pathlib.Path(__file__).resolve().parents[2] / "Sources" / "CampaignMock" / "SOAP" / "Schemas"
 
@@ -45,36 +45,26 @@ def catalogue():
 
 @pytest.fixture(scope="module")
 def results():
-    work = tempfile.mkdtemp()
-    server = subprocess.Popen([os.path.abspath(BINARY), "serve", "--port", "0", "--in-memory", "--log-level", "warning"],
-                              stdout=subprocess.PIPE, text=True, cwd=work)
-    base = None
-    for line in server.stdout:
-        match = re.search(r"(http://127\.0\.0\.1:\d+)", line)
-        if match and base is None:
-            base = match.group(1)
-        if "Stop with Ctrl-C" in line:
-            break
-    assert base, "campaign-mock did not start"
-    body = ("registrationToken=acc-js-sdk-token&mobileAppUuid=campaign-mock-demo-android&userKey=node%40example.com"
-            "&additionalParams=%3CadditionalParameters%3E%3C%2FadditionalParameters%3E").encode()
-    request = urllib.request.Request(f"{base}/nms/mobile/1/registerAndroid.jssp", data=body,
-                                     headers={"Content-Type": "application/x-www-form-urlencoded;charset=UTF-8"})
-    assert urllib.request.urlopen(request, timeout=10).read() == b"OK"
-    env = dict(os.environ, NODE_PATH=os.pathsep.join(["/usr/share/nodejs", str(pathlib.Path(SDK_DIR) / "shims")]),
-               CATALOGUE_SCHEMAS=json.dumps(catalogue()))
-    script = pathlib.Path(__file__).with_name("acc_js_sdk_flows.js")
-    try:
-        run = subprocess.run(["node", str(script), base, str(pathlib.Path(SDK_DIR) / "acc-js-sdk" / "src" / "index.js")],
-                             capture_output=True, text=True, timeout=120, env=env)
+    with LiveServer() as server:
+        body = ("registrationToken=acc-js-sdk-token&mobileAppUuid=campaign-mock-demo-android&userKey=node%40example.com"
+                "&additionalParams=%3CadditionalParameters%3E%3C%2FadditionalParameters%3E").encode()
+        request = urllib.request.Request(f"{server.url}/nms/mobile/1/registerAndroid.jssp", data=body,
+                                         headers={"Content-Type": "application/x-www-form-urlencoded;charset=UTF-8"})
+        assert urllib.request.urlopen(request, timeout=10).read() == b"OK"
+        script = pathlib.Path(__file__).with_name("acc_js_sdk_flows.js")
+        run = subprocess.run(["node", str(script), server.url, str(pathlib.Path(SDK_DIR) / "acc-js-sdk" / "src" / "index.js")],
+                             capture_output=True, text=True, timeout=120,
+                             env=dict(node_environment(), CATALOGUE_SCHEMAS=json.dumps(catalogue())))
         assert run.returncode == 0, run.stderr
         outcome = json.loads(run.stdout)
-        outcome["_base"] = base
+        outcome["_base"] = server.url
         yield outcome
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        shutil.rmtree(work, ignore_errors=True)
+
+
+def node_environment(**extra):
+    """NODE_PATH for Debian's Node packages and the shims that stand in for npm packages Debian lacks."""
+    return dict(os.environ, NODE_PATH=os.pathsep.join(["/usr/share/nodejs", str(pathlib.Path(SDK_DIR) / "shims")]),
+                **extra)
 
 
 def admin(results, path):
@@ -111,27 +101,10 @@ SAMPLES = ["000 - basics - logon.js", "001 - basics - queries.js", "002 - basics
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_sample_runs_to_the_end(sample):
     login = "mc" if sample.startswith("600") else "admin"
-    work = tempfile.mkdtemp()
-    server = subprocess.Popen([os.path.abspath(BINARY), "serve", "--port", "0", "--in-memory", "--log-level", "warning",
-                               "--soap-login", login, "--soap-password", login],
-                              stdout=subprocess.PIPE, text=True, cwd=work)
-    base = None
-    for line in server.stdout:
-        match = re.search(r"(http://127\.0\.0\.1:\d+)", line)
-        if match and base is None:
-            base = match.group(1)
-        if "Stop with Ctrl-C" in line:
-            break
-    samples = pathlib.Path(SDK_DIR) / "acc-js-sdk" / "samples"
-    env = dict(os.environ, NODE_PATH=os.pathsep.join(["/usr/share/nodejs", str(pathlib.Path(SDK_DIR) / "shims")]),
-               ACC_URL=base, ACC_USER=login, ACC_PASSWORD=login)
-    try:
-        run = subprocess.run(["node", sample], cwd=samples, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             timeout=120, env=env)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        shutil.rmtree(work, ignore_errors=True)
+    with LiveServer("--soap-login", login, "--soap-password", login) as server:
+        run = subprocess.run(["node", sample], cwd=pathlib.Path(SDK_DIR) / "acc-js-sdk" / "samples",
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120,
+                             env=node_environment(ACC_URL=server.url, ACC_USER=login, ACC_PASSWORD=login))
     output = run.stdout
     assert run.returncode == 0, output[-2000:]
     # Each sample prints a banner per part; a part that failed prints the exception. sdk.ip() needs the

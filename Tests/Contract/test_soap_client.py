@@ -2,11 +2,6 @@
 
 Run by `make test` (pytest Tests/Contract). Starts the real binary on a free port with a throwaway store.
 """
-import os
-import re
-import subprocess
-import tempfile
-
 import pytest
 import requests
 from lxml import etree
@@ -14,30 +9,16 @@ from zeep import Client
 from zeep.exceptions import Fault
 from zeep.transports import Transport
 
-BINARY = os.environ.get("CAMPAIGN_MOCK_BINARY", ".build/debug/campaign-mock")
+from live_server import LiveServer
 
 
 @pytest.fixture(scope="module")
 def url():
-    work = tempfile.mkdtemp()
-    process = subprocess.Popen(
-        [os.path.abspath(BINARY), "serve", "--port", "0", "--in-memory", "--log-level", "warning",
-         "--app", "ios:soap-ios-key:SOAP iOS app", "--app", "android:soap-android-key:SOAP Android app"],
-        stdout=subprocess.PIPE, text=True, cwd=work)
-    base = None
-    for line in process.stdout:
-        match = re.search(r"(http://127\.0\.0\.1:\d+)", line)
-        if match and base is None:
-            base = match.group(1)
-        if "Stop with Ctrl-C" in line:
-            break
-    assert base, "campaign-mock did not start"
-    register(base, "ios", "apns-token-1", "soap-ios-key", "alice", {"email": "alice@example.com"})
-    register(base, "ios", "apns-token-2", "soap-ios-key", "bob", {})
-    register(base, "android", "fcm-token-1", "soap-android-key", "carol", {"points": "12"})
-    yield base
-    process.terminate()
-    process.wait(timeout=10)
+    with LiveServer("--app", "ios:soap-ios-key:SOAP iOS app", "--app", "android:soap-android-key:SOAP Android app") as server:
+        register(server.url, "ios", "apns-token-1", "soap-ios-key", "alice", {"email": "alice@example.com"})
+        register(server.url, "ios", "apns-token-2", "soap-ios-key", "bob", {})
+        register(server.url, "android", "fcm-token-1", "soap-android-key", "carol", {"points": "12"})
+        yield server.url
 
 
 def register(base, platform, token, key, user, params):

@@ -1,0 +1,39 @@
+"""A campaign-mock process for the contract tests: started on a free port with an in-memory store in a
+temporary directory, ready once its banner is printed, stopped (and its directory removed) on exit.
+
+    with LiveServer("--app", "ios:key") as server:
+        requests.get(server.url + "/_mock/health")
+"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+BINARY = os.path.abspath(os.environ.get("CAMPAIGN_MOCK_BINARY", ".build/debug/campaign-mock"))
+
+
+class LiveServer:
+    def __init__(self, *arguments):
+        self.arguments = ["serve", "--port", "0", "--in-memory", "--log-level", "warning", *arguments]
+        self.url = None
+
+    def __enter__(self):
+        self.directory = tempfile.mkdtemp()
+        self.process = subprocess.Popen([BINARY, *self.arguments], stdout=subprocess.PIPE, text=True,
+                                        cwd=self.directory)
+        for line in self.process.stdout:
+            match = re.search(r"(http://127\.0\.0\.1:\d+)", line)
+            if match and self.url is None:
+                self.url = match.group(1)
+            if "Stop with Ctrl-C" in line:
+                break
+        if self.url is None:
+            self.__exit__(None, None, None)
+            raise AssertionError("campaign-mock did not start")
+        return self
+
+    def __exit__(self, *_):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        shutil.rmtree(self.directory, ignore_errors=True)
