@@ -34,8 +34,9 @@ let package = Package(
         .target(name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL"], swiftSettings: swiftSettings),
         .target(
             name: "CampaignMock", dependencies: ["CampaignMockCore", "CSQLite", "COpenSSL"],
-            // The SOAP schema catalogue: Campaign schema documents, embedded in the binary at build time.
-            resources: [.embedInCode("SOAP/Schemas")],
+            // Embedded in the binary at build time: the SOAP schema catalogue (Campaign schema documents) and
+            // the admin API's OpenAPI description.
+            resources: [.embedInCode("SOAP/Schemas"), .embedInCode("Admin/openapi.json")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

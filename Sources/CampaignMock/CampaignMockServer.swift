@@ -12,6 +12,8 @@ package final class CampaignMockServer: Sendable {
     package let faults: FaultRegistry
     package let waits: WaitRegistry
     package let metrics: Metrics
+    /// `/_mock/stream`'s events.
+    package let stream: EventHub
     private let dataDirectory: DataDirectory?
     private let http: HTTPServer
     private let router: Router
@@ -32,6 +34,9 @@ package final class CampaignMockServer: Sendable {
         faults = FaultRegistry()
         waits = WaitRegistry()
         metrics = Metrics()
+        stream = EventHub(
+            store: store, heartbeatMilliseconds: configuration.streamHeartbeatMilliseconds,
+            bufferLimit: configuration.streamBufferLimit)
         let applications = configuration.applications ?? Application.demo
         do {
             try store.writeAndWait { transaction in
@@ -44,11 +49,13 @@ package final class CampaignMockServer: Sendable {
         }
 
         let log = AccessLog(logger: logger)
-        let pipeline = EndpointPipeline(store: store, log: log, faults: faults, metrics: metrics, waits: waits)
+        let pipeline = EndpointPipeline(
+            store: store, log: log, faults: faults, metrics: metrics, waits: waits, stream: stream)
         let server = ServerReference()
         let admin = AdminAPI(
             store: store, log: log, startedAt: startedAt, access: AdminAccess(token: configuration.adminToken),
-            faults: faults, metrics: metrics, waits: waits, server: server, pushIDStyle: configuration.pushIDStyle)
+            faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
+            pushIDStyle: configuration.pushIDStyle)
         var router = Router(
             notFound: { request, reply in
                 if request.path.hasPrefix("/_mock") {
@@ -253,6 +260,7 @@ package final class CampaignMockServer: Sendable {
     /// closes the store.
     package func shutdown() {
         waits.finishAll()
+        stream.finishAll()
         http.shutdown(gracePeriodMilliseconds: configuration.shutdownGraceMilliseconds)
         store.close()
         dataDirectory?.release()

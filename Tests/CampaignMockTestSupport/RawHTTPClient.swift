@@ -126,6 +126,16 @@ public final class RawHTTPClient {
         }
     }
 
+    /// Bytes after the last response read, then whatever one read brings; nil at end-of-stream. For
+    /// responses read piece by piece (a stream).
+    public func readSome() throws -> [UInt8]? {
+        if buffer.isEmpty {
+            guard try fill() else { return nil }
+        }
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
     /// Half-closes: the server reads end-of-stream.
     public func shutdownWrite() {
         shutdown(descriptor, Int32(shutdownWriteValue))

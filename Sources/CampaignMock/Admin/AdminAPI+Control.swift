@@ -43,8 +43,9 @@ extension AdminAPI {
             for rule in rules { _ = faults.remove(id: rule.id ?? "") }
             deleted[.faults] = rules.count
         }
-        return AdminResponse.json(
-            .ok, ["deleted": Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })])
+        let counts = ["deleted": Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })]
+        stream.publish("reset", counts, facts: application.map { ["app": $0] } ?? [:])
+        return AdminResponse.json(.ok, counts)
     }
 
     // MARK: - Faults

@@ -16,7 +16,9 @@ extension AdminAPI {
         }
         let style = push.idStyle ?? pushIDStyle
         do {
-            return AdminResponse.json(.created, try store.writeAndWait { try $0.createPush(push, style: style) })
+            let composed = try store.writeAndWait { try $0.createPush(push, style: style) }
+            stream.changed()
+            return AdminResponse.json(.created, composed)
         } catch let error as PushError {
             throw AdminError(error.isNotFound ? .notFound : .badRequest, error.message)
         }

@@ -11,6 +11,7 @@ struct AdminAPI: Sendable {
     let metrics: Metrics
     let waits: WaitRegistry
     let server: ServerReference
+    let stream: EventHub
     /// The message id style of pushes that do not name one.
     let pushIDStyle: MessageIDStyle
 
@@ -24,6 +25,7 @@ struct AdminAPI: Sendable {
         registerControl(on: &router)
         registerState(on: &router)
         registerPush(on: &router)
+        router.add(.get, "/_mock/stream", asyncRoute(openStream))
         router.add(
             .get, "/_mock/openapi.json", route { _ in .content(.ok, type: "application/json", OpenAPIDocument.bytes) })
     }
@@ -46,10 +48,16 @@ struct AdminAPI: Sendable {
     {
         { request, parameters, reply in
             let logged = ReplyChannel { answer in
-                if case .response(let response) = answer {
-                    log.record(request, status: response.status.code)
+                let status: Int
+                switch answer {
+                case .response(let response): status = response.status.code
+                case .stream(let head, _): status = head.status.code
+                case .drop, .reset: status = 0
+                }
+                if status != 0 {
+                    log.record(request, status: status)
                     let seconds = Double(Clock.monotonicNanoseconds() &- request.receivedAt) / 1e9
-                    metrics.recordRequest(endpoint: "admin", status: response.status.code, seconds: seconds)
+                    metrics.recordRequest(endpoint: "admin", status: status, seconds: seconds)
                 }
                 reply.send(answer)
             }

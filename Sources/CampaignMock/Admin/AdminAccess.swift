@@ -16,13 +16,23 @@ struct AdminAccess: Sendable {
             return AdminError(
                 .forbidden, "the admin API answers loopback clients only; start with --admin-token to allow others")
         }
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+        guard let presented = Self.presentedToken(request) else {
             return AdminError(.unauthorized, "missing 'Authorization: Bearer <token>' (the server has --admin-token)")
         }
-        guard Self.constantTimeEqual(Array(header.utf8.dropFirst(7)), Array(token.utf8)) else {
+        guard Self.constantTimeEqual(Array(presented.utf8), Array(token.utf8)) else {
             return AdminError(.unauthorized, "wrong admin token")
         }
         return nil
+    }
+
+    /// The token a request presents: `Authorization: Bearer <token>`, or, for `GET /_mock/stream` only,
+    /// `?access_token=` (a browser's EventSource cannot send headers).
+    private static func presentedToken(_ request: HTTPRequest) -> String? {
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
+            return String(header.dropFirst(7))
+        }
+        guard request.path == "/_mock/stream" else { return nil }
+        return PercentEncoding.queryItems(request.query)?.first { $0.name == "access_token" }?.value
     }
 
     /// Compares without an early exit, so timing does not reveal how much of the token matched.

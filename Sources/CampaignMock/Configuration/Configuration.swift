@@ -38,6 +38,10 @@ package struct Configuration: Sendable, Equatable {
     /// Bearer tokens the SOAP router accepts (`BearerTokenLogon`, or `Authorization: Bearer` on every call
     /// as a Campaign v8 technical account sends it).
     package var soapBearerTokens = ["campaign-mock-bearer-token"]
+    /// How often `/_mock/stream` sends a heartbeat comment (not a user setting; tests shorten it).
+    package var streamHeartbeatMilliseconds = 15_000
+    /// Bytes a slow `/_mock/stream` reader may have waiting before its stream is cut (tests lower it).
+    package var streamBufferLimit = 1 << 20
     /// How pushes number their messages unless a request says otherwise.
     package var pushIDStyle = MessageIDStyle.v7
     /// `--record`: where exchanges are written; nil records nothing.

@@ -19,6 +19,7 @@ struct EndpointPipeline: Sendable {
     let faults: FaultRegistry
     let metrics: Metrics
     let waits: WaitRegistry
+    let stream: EventHub
 
     /// A router body for the endpoint family `endpoint`.
     func route(_ endpoint: String, identify: @escaping Identify = { _ in (nil, nil) }, _ decide: @escaping Decide)
@@ -39,6 +40,9 @@ struct EndpointPipeline: Sendable {
             return handle(endpoint, request, reply, decide, faultNote: nil)
         }
         metrics.recordFault(ruleID: effect.ruleID)
+        if let rule = faults.list().first(where: { $0.rule.id == effect.ruleID }) {
+            stream.publish("fault", rule, facts: ["endpoint": endpoint])
+        }
         let act: @Sendable () -> Void = {
             switch effect.outcome {
             case .proceed:
@@ -134,6 +138,7 @@ struct EndpointPipeline: Sendable {
         var journaled = ChangeNotice(kind: .request, facts: ["endpoint": endpoint, "status": String(status)])
         journaled.facts["app"] = result.appKey
         waits.notify(notices + [journaled])
+        stream.changed()
     }
 
     private static func record(_ request: HTTPRequest, endpoint: String, result: EndpointResult) -> JournalRecord {

@@ -6,14 +6,17 @@ extension HTTPResponse {
     ///   - server: the `Server` header value.
     ///   - close: whether to announce `Connection: close`.
     ///   - isHead: answer to HEAD: the headers of the full response, no content (RFC 9110 §9.3.2).
-    package func serialized(date: String, server: String, close: Bool, isHead: Bool) -> [UInt8] {
+    ///   - chunked: only the head, announcing a body sent later in chunks (RFC 9112 §7.1).
+    package func serialized(date: String, server: String, close: Bool, isHead: Bool, chunked: Bool = false) -> [UInt8] {
         var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
         head += "Date: \(date)\r\nServer: \(server)\r\n"
         for (name, value) in headers
         where name != .contentLength && name != .connection && name != .date && name != .server {
             head += "\(name.rawValue): \(value)\r\n"
         }
-        if !status.forbidsBody {
+        if chunked {
+            head += "Transfer-Encoding: chunked\r\n"
+        } else if !status.forbidsBody {
             head += "Content-Length: \(body.count)\r\n"
         }
         if close {
@@ -21,7 +24,7 @@ extension HTTPResponse {
         }
         head += "\r\n"
         var bytes = Array(head.utf8)
-        if !isHead && !status.forbidsBody {
+        if !isHead && !status.forbidsBody && !chunked {
             bytes.append(contentsOf: body)
         }
         return bytes

@@ -16,6 +16,9 @@ package enum HTTPReply: Sendable {
     case drop
     /// Abort the connection with a TCP RST.
     case reset
+    /// Send this response's head, then the stream's chunks as they are written (chunked transfer coding).
+    /// The head's body is ignored; the connection closes when the stream ends.
+    case stream(HTTPResponse, ResponseStream)
 }
 
 /// The one-shot way back to the client for one request. Safe to use from any thread.

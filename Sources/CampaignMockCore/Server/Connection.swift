@@ -19,6 +19,8 @@ final class Connection {
 
     /// A request is with the handler; nothing more is parsed until it answers.
     private(set) var awaitingReply = false
+    /// The streamed body being sent, when the reply was a stream; the connection closes when it ends.
+    private(set) var stream: ResponseStream?
     private var replyIsToHead = false
     private var replyKeepsAlive = true
     /// After the output is flushed, the connection closes.
@@ -54,7 +56,8 @@ final class Connection {
     /// What the poller should watch given the state.
     var wantedInterest: Poller.Interest {
         var wanted: Poller.Interest = []
-        if draining || (!awaitingReply && !closeAfterFlush) { wanted.insert(.read) }
+        // A streaming connection reads too, to notice the client going away.
+        if draining || stream != nil || (!awaitingReply && !closeAfterFlush) { wanted.insert(.read) }
         if outputOffset < output.count { wanted.insert(.write) }
         return wanted
     }
@@ -153,6 +156,39 @@ final class Connection {
         }
     }
 
+    /// Starts a streamed reply: the head now (chunked), the chunks as the producer writes them.
+    func beginStream(_ stream: ResponseStream, head: HTTPResponse, date: String, server: String) {
+        enqueue(head.serialized(date: date, server: server, close: true, isHead: false, chunked: true))
+        self.stream = stream
+    }
+
+    /// Queues one chunk of the stream. Returns false when the reader is too far behind: the stream then
+    /// ends with its overflow message, and the connection closes once that is sent.
+    func appendChunk(_ bytes: [UInt8]) -> Bool {
+        guard let stream, !closeAfterFlush else { return false }
+        if output.count - outputOffset + bytes.count > stream.bufferLimit {
+            finishStream(stream.overflowChunk)
+            return false
+        }
+        enqueueChunk(bytes)
+        return true
+    }
+
+    /// Ends the stream with `bytes` and the last chunk; the connection closes after it.
+    func finishStream(_ bytes: [UInt8]) {
+        guard stream != nil, !closeAfterFlush else { return }
+        enqueueChunk(bytes)
+        enqueue(Array("0\r\n\r\n".utf8))
+        awaitingReply = false
+        closeAfterFlush = true
+        enqueueCloseNotify()
+    }
+
+    private func enqueueChunk(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        enqueue(Array("\(String(bytes.count, radix: 16))\r\n".utf8) + bytes + [13, 10])
+    }
+
     /// Closes without a reply; the request is forgotten.
     func abandonReply() {
         awaitingReply = false
@@ -224,6 +260,10 @@ final class Connection {
     func expiry(now: UInt64, configuration: HTTPServerConfiguration) -> Expiry {
         func elapsed(_ since: UInt64, _ limitMilliseconds: Int) -> Bool {
             since != 0 && now > since && (now - since) / 1_000_000 > UInt64(limitMilliseconds)
+        }
+        if stream != nil && !closeAfterFlush {
+            // A stream may stay quiet for long; only a reader that stopped reading is cut.
+            return hasPendingOutput && elapsed(lastWriteProgress, configuration.writeTimeoutMilliseconds) ? .close : .keep
         }
         if awaitingReply { return .keep }
         if hasPendingOutput {

@@ -10,6 +10,7 @@ final class EventLoop: @unchecked Sendable {
     enum Message {
         case adopt(Socket, SocketAddress?, TLSContext?)
         case reply(connection: UInt64, HTTPReply)
+        case stream(connection: UInt64, ResponseStream.Event)
         case stopAccepting
         case stop
     }
@@ -113,8 +114,14 @@ final class EventLoop: @unchecked Sendable {
             case .adopt(let socket, let address, let tls):
                 adopt(socket, address: address, tls: tls, now: now)
             case .reply(let id, let reply):
-                guard let fd = connectionsByID[id], let connection = connections[fd] else { continue }
+                guard let fd = connectionsByID[id], let connection = connections[fd] else {
+                    if case .stream(_, let stream) = reply { stream.markClosed() }
+                    continue
+                }
                 deliver(reply, to: connection, now: now)
+            case .stream(let id, let event):
+                guard let fd = connectionsByID[id], let connection = connections[fd] else { continue }
+                stream(event, on: connection, now: now)
             case .stopAccepting:
                 stopAccepting()
             case .stop:
@@ -200,10 +207,12 @@ final class EventLoop: @unchecked Sendable {
             case .wouldBlock:
                 return true
             case .endOfStream:
-                // A client that half-closes after a complete request still gets its answer.
-                return connection.awaitingReply && !connection.draining
+                // A client that half-closes after a complete request still gets its answer; a stream's
+                // reader that closes is gone.
+                return connection.awaitingReply && !connection.draining && connection.stream == nil
             case .bytes(let count):
-                if connection.draining { continue }
+                // What a stream's reader sends is not read as requests: it is dropped.
+                if connection.draining || connection.stream != nil { continue }
                 connection.receive(
                     UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: now,
                     server: server.configuration.serverName)
@@ -216,7 +225,13 @@ final class EventLoop: @unchecked Sendable {
     private func dispatchRequests(on connection: Connection, now: UInt64) {
         if let request = connection.nextRequest(now: now, server: server.configuration.serverName) {
             let id = connection.id
-            let reply = ReplyChannel { [self] reply in post(.reply(connection: id, reply)) }
+            let reply = ReplyChannel { [self] reply in
+                post(.reply(connection: id, reply))
+                // Attached after the reply is queued, so the head goes out before any chunk.
+                if case .stream(_, let stream) = reply {
+                    stream.attach { [self] event in post(.stream(connection: id, event)) }
+                }
+            }
             server.handler.handle(request, reply: reply)
         }
         if connection.hasPendingOutput {
@@ -239,7 +254,23 @@ final class EventLoop: @unchecked Sendable {
         case .reset:
             connection.abandonReply()
             close(connection, reset: true)
+        case .stream(let head, let stream):
+            connection.beginStream(stream, head: head, date: dateHeader(), server: server.configuration.serverName)
+            if server.isShuttingDown { connection.finishStream([]) }
+            guard connection.flush(now: now) else { return close(connection) }
+            updateInterest(connection)
         }
+    }
+
+    private func stream(_ event: ResponseStream.Event, on connection: Connection, now: UInt64) {
+        switch event {
+        case .chunk(let bytes):
+            _ = connection.appendChunk(bytes)
+        case .finish(let bytes):
+            connection.finishStream(bytes)
+        }
+        guard connection.flush(now: now) else { return close(connection) }
+        updateInterest(connection)
     }
 
     /// The `Date` header, formatted once per second.
@@ -268,13 +299,14 @@ final class EventLoop: @unchecked Sendable {
         connectionsByID[connection.id] = nil
         poller.unregister(fd)
         if reset { connection.socket.resetAndClose() } else { connection.socket.close() }
+        connection.stream?.markClosed()
         server.releaseConnection()
     }
 
     private func sweep(now: UInt64) {
         let shuttingDown = server.isShuttingDown
         for connection in Array(connections.values) {
-            if shuttingDown && connection.isIdle {
+            if shuttingDown && (connection.isIdle || (connection.stream != nil && !connection.hasPendingOutput)) {
                 close(connection)
                 continue
             }

@@ -210,6 +210,8 @@ struct OpenAPITests {
             let concrete = path.replacingOccurrences(of: "{token}", with: "70757368546f6b656e")
                 .replacingOccurrences(of: "{key}", with: "pausedKey")
                 .replacingOccurrences(of: "{id}", with: path.hasPrefix("/_mock/push/") ? pushID : "doc-rule")
+            // The stream never ends by itself; StreamTests read it.
+            if path == "/_mock/stream" { continue }
             let order = ["get", "post", "put", "delete"]
             for method in operations.keys.sorted(by: { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! }) {
                 var target = concrete
