@@ -9,7 +9,7 @@ struct CampaignMockCommand: ParsableCommand {
         abstract: "A local stand-in for the Adobe Campaign servers that the Campaign mobile SDKs talk to.",
         version: CampaignMockServer.version,
         subcommands: [
-            ServeCommand.self, PushCommand.self, ReplayCommand.self, CertificateAuthorityCommand.self,
+            ServeCommand.self, PushCommand.self, TailCommand.self, ReplayCommand.self, CertificateAuthorityCommand.self,
             VersionCommand.self,
         ],
         defaultSubcommand: ServeCommand.self

@@ -67,9 +67,18 @@ public final class ChildProcess {
 
     /// Waits until standard output contains `text`; returns the output, or nil on timeout or exit.
     public func waitForOutput(containing text: String, timeoutSeconds: Double = 10) -> String? {
+        wait(for: text, in: { $0.standardOutput }, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Waits until standard error contains `text`; returns it, or nil on timeout or exit.
+    public func waitForStandardError(containing text: String, timeoutSeconds: Double = 10) -> String? {
+        wait(for: text, in: { $0.standardError }, timeoutSeconds: timeoutSeconds)
+    }
+
+    private func wait(for text: String, in stream: (ChildProcess) -> String, timeoutSeconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
-            let output = standardOutput
+            let output = stream(self)
             if output.contains(text) { return output }
             if !process.isRunning { return nil }
             usleep(10_000)

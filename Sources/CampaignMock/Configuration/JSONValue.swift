@@ -36,6 +36,29 @@ package enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
+    /// An object's field; nil for anything else or a field it lacks.
+    package subscript(key: String) -> JSONValue? {
+        if case .object(let fields) = self { return fields[key] }
+        return nil
+    }
+
+    /// A scalar as text (`12`, not `12.0`); nil for null, arrays and objects.
+    package var text: String? {
+        switch self {
+        case .string(let value): return value
+        case .number(let value):
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .bool(let value): return String(value)
+        default: return nil
+        }
+    }
+
+    /// An array's items; empty for anything else.
+    package var items: [JSONValue] {
+        if case .array(let items) = self { return items }
+        return []
+    }
+
     /// The first object field of this value that `other` lacks, with its path (`faults.0.token`) and
     /// value; nil when every field of this value is also in `other`. Arrays are compared by position.
     package func firstFieldMissing(from other: JSONValue, at path: String = "") -> (String, JSONValue)? {

@@ -122,10 +122,12 @@ extension StoreReader {
 extension StoreReader {
     /// Pushes with id above `after`, oldest first, as they were answered.
     package func pushes(after: Int64, limit: Int) throws -> [ComposedPush] {
-        try connection.query("SELECT answer FROM pushes WHERE id > ? AND answer <> '' ORDER BY id LIMIT ?", [after, limit])
-            .compactMap { row in
-                row["answer"].text.flatMap { try? JSONDecoder().decode(ComposedPush.self, from: Data($0.utf8)) }
-            }
+        try connection.query(
+            "SELECT answer FROM pushes WHERE id > ? AND answer <> '' ORDER BY id LIMIT ?", [after, limit]
+        )
+        .compactMap { row in
+            row["answer"].text.flatMap { try? JSONDecoder().decode(ComposedPush.self, from: Data($0.utf8)) }
+        }
     }
 
     /// The newest push id (0 when none).

@@ -116,15 +116,22 @@ package final class EventHub: Sendable {
             state.withLock { state in
                 var backlog: [Event] = []
                 if let after {
-                    if after + 1 < state.firstKept {
-                        let gap = #"{"error":"events after \#(after) are no longer kept; reload from the admin API","resumeFrom":\#(state.firstKept)}"#
+                    if after >= state.nextID {
+                        // A cursor from another run of the server (ids start again at each start).
+                        let gap =
+                            #"{"error":"event \#(after) is not from this run of the server; reload from the admin API","resumeFrom":\#(state.nextID)}"#
+                        backlog.append(Event(id: state.nextID - 1, type: "gap", data: gap, facts: [:]))
+                    } else if after + 1 < state.firstKept {
+                        let gap =
+                            #"{"error":"events after \#(after) are no longer kept; reload from the admin API","resumeFrom":\#(state.firstKept)}"#
                         backlog.append(Event(id: state.firstKept - 1, type: "gap", data: gap, facts: [:]))
                     }
                     backlog += state.ring.filter { $0.id > after && filter.matches($0) }
                 }
                 state.subscribers[id] = Subscriber(stream: stream, filter: filter)
                 // A comment first, so the client sees the stream open before any event.
-                stream.write(Array((": campaign-mock event stream\nretry: 1000\n\n" + backlog.map(\.text).joined()).utf8))
+                stream.write(
+                    Array((": campaign-mock event stream\nretry: 1000\n\n" + backlog.map(\.text).joined()).utf8))
             }
         }
         return stream
@@ -281,7 +288,8 @@ package final class EventHub: Sendable {
 
     private func heartbeat() {
         let streams = state.withLock { $0.subscribers.values.map(\.stream) }
-        let comment = Array(": heartbeat \(HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()))\n\n".utf8)
+        let comment = Array(
+            ": heartbeat \(HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()))\n\n".utf8)
         for stream in streams { stream.write(comment) }
         deactivateIfIdle()
     }

@@ -25,7 +25,8 @@ package final class ResponseStream: Sendable {
     package let overflowChunk: [UInt8]
     private let state: Mutex<State>
 
-    package init(bufferLimit: Int = 1 << 20, overflowChunk: [UInt8] = [], onClose: @escaping @Sendable () -> Void = {}) {
+    package init(bufferLimit: Int = 1 << 20, overflowChunk: [UInt8] = [], onClose: @escaping @Sendable () -> Void = {})
+    {
         self.bufferLimit = bufferLimit
         self.overflowChunk = overflowChunk
         state = Mutex(State(onClose: onClose))

@@ -263,7 +263,8 @@ final class Connection {
         }
         if stream != nil && !closeAfterFlush {
             // A stream may stay quiet for long; only a reader that stopped reading is cut.
-            return hasPendingOutput && elapsed(lastWriteProgress, configuration.writeTimeoutMilliseconds) ? .close : .keep
+            return hasPendingOutput && elapsed(lastWriteProgress, configuration.writeTimeoutMilliseconds)
+                ? .close : .keep
         }
         if awaitingReply { return .keep }
         if hasPendingOutput {

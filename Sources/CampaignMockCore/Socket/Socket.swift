@@ -220,6 +220,12 @@ extension Socket {
         throw lastError
     }
 
+    /// How long a blocking read waits before it fails.
+    package func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Blocking read into `buffer`; 0 at end of stream.
     package func readBlocking(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         try systemCall("read") { platformRead(descriptor, buffer.baseAddress, buffer.count) }

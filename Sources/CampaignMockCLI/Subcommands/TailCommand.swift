@@ -1,0 +1,164 @@
+import ArgumentParser
+import CampaignMock
+import CampaignMockCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `campaign-mock tail`: one line per event of a running server's `/_mock/stream`, as it happens.
+struct TailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail",
+        abstract: "Print what a running server sees as it happens: registrations, hits, requests, pushes.",
+        discussion: """
+            Reads GET /_mock/stream and prints one line per event (in colour on a terminal), or the events as \
+            JSON lines with --json. When the connection drops it reconnects with Last-Event-ID, so nothing is \
+            lost or printed twice. Stop with Ctrl-C. Exit codes: 0 when stopped, 1 when the server cannot be \
+            reached or refuses at the start, 2 for a bad flag.
+            Example: campaign-mock tail --type registration,open
+            """
+    )
+
+    @Option(help: "The server [env: CAMPAIGN_MOCK_SERVER] (default http://127.0.0.1:8080).") var url: String?
+    @Option(help: "The admin token, when the server has one [env: CAMPAIGN_MOCK_ADMIN_TOKEN].") var token: String?
+    @Option(help: "Event types, comma-separated: registration, receive, open, request, push, fault, app, reset.")
+    var type: String?
+    @Option(help: "Only events of this application (integration key).") var app: String?
+    @Flag(help: "One JSON object per event: {\"id\", \"type\", \"data\"}.") var json = false
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let endpoint: HTTPClient.Endpoint
+        do {
+            endpoint = try HTTPClient.Endpoint(
+                url: url ?? environment["CAMPAIGN_MOCK_SERVER"] ?? "http://127.0.0.1:8080")
+        } catch {
+            throw CommandFailure(message: "error: --url: \(error.message)", code: 2)
+        }
+        if let type {
+            let known = Set(EventHub.types)
+            if let unknown = type.split(separator: ",").first(where: { !known.contains(String($0)) }) {
+                throw CommandFailure(
+                    message:
+                        "error: --type: '\(unknown)' is not one of \(EventHub.types.filter { $0 != "gap" }.joined(separator: ", "))",
+                    code: 2)
+            }
+        }
+        var query: [String] = []
+        if let type { query.append("type=" + PercentEncoding.encodeComponent(type)) }
+        if let app { query.append("app=" + PercentEncoding.encodeComponent(app)) }
+        let path = "/_mock/stream" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        var headers = HTTPHeaders()
+        if let admin = token ?? environment["CAMPAIGN_MOCK_ADMIN_TOKEN"] {
+            headers.append(.authorization, "Bearer \(admin)")
+        }
+
+        let printer = EventPrinter(json: json, colour: !json && isatty(1) != 0)
+        // Ctrl-C (or SIGTERM) ends it with exit code 0; the stream is read on another thread.
+        ShutdownSignals.block()
+        let reader = SystemThread(name: "tail") { [headers] in
+            do {
+                try Self.follow(path, endpoint: endpoint, headers: headers, printer: printer)
+            } catch let failure as CommandFailure {
+                Output.standardError(failure.message)
+                Output.exitProcess(failure.code)
+            } catch {
+                Output.standardError("error: \(error)")
+                Output.exitProcess(1)
+            }
+        }
+        _ = reader
+        _ = ShutdownSignals.wait()
+        Output.exitProcess(0)
+    }
+
+    /// Prints the stream's events, reconnecting with Last-Event-ID when the connection drops.
+    private static func follow(
+        _ path: String, endpoint: HTTPClient.Endpoint, headers: HTTPHeaders, printer: EventPrinter
+    ) throws {
+        var lastID: String?
+        var connected = false
+        while true {
+            var request = headers
+            if let lastID { request.append(HTTPHeaderName(rawValue: "Last-Event-ID"), lastID) }
+            let stream: EventStreamClient
+            do {
+                stream = try EventStreamClient(path, to: endpoint, headers: request)
+            } catch {
+                // At the start, a server that is not there or refuses is an error; later it is a restart.
+                guard connected, !error.message.contains("answered 4") else {
+                    throw CommandFailure(message: "error: \(error.message)", code: 1)
+                }
+                sleep(1)
+                continue
+            }
+            if !connected { Output.standardError("Reading \(endpoint.authority)\(path); stop with Ctrl-C.") }
+            connected = true
+            do {
+                while let event = try stream.next() {
+                    if let id = event.id { lastID = id }
+                    printer.print(event)
+                }
+            } catch {
+                // A broken connection: reconnect below.
+            }
+            sleep(1)
+        }
+    }
+}
+
+/// How `tail` writes an event: a line with the time, the type and what matters of it, or JSON.
+struct EventPrinter {
+    let json: Bool
+    let colour: Bool
+
+    func print(_ event: EventStreamClient.Event) {
+        if json {
+            let id = event.id.map { #""id":\#($0),"# } ?? ""
+            Output.standardOutput(#"{\#(id)"type":"\#(event.type)","data":\#(event.data)}"#)
+            return
+        }
+        let item = (try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8))) ?? .null
+        func text(_ key: String) -> String { item[key]?.text ?? "" }
+        let summary: String
+        switch event.type {
+        case "registration":
+            let changes = (item["changes"]?.items ?? []).compactMap(\.text).joined(separator: ",")
+            summary =
+                "\(text("platform")) \(text("integrationKey")) token=\(text("registrationToken")) "
+                + "userKey=\(text("userKey")) (\(changes))"
+        case "receive", "open":
+            let token = item["linked"]?["registrationToken"]?.text
+            summary = text("rawId") + (token.map { " → token=\($0)" } ?? "")
+        case "request":
+            summary =
+                "\(text("method")) \(text("target")) \(text("status"))"
+                + (item["reason"]?.text.map { " \($0)" } ?? "") + (item["appKey"]?.text.map { " app=\($0)" } ?? "")
+        case "push":
+            let targets = (item["messages"]?.items ?? []).map { message in
+                "\(message["platform"]?.text ?? "") \(message["registrationToken"]?.text ?? "")"
+            }
+            summary = "#\(text("id")) delivery \(text("deliveryId")) to \(targets.joined(separator: ", "))"
+        case "shutdown":
+            summary = "the server is stopping; reconnecting when it is back"
+        case "gap", "overflow":
+            summary = item["error"]?.text ?? event.data
+        default:
+            summary = event.data
+        }
+        let stamp = item["receivedAt"]?.text ?? item["createdAt"]?.text ?? ""
+        let time = stamp.count > 11 ? String(stamp.dropFirst(11).prefix(12)) : String(repeating: " ", count: 12)
+        let kind = event.type + String(repeating: " ", count: max(0, 12 - event.type.count))
+        let colours = ["registration": "32", "receive": "36", "open": "35", "request": "90", "push": "33", "gap": "31"]
+        let painted = colour ? "\u{1B}[\(colours[event.type] ?? "1")m\(kind)\u{1B}[0m" : kind
+        Output.standardOutput("\(time) \(painted) \(summary)")
+    }
+}
