@@ -4,8 +4,8 @@
 #                  skipped when present)
 #   make run       setup, build and start the server on its defaults (http://127.0.0.1:8080)
 #   make install   release build into $(PREFIX)/bin (default /usr/local)
-#   make setup-test  setup, plus the test tools: curl, openssl, and a project-local Python environment
-#                  in .venv/ with Tests/Contract/requirements.txt
+#   make setup-test  setup, plus the test tools: curl, openssl, Chromium and its driver, and a
+#                  project-local Python environment in .venv/ with Tests/Contract/requirements.txt
 #   make test      setup-test, then build and run the whole test suite: the Swift tests, then
 #                  Tests/Contract/: the admin API contract test (schemathesis), the SOAP router driven by
 #                  zeep and the README's shell examples, all against live servers, then the kill -9
@@ -36,6 +36,7 @@ SERVER_PACKAGES := libsqlite3-dev libssl-dev pkg-config
 # What the tests need besides: curl and the openssl tool (driven by tests) and Python's venv for the
 # project-local test environment.
 TEST_PACKAGES := curl openssl python3-venv
+BROWSER_PACKAGES := chromium chromium-driver
 # The test tools (schemathesis, zeep, pytest) live in this project-local virtual environment, never in
 # the system Python (Debian and Ubuntu refuse that).
 VENV := .venv
@@ -69,6 +70,13 @@ setup:
 
 setup-test: setup
 	$(call install_packages,$(TEST_PACKAGES),curl)
+	@# A real browser for the console's tests; where the distribution cannot install it (Ubuntu ships
+	@# chromium as a snap), those tests say they were skipped.
+	@if command -v dpkg >/dev/null 2>&1 && ! command -v chromedriver >/dev/null 2>&1; then \
+		echo "==> installing Debian packages: $(BROWSER_PACKAGES) (for the console's browser tests)"; \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null; } \
+			|| echo "    could not install them: the console's browser tests will be skipped"; \
+	fi
 	@[ -x $(VENV_PYTHON) ] || { echo "==> creating the test environment $(VENV)/ ($(PYTHON) -m venv)"; \
 		$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "python3 -m venv failed: install python3-venv"; exit 1; }; }
 	@$(VENV_PYTHON) Tests/Contract/requirements_met.py || { \

@@ -34,9 +34,11 @@ let package = Package(
         .target(name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL"], swiftSettings: swiftSettings),
         .target(
             name: "CampaignMock", dependencies: ["CampaignMockCore", "CSQLite", "COpenSSL"],
-            // Embedded in the binary at build time: the SOAP schema catalogue (Campaign schema documents) and
-            // the admin API's OpenAPI description.
-            resources: [.embedInCode("SOAP/Schemas"), .embedInCode("Admin/openapi.json")],
+            // Embedded in the binary at build time: the SOAP schema catalogue (Campaign schema documents), the
+            // admin API's OpenAPI description and the console's web files.
+            resources: [
+                .embedInCode("SOAP/Schemas"), .embedInCode("Admin/openapi.json"), .embedInCode("Console/web"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -68,6 +68,7 @@ package final class CampaignMockServer: Sendable {
             },
             methodNotAllowed: admin.methodNotAllowed)
         admin.register(on: &router)
+        router.add(.get, "/", admin.root)
         for platform in Platform.allCases {
             let endpoint = RegistrationEndpoint(platform: platform, store: store)
             let path = platform == .ios ? "registerIOS" : "registerAndroid"
@@ -94,8 +95,15 @@ package final class CampaignMockServer: Sendable {
         self.router = router
         var listeners = configuration.http
         do {
-            let (context, fingerprint) = try Self.tlsContext(configuration, dataDirectory: dataDirectory)
-            certificateAuthorityFingerprint = fingerprint
+            let (context, authority) = try Self.tlsContext(configuration, dataDirectory: dataDirectory)
+            certificateAuthorityFingerprint = authority?.fingerprint
+            if let authority {
+                server.setCertificateFiles(
+                    Dictionary(
+                        uniqueKeysWithValues: [CertificateExport.Format.pem, .der, .mobileconfig].map {
+                            ($0, CertificateExport.files($0, authority: authority)[0].bytes)
+                        }))
+            }
             if let context {
                 let address = listeners.address
                 listeners.tls = TLSListener(
@@ -113,6 +121,17 @@ package final class CampaignMockServer: Sendable {
             throw error
         }
         server.set(http)
+        server.describe(consoleInfo)
+    }
+
+    /// What the console's overview shows (`GET /_mock/info`).
+    private var consoleInfo: ConsoleInfo {
+        ConsoleInfo(
+            version: Self.version, baseURL: baseURL, httpsURL: httpsURL,
+            deviceURLs: deviceURLs.map { ConsoleInfo.DeviceURL(url: $0.url, use: $0.use) },
+            certificateAuthorityFingerprint: certificateAuthorityFingerprint,
+            soapLogin: configuration.soapLogin, soapBearerTokens: configuration.soapBearerTokens,
+            adminTokenRequired: configuration.adminToken != nil, recording: configuration.recordDirectory)
     }
 
     /// The router, behind the upstream proxy (`--upstream`) and the recorder (`--record`) when asked for.
@@ -140,9 +159,9 @@ package final class CampaignMockServer: Sendable {
     /// Every route, for the test that keeps the OpenAPI description complete.
     package var routesForTesting: [(method: HTTPMethod?, pattern: String)] { router.routePatterns }
 
-    /// The HTTPS context, and the local CA's fingerprint when it made the certificate.
+    /// The HTTPS context, and the local CA when it made the certificate.
     private static func tlsContext(_ configuration: Configuration, dataDirectory: DataDirectory?) throws
-        -> (TLSContext?, String?)
+        -> (TLSContext?, LocalCertificateAuthority?)
     {
         switch configuration.tlsMode {
         case .off:
@@ -152,7 +171,7 @@ package final class CampaignMockServer: Sendable {
             let names = LocalCertificateAuthority.defaultNames(extra: configuration.tlsNames)
             let credentials = try authority.serverCredentials(names: names)
             let context = try TLSContext(certificateChainPEM: credentials.chainPEM, privateKeyPEM: credentials.keyPEM)
-            return (context, authority.fingerprint)
+            return (context, authority)
         case .files(let certificate, let key):
             guard let chain = FileBytes.read(certificate) else {
                 throw ConfigurationError("--tls-cert: cannot read \(certificate)")
@@ -270,6 +289,22 @@ package final class CampaignMockServer: Sendable {
 /// Lets the admin API reach the HTTP server, which is built after it (readiness, open connections).
 final class ServerReference: Sendable {
     private let server = Mutex<HTTPServer?>(nil)
+    private let info = Mutex<ConsoleInfo?>(nil)
+    private let certificateFiles = Mutex<[CertificateExport.Format: [UInt8]]>([:])
+
+    func describe(_ description: ConsoleInfo) {
+        info.withLock { $0 = description }
+    }
+
+    /// The URLs, keys and settings the console shows; nil before the server listens.
+    var description: ConsoleInfo? { info.withLock { $0 } }
+
+    func setCertificateFiles(_ files: [CertificateExport.Format: [UInt8]]) {
+        certificateFiles.withLock { $0 = files }
+    }
+
+    /// The local CA with `--tls auto` in a device's format, for `GET /_mock/ca`; nil without it.
+    func certificate(_ format: CertificateExport.Format) -> [UInt8]? { certificateFiles.withLock { $0[format] } }
 
     func set(_ http: HTTPServer) {
         server.withLock { $0 = http }

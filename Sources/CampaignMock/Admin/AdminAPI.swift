@@ -26,6 +26,7 @@ struct AdminAPI: Sendable {
         registerState(on: &router)
         registerPush(on: &router)
         router.add(.get, "/_mock/stream", asyncRoute(openStream))
+        registerConsole(on: &router)
         router.add(
             .get, "/_mock/openapi.json", route { _ in .content(.ok, type: "application/json", OpenAPIDocument.bytes) })
     }

@@ -8,9 +8,14 @@ struct AdminAccess: Sendable {
 
     static let openPaths: Set<String> = ["/_mock/health", "/_mock/ready"]
 
+    /// The console's own files hold no data; the page asks for the token before it reads anything.
+    static func isOpen(_ path: String) -> Bool {
+        openPaths.contains(path) || path == "/_mock/ui" || path.hasPrefix("/_mock/ui/")
+    }
+
     /// nil when allowed, else the refusal.
     func refusal(for request: HTTPRequest) -> AdminError? {
-        if Self.openPaths.contains(request.path) { return nil }
+        if Self.isOpen(request.path) { return nil }
         guard let token else {
             if request.remoteAddress?.isLoopback ?? true { return nil }
             return AdminError(

@@ -16,6 +16,7 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     package static let `continue` = HTTPStatus(code: 100)
     package static let ok = HTTPStatus(code: 200)
     package static let created = HTTPStatus(code: 201)
+    package static let found = HTTPStatus(code: 302)
     package static let noContent = HTTPStatus(code: 204)
     package static let badRequest = HTTPStatus(code: 400)
     package static let unauthorized = HTTPStatus(code: 401)

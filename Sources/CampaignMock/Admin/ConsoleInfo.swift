@@ -1,0 +1,21 @@
+/// `GET /_mock/info`: where the server can be reached and how, for the console's overview.
+package struct ConsoleInfo: Sendable, Codable, Equatable {
+    package struct DeviceURL: Sendable, Codable, Equatable {
+        package var url: String
+        package var use: String
+    }
+
+    package var version: String
+    /// `http://127.0.0.1:8080`, what this machine uses.
+    package var baseURL: String
+    package var httpsURL: String?
+    /// The Android emulator's alias of this machine and the network addresses.
+    package var deviceURLs: [DeviceURL]
+    /// With `--tls auto`: devices must trust this CA (`GET /_mock/ca`).
+    package var certificateAuthorityFingerprint: String?
+    package var soapLogin: String
+    package var soapBearerTokens: [String]
+    package var adminTokenRequired: Bool
+    /// The `--record` directory, when recording.
+    package var recording: String?
+}
