@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -39,6 +40,8 @@ function request()
   return wrk.format("GET", "/r/?id=h3039,d" .. tid .. "-" .. n .. ",1")
 end
 """
+
+STREAMING_TRACKING_LUA = TRACKING_LUA.replace('h3039,d"', 'h3039,s"')
 
 REGISTRATION_LUA = """
 local threads = 0
@@ -160,11 +163,46 @@ def start_to_ready():
 
 
 def count(database, sql):
+    """The first column of the first row (or the whole row, when the query selects several)."""
     connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     try:
-        return connection.execute(sql).fetchone()[0]
+        row = connection.execute(sql).fetchone()
+        return row[0] if len(row) == 1 else row
     finally:
         connection.close()
+
+
+class StreamReaders:
+    """`count` clients reading GET /_mock/stream?type=receive, each counting the events it gets."""
+
+    def __init__(self, port, count):
+        self.stop = threading.Event()
+        self.counts = [0] * count
+        self.threads = [threading.Thread(target=self.read, args=(port, index), daemon=True) for index in range(count)]
+        for thread in self.threads:
+            thread.start()
+
+    def read(self, port, index):
+        with socket.create_connection(("127.0.0.1", port)) as connection:
+            connection.sendall(b"GET /_mock/stream?type=receive HTTP/1.1\r\nHost: bench\r\n\r\n")
+            connection.settimeout(0.5)
+            tail = b""
+            while not self.stop.is_set():
+                try:
+                    data = connection.recv(1 << 16)
+                except socket.timeout:
+                    continue
+                if not data:
+                    return
+                text = tail + data
+                self.counts[index] += text.count(b"event: receive")
+                tail = text[-20:]
+
+    def finish(self):
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(5)
+        return self.counts
 
 
 def check_rows(name, load, stored, distinct, problems):
@@ -208,25 +246,43 @@ def main():
             database = os.path.join(data, "campaign-mock.sqlite3")
             print(f"tracking hits ({SECONDS} s)…", flush=True)
             results["tracking"] = wrk(port, "/", os.path.join(work, "tracking.lua"))
-            check_rows("tracking", results["tracking"], count(database, "SELECT count(*) FROM tracking_events"),
-                       count(database, "SELECT count(DISTINCT delivery_id) FROM tracking_events"), problems)
+            check_rows("tracking", results["tracking"],
+                       *count(database, "SELECT count(*), count(DISTINCT delivery_id) FROM tracking_events"), problems)
+            print(f"tracking hits with 10 event streams open ({SECONDS} s)…", flush=True)
+            with open(os.path.join(work, "streaming.lua"), "w") as handle:
+                handle.write(STREAMING_TRACKING_LUA)
+            readers = StreamReaders(port, 10)
+            time.sleep(0.5)
+            results["tracking_streams"] = wrk(port, "/", os.path.join(work, "streaming.lua"))
+            time.sleep(1)
+            received = readers.finish()
+            results["tracking_streams"]["events_per_stream"] = received
+            check_rows("tracking with streams", results["tracking_streams"],
+                       *count(database, "SELECT count(*), count(DISTINCT delivery_id) FROM tracking_events "
+                                        "WHERE delivery_id LIKE 's%'"), problems)
+            if min(received) < results["tracking_streams"]["completed"]:
+                problems.append(f"tracking with streams: a stream got {min(received)} of "
+                                f"{results['tracking_streams']['completed']} events")
             print(f"registrations ({SECONDS} s)…", flush=True)
             results["registration"] = wrk(port, "/", os.path.join(work, "registration.lua"))
-            check_rows("registration", results["registration"], count(database, "SELECT count(*) FROM devices"),
-                       count(database, "SELECT count(DISTINCT registration_token) FROM devices"), problems)
+            check_rows("registration", results["registration"],
+                       *count(database, "SELECT count(*), count(DISTINCT registration_token) FROM devices"), problems)
             print(f"/_mock/health ({SECONDS} s)…", flush=True)
             results["health"] = wrk(port, "/_mock/health")
             results["peak_rss_mb"] = rss_mb(server.pid, "VmHWM")
             time.sleep(1)
             results["rss_after_load_mb"] = rss_mb(server.pid)
-            results["requests_served"] = sum(results[name]["completed"] for name in ("tracking", "registration", "health"))
+            results["requests_served"] = sum(results[name]["completed"]
+                                             for name in ("tracking", "tracking_streams", "registration", "health"))
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait()
 
     baseline = results["nginx"]["requests_per_second"]
-    for name in ("tracking", "registration", "health"):
+    for name in ("tracking", "tracking_streams", "registration", "health"):
         results[name]["ratio_to_nginx"] = results[name]["requests_per_second"] / baseline
+    streams_cost = 1 - results["tracking_streams"]["requests_per_second"] / results["tracking"]["requests_per_second"]
+    results["tracking_streams"]["cost_vs_tracking"] = streams_cost
     checks = {
         "tracking ≥ 0.6 × nginx": results["tracking"]["ratio_to_nginx"] >= TARGETS["tracking_ratio"],
         "registration ≥ 0.4 × nginx": results["registration"]["ratio_to_nginx"] >= TARGETS["registration_ratio"],
@@ -235,6 +291,7 @@ def main():
         "start-to-ready ≤ 50 ms": results["start_to_ready_ms"] <= TARGETS["start_ms"],
         "idle RSS ≤ 20 MB": results["idle_rss_mb"] <= TARGETS["idle_rss_mb"],
         "peak RSS ≤ 64 MB": results["peak_rss_mb"] <= TARGETS["peak_rss_mb"],
+        "10 open streams cost ≤ 10 % of tracking throughput": streams_cost <= 0.10,
     }
     results["targets_met"] = checks
     results["problems"] = problems
@@ -242,6 +299,7 @@ def main():
     print()
     print(f"{'load':<28}{'req/s':>11}{'p50 ms':>9}{'p99 ms':>9}{'× nginx':>9}{'stored':>9}")
     for name, label in (("nginx", "nginx static 200"), ("tracking", "GET /r/ tracking hit"),
+                        ("tracking_streams", "tracking, 10 streams open"),
                         ("registration", "POST registerAndroid.jssp"), ("health", "GET /_mock/health")):
         load = results[name]
         ratio = f"{load['ratio_to_nginx']:.2f}" if "ratio_to_nginx" in load else "1.00"

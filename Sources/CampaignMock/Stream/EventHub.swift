@@ -23,8 +23,16 @@ package final class EventHub: Sendable {
         /// What the filters compare (`app`, `token`, `platform`, `endpoint`, `status`, …).
         package let facts: [String: String]
 
-        /// The event in the text/event-stream format.
-        var text: String { "id: \(id)\nevent: \(type)\ndata: \(data)\n\n" }
+        /// The event in the text/event-stream format, made once for every stream.
+        let bytes: [UInt8]
+
+        init(id: UInt64, type: String, data: String, facts: [String: String]) {
+            self.id = id
+            self.type = type
+            self.data = data
+            self.facts = facts
+            bytes = Array("id: \(id)\nevent: \(type)\ndata: \(data)\n\n".utf8)
+        }
     }
 
     /// What a stream wants: event types (none: all) and, per fact, the value it must have.
@@ -46,6 +54,22 @@ package final class EventHub: Sendable {
     /// The event types, for documentation and validation.
     package static let types = ["registration", "receive", "open", "request", "push", "fault", "app", "reset", "gap"]
 
+    /// The stored kinds, each read from its table.
+    enum Group: CaseIterable {
+        case registrations, tracking, journal, pushes
+
+        /// The groups a filter needs (all when it names no type).
+        static func needed(by filter: Filter) -> Set<Group> {
+            guard !filter.types.isEmpty else { return Set(allCases) }
+            var groups: Set<Group> = []
+            if filter.types.contains("registration") { groups.insert(.registrations) }
+            if filter.types.contains("receive") || filter.types.contains("open") { groups.insert(.tracking) }
+            if filter.types.contains("request") { groups.insert(.journal) }
+            if filter.types.contains("push") { groups.insert(.pushes) }
+            return groups
+        }
+    }
+
     private struct Subscriber {
         let stream: ResponseStream
         let filter: Filter
@@ -57,7 +81,10 @@ package final class EventHub: Sendable {
         /// The oldest id the ring holds without a hole (after an idle time, the first id recorded again).
         var firstKept: UInt64 = 1
         var subscribers: [UInt64: Subscriber] = [:]
-        var cursors: (registration: Int64, event: Int64, journal: Int64, push: Int64)?
+        /// Per stored kind the hub reads (those some stream asked for since it became active), the last
+        /// row read, and the first event id from which that kind is complete.
+        var cursors: [Group: Int64] = [:]
+        var completeFrom: [Group: UInt64] = [:]
         var lastSubscriberLeftAt: UInt64 = 0
         var scheduled = false
     }
@@ -113,25 +140,28 @@ package final class EventHub: Sendable {
             activate()
             // Catch up on what is committed, so the replay and the live events join without a hole.
             collect()
+            startReading(Group.needed(by: filter))
             state.withLock { state in
                 var backlog: [Event] = []
                 if let after {
+                    // Events of a kind this stream wants are complete from the latest of these ids.
+                    let complete = Group.needed(by: filter).compactMap { state.completeFrom[$0] }.max() ?? 1
+                    let kept = max(state.firstKept, complete)
                     if after >= state.nextID {
                         // A cursor from another run of the server (ids start again at each start).
                         let gap =
                             #"{"error":"event \#(after) is not from this run of the server; reload from the admin API","resumeFrom":\#(state.nextID)}"#
                         backlog.append(Event(id: state.nextID - 1, type: "gap", data: gap, facts: [:]))
-                    } else if after + 1 < state.firstKept {
+                    } else if after + 1 < kept {
                         let gap =
-                            #"{"error":"events after \#(after) are no longer kept; reload from the admin API","resumeFrom":\#(state.firstKept)}"#
-                        backlog.append(Event(id: state.firstKept - 1, type: "gap", data: gap, facts: [:]))
+                            #"{"error":"events after \#(after) are no longer kept; reload from the admin API","resumeFrom":\#(kept)}"#
+                        backlog.append(Event(id: kept - 1, type: "gap", data: gap, facts: [:]))
                     }
                     backlog += state.ring.filter { $0.id > after && filter.matches($0) }
                 }
                 state.subscribers[id] = Subscriber(stream: stream, filter: filter)
                 // A comment first, so the client sees the stream open before any event.
-                stream.write(
-                    Array((": campaign-mock event stream\nretry: 1000\n\n" + backlog.map(\.text).joined()).utf8))
+                stream.write(Array(": campaign-mock event stream\nretry: 1000\n\n".utf8) + backlog.flatMap(\.bytes))
             }
         }
         return stream
@@ -144,34 +174,61 @@ package final class EventHub: Sendable {
         }
     }
 
-    /// Starts reading changes, if it was idle: from what is committed now, with a fresh ring.
+    /// Starts, if it was idle, with a fresh ring and no kind read yet.
     private func activate() {
         guard !active.load(ordering: .acquiring) else { return }
-        let cursors = try? store.read { reader in
-            (
-                try reader.lastRegistrationID(), try reader.lastEventID(), try reader.lastJournalID(),
-                try reader.lastPushID()
-            )
-        }
         state.withLock { state in
-            state.cursors = cursors ?? (0, 0, 0, 0)
+            state.cursors = [:]
+            state.completeFrom = [:]
             state.ring.removeAll()
             state.firstKept = state.nextID
         }
         active.store(true, ordering: .releasing)
     }
 
+    /// Reads `groups` from now on, those not read yet from what is committed now: a kind no stream asked
+    /// for costs nothing (until the hub goes idle, a kind once asked for stays read, so a client that
+    /// reconnects misses nothing).
+    private func startReading(_ groups: Set<Group>) {
+        let new = state.withLock { state in groups.filter { state.cursors[$0] == nil } }
+        guard !new.isEmpty else { return }
+        let last = try? store.read { reader in
+            (
+                try reader.lastRegistrationID(), try reader.lastEventID(), try reader.lastJournalID(),
+                try reader.lastPushID()
+            )
+        }
+        state.withLock { state in
+            for group in new {
+                switch group {
+                case .registrations: state.cursors[group] = last?.0 ?? 0
+                case .tracking: state.cursors[group] = last?.1 ?? 0
+                case .journal: state.cursors[group] = last?.2 ?? 0
+                case .pushes: state.cursors[group] = last?.3 ?? 0
+                }
+                state.completeFrom[group] = state.nextID
+            }
+        }
+    }
+
     // MARK: - Publishing
 
-    /// Something was committed: read it, soon, on the hub's queue (one read per burst). Cheap when idle.
+    /// Something was committed: read it soon, on the hub's queue. Reads are at least `batchMilliseconds`
+    /// apart, so a busy server's changes go out in batches (one read, one write per stream) rather than one
+    /// by one. Cheap when idle: one atomic load.
     package func changed() {
         guard active.load(ordering: .relaxed) else { return }
         let schedule = state.withLock { state in
             defer { state.scheduled = true }
             return !state.scheduled
         }
-        if schedule { queue.async { [self] in collect() } }
+        if schedule {
+            queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [self] in collect() }
+        }
     }
+
+    /// How long changes gather before they are read and sent.
+    static let batchMilliseconds = 20
 
     /// Publishes a change that is not a stored row (an application, a fault, a reset).
     package func publish(_ type: String, _ item: some Encodable, facts: [String: String] = [:]) {
@@ -194,19 +251,23 @@ package final class EventHub: Sendable {
         }
     }
 
-    /// Reads what was committed since the cursors and publishes it, oldest first.
+    /// Reads what was committed since the cursors of the kinds read, and publishes it, oldest first.
     private func collect() {
         state.withLock { $0.scheduled = false }
-        guard let cursors = state.withLock({ $0.cursors }) else { return }
+        let cursors = state.withLock { $0.cursors }
+        guard !cursors.isEmpty else { return }
         let batch = 1000
         do {
             let (registrations, events, requests, pushes) = try store.read { reader in
                 (
-                    try reader.registrations(
-                        after: cursors.registration, since: nil, matching: DeviceFilter(), limit: batch),
-                    try reader.events(matching: EventFilter(), after: cursors.event, limit: batch).events,
-                    try reader.journalPage(after: cursors.journal, limit: batch).requests,
-                    try reader.pushes(after: cursors.push, limit: batch)
+                    try cursors[.registrations].map {
+                        try reader.registrations(after: $0, since: nil, matching: DeviceFilter(), limit: batch)
+                    } ?? [],
+                    try cursors[.tracking].map {
+                        try reader.events(matching: EventFilter(), after: $0, limit: batch).events
+                    } ?? [],
+                    try cursors[.journal].map { try reader.journalPage(after: $0, limit: batch).requests } ?? [],
+                    try cursors[.pushes].map { try reader.pushes(after: $0, limit: batch) } ?? []
                 )
             }
             var items: [(time: String, order: Int, type: String, data: String, facts: [String: String])] = []
@@ -240,10 +301,10 @@ package final class EventHub: Sendable {
             // One order for all kinds: by time, then the change before the request that made it.
             items.sort { ($0.time, $0.order) < ($1.time, $1.order) }
             state.withLock { state in
-                state.cursors = (
-                    registrations.last?.id ?? cursors.registration, events.last?.id ?? cursors.event,
-                    requests.last?.id ?? cursors.journal, pushes.last?.id ?? cursors.push
-                )
+                if let last = registrations.last?.id { state.cursors[.registrations] = last }
+                if let last = events.last?.id { state.cursors[.tracking] = last }
+                if let last = requests.last?.id { state.cursors[.journal] = last }
+                if let last = pushes.last?.id { state.cursors[.pushes] = last }
             }
             emit(items.map { ($0.type, $0.data, $0.facts) })
             if registrations.count == batch || events.count == batch || requests.count == batch
@@ -270,8 +331,8 @@ package final class EventHub: Sendable {
                 state.firstKept = state.ring.first?.id ?? state.nextID
             }
             return state.subscribers.values.compactMap { subscriber in
-                let text = published.filter(subscriber.filter.matches).map(\.text).joined()
-                return text.isEmpty ? nil : (subscriber.stream, Array(text.utf8))
+                let bytes = published.filter(subscriber.filter.matches).flatMap(\.bytes)
+                return bytes.isEmpty ? nil : (subscriber.stream, bytes)
             }
         }
         for (stream, bytes) in deliveries { stream.write(bytes) }

@@ -176,7 +176,9 @@ final class Connection {
 
     /// Ends the stream with `bytes` and the last chunk; the connection closes after it.
     func finishStream(_ bytes: [UInt8]) {
-        guard stream != nil, !closeAfterFlush else { return }
+        guard let stream, !closeAfterFlush else { return }
+        // The producer stops now, though the last bytes may take a while to reach a slow reader.
+        stream.markClosed()
         enqueueChunk(bytes)
         enqueue(Array("0\r\n\r\n".utf8))
         awaitingReply = false

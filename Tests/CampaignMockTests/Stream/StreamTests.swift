@@ -211,6 +211,24 @@ struct StreamTests {
         #expect(events.first?.type == "gap" || events.first?.id == 1)
     }
 
+    /// Kinds no open stream asked for are not read (they would cost the server for nothing); a stream that
+    /// asks for them later and wants to resume from before learns it with a gap event.
+    @Test func kindsNoStreamAskedForAreNotKept() throws {
+        let live = try LiveServer.withSDKApplications()
+        let hits = try StreamReader(port: live.port, query: "?type=receive")
+        while live.server.stream.count == 0 { usleep(1000) }
+        try hit(live, 1)
+        let first = try hits.read { !$0.isEmpty }
+        #expect(first.map(\.type) == ["receive"])
+        let all = try StreamReader(port: live.port, query: "?since=0")
+        let events = try all.read { !$0.isEmpty }
+        #expect(events.first?.type == "gap")
+        // From now on everything is read: a hit comes with its request.
+        try hit(live, 2)
+        let next = try all.read { $0.count >= 2 }
+        #expect(Set(next.map(\.type)) == ["receive", "request"])
+    }
+
     @Test func withAnAdminTokenTheStreamTakesItAsAQueryParameter() throws {
         let live = try LiveServer.withSDKApplications { $0.adminToken = "secret" }
         let refused = try live.request("GET", "/_mock/stream")
