@@ -33,9 +33,9 @@ FUZZ_TARGETS ?= http-request form additional-params tracking-id soap-envelope
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 # What the server needs to build: the SQLite and OpenSSL headers, found through pkg-config.
 SERVER_PACKAGES := libsqlite3-dev libssl-dev pkg-config
-# What the tests need besides: curl and the openssl tool (driven by tests) and Python's venv for the
+# What the tests need besides: curl, the openssl tool and ApacheBench (driven by tests) and Python's venv for the
 # project-local test environment.
-TEST_PACKAGES := curl openssl python3-venv
+TEST_PACKAGES := curl openssl python3-venv apache2-utils
 BROWSER_PACKAGES := chromium chromium-driver
 # The test tools (schemathesis, zeep, pytest) live in this project-local virtual environment, never in
 # the system Python (Debian and Ubuntu refuse that).

@@ -193,3 +193,22 @@ struct DurabilityTests {
         #expect(acknowledgedHits.values.isSubset(of: storedHits))
     }
 }
+
+/// Stock HTTP clients, run as they are.
+@Suite("stock HTTP clients", .timeLimit(.minutes(1)))
+struct StockClientTests {
+    /// ApacheBench speaks HTTP/1.0; with -k it keeps connections only when the answer says keep-alive.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ab"), "needs ab (apache2-utils)"))
+    func apacheBenchWithKeepAliveCompletes() throws {
+        let directory = TemporaryDirectory()
+        let (server, port) = try startServe(["--in-memory", "--log-level", "warning"], in: directory)
+        defer { server.signal(SIGTERM) }
+        let result = try runProcess(
+            "/usr/bin/ab", ["-k", "-n", "2000", "-c", "8", "-s", "10", "http://127.0.0.1:\(port)/_mock/ready"],
+            timeoutSeconds: 30)
+        #expect(result.code == 0, "\(result.error)")
+        #expect(result.output.contains("Complete requests:      2000"))
+        #expect(result.output.contains("Failed requests:        0"))
+        #expect(result.output.contains("Keep-Alive requests:    2000"))
+    }
+}

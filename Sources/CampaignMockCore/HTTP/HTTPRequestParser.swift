@@ -283,6 +283,10 @@ package struct HTTPRequestParser {
         guard parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
             throw HTTPError(.badRequest, "request-target contains a space, control or non-ASCII byte")
         }
+        // RFC 9112 §3.2: no form of request-target has a fragment; a client strips it before sending.
+        if parts[1].contains(UInt8(ascii: "#")) {
+            throw HTTPError(.badRequest, "request-target contains a fragment ('#'); a client must not send one")
+        }
         let target = try normalizedTarget(String(decoding: parts[1], as: UTF8.self), method: method)
         let version = try parseVersion(parts[2])
         return Head(method: method, target: target, version: version)

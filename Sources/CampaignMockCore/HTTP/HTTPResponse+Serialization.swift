@@ -7,7 +7,10 @@ extension HTTPResponse {
     ///   - close: whether to announce `Connection: close`.
     ///   - isHead: answer to HEAD: the headers of the full response, no content (RFC 9110 §9.3.2).
     ///   - chunked: only the head, announcing a body sent later in chunks (RFC 9112 §7.1).
-    package func serialized(date: String, server: String, close: Bool, isHead: Bool, chunked: Bool = false) -> [UInt8] {
+    ///   - announceKeepAlive: say `Connection: keep-alive` when the connection stays open (to HTTP/1.0).
+    package func serialized(
+        date: String, server: String, close: Bool, isHead: Bool, chunked: Bool = false, announceKeepAlive: Bool = false
+    ) -> [UInt8] {
         var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
         head += "Date: \(date)\r\nServer: \(server)\r\n"
         for (name, value) in headers
@@ -21,6 +24,9 @@ extension HTTPResponse {
         }
         if close {
             head += "Connection: close\r\n"
+        } else if announceKeepAlive {
+            // An HTTP/1.0 client keeps the connection only when the answer says so (RFC 9112 §9.3, C.2.2).
+            head += "Connection: keep-alive\r\n"
         }
         head += "\r\n"
         var bytes = Array(head.utf8)

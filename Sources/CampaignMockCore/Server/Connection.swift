@@ -23,6 +23,8 @@ final class Connection {
     private(set) var stream: ResponseStream?
     private var replyIsToHead = false
     private var replyKeepsAlive = true
+    /// The request was HTTP/1.0: a connection kept open must be announced.
+    private var replyIsHTTP10 = false
     /// After the output is flushed, the connection closes.
     private(set) var closeAfterFlush = false
     /// Write side shut; reading and discarding until the peer closes or the deadline passes.
@@ -122,6 +124,7 @@ final class Connection {
                     awaitingReply = true
                     replyIsToHead = request.method == .head
                     replyKeepsAlive = request.wantsKeepAlive
+                    replyIsHTTP10 = request.version.major == 1 && request.version.minor == 0
                     requestStartedAt = 0
                     bodyStartedAt = 0
                     return request
@@ -147,7 +150,9 @@ final class Connection {
     /// Queues the handler's response. `forceClose` is set while the server shuts down.
     func complete(with response: HTTPResponse, date: String, server: String, forceClose: Bool, now: UInt64) {
         let close = forceClose || !replyKeepsAlive || response.headers.hasToken("close", in: .connection)
-        enqueue(response.serialized(date: date, server: server, close: close, isHead: replyIsToHead))
+        enqueue(
+            response.serialized(
+                date: date, server: server, close: close, isHead: replyIsToHead, announceKeepAlive: replyIsHTTP10))
         awaitingReply = false
         idleSince = now
         if close {

@@ -60,6 +60,9 @@ struct HTTPRequestParserTests {
         .init(name: "endless request line", text: "GET /" + String(repeating: "a", count: 100), status: 414),
         // Line endings (RFC 9112 §2.2)
         .init(name: "bare LF after request line", text: "GET / HTTP/1.1\nHost: a\r\n\r\n", status: 400),
+        .init(
+            name: "fragment in the request-target", text: "GET /r/?id=h1,d,1#top HTTP/1.1\r\nHost: a\r\n\r\n",
+            status: 400),
         .init(name: "bare LF after header", text: "GET / HTTP/1.1\r\nHost: a\n\r\n", status: 400),
         .init(name: "bare CR in header value", text: "GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n", status: 400),
         .init(name: "bare CR in request line", text: "GET /\r HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),

@@ -153,6 +153,24 @@ struct HTTPServerTests {
         #expect(handlerClose.isClosedByServer())
     }
 
+    /// RFC 9112 §9.3: an HTTP/1.0 client asking for keep-alive keeps the connection only when the answer
+    /// says so; without the header, `ab -k` waited for a close that never came.
+    @Test func announcesKeepAliveToAnHTTP10ClientThatAskedForIt() throws {
+        let server = try startServer()
+        defer { server.shutdown() }
+        let client = try RawHTTPClient(port: server.localAddress.port, timeoutSeconds: 3)
+        for path in ["/one", "/two"] {
+            try client.send("GET \(path) HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.header("Connection") == "keep-alive")
+        }
+        // HTTP/1.1 keeps alive by default and says nothing.
+        let modern = try RawHTTPClient(port: server.localAddress.port)
+        try modern.send(get("/three"))
+        #expect(try modern.readResponse().header("Connection") == nil)
+    }
+
     @Test func answersAClientThatHalfClosedAfterItsRequest() throws {
         let server = try startServer()
         defer { server.shutdown() }
