@@ -178,22 +178,10 @@ extension SOAPEndpoint {
             throw HTTPError(.methodNotAllowed, "mcPing.jsp takes GET", headers: [.allow: "GET, HEAD"])
         }
         do {
-            if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
-                guard sessions.acceptsBearer(authorization.dropFirst("bearer ".count).trimmingASCIISpaces()) else {
-                    throw SOAPFault.badSession("the bearer token is not accepted (--soap-bearer-token)")
-                }
-            } else {
-                var token = request.headers[HTTPHeaderName(rawValue: "X-Session-Token")] ?? ""
-                for part in (request.headers[.cookie] ?? "").split(separator: ";") {
-                    let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIISpaces() }
-                    if pair.count == 2 && pair[0] == "__sessiontoken" && token.isEmpty { token = pair[1] }
-                }
-                try sessions.authenticate(
-                    token: token, securityToken: request.headers[HTTPHeaderName(rawValue: "X-Security-Token")])
-            }
-        } catch let fault as SOAPFault {
+            _ = try sessions.authenticate(request, token: "")
+        } catch {
             throw HTTPError(
-                .forbidden, "XSV-350008 Session has expired or is invalid. Please reconnect. (\(fault.detail ?? ""))")
+                .forbidden, "XSV-350008 Session has expired or is invalid. Please reconnect. (\(error.detail ?? ""))")
         }
         return EndpointResult(response: .text(.ok, "Ok\n\(Self.now())\n0/10000 pending events"))
     }

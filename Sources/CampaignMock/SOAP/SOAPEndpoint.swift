@@ -78,22 +78,7 @@ struct SOAPEndpoint: Sendable {
     /// accounts, which never log on), else the first parameter or the `__sessiontoken` cookie, checked
     /// with `X-Security-Token` (docs/protocol.md §5.1).
     private func authenticate(_ call: SOAPCall, _ request: HTTPRequest) throws(SOAPFault) -> String {
-        if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
-            guard sessions.acceptsBearer(authorization.dropFirst("bearer ".count).trimmingASCIISpaces()) else {
-                throw .badSession("the bearer token is not accepted (--soap-bearer-token)")
-            }
-            return ""
-        }
-        var token = call.parameters.first?.text.trimmingASCIISpaces() ?? ""
-        if token.isEmpty, let cookie = request.headers[.cookie] {
-            for part in cookie.split(separator: ";") {
-                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIISpaces() }
-                if pair.count == 2 && pair[0] == "__sessiontoken" { token = pair[1] }
-            }
-        }
-        try sessions.authenticate(
-            token: token, securityToken: request.headers[HTTPHeaderName(rawValue: "X-Security-Token")])
-        return token
+        try sessions.authenticate(request, token: call.parameters.first?.text.trimmingASCIISpaces() ?? "")
     }
 
     // MARK: - xtk:session

@@ -60,6 +60,27 @@ final class SOAPSessions: Sendable {
         _ = sessions.withLock { $0.removeValue(forKey: token) }
     }
 
+    /// Checks who calls: an accepted `Authorization: Bearer` token (Campaign v8 technical accounts, which
+    /// never log on), else a session token (`token`, else `X-Session-Token`, else the `__sessiontoken`
+    /// cookie) with `X-Security-Token`. Returns the session token ("" for a bearer token).
+    ///
+    /// - Throws: the `XSV-350008` fault.
+    func authenticate(_ request: HTTPRequest, token given: String) throws(SOAPFault) -> String {
+        if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
+            guard acceptsBearer(authorization.dropFirst("bearer ".count).trimmingASCIISpaces()) else {
+                throw .badSession("the bearer token is not accepted (--soap-bearer-token)")
+            }
+            return ""
+        }
+        var token = given.isEmpty ? request.headers[HTTPHeaderName(rawValue: "X-Session-Token")] ?? "" : given
+        for part in (request.headers[.cookie] ?? "").split(separator: ";") where token.isEmpty {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIISpaces() }
+            if pair.count == 2 && pair[0] == "__sessiontoken" { token = pair[1] }
+        }
+        try authenticate(token: token, securityToken: request.headers[HTTPHeaderName(rawValue: "X-Security-Token")])
+        return token
+    }
+
     /// Checks a call's credentials: a live session token with its security token, or `login/password`
     /// (the form load-balanced setups use, docs/protocol.md §5.4).
     ///
