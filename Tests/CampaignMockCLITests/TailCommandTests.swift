@@ -42,7 +42,9 @@ struct TailCommandTests {
             binary, ["serve", "--port", String(port)], workingDirectory: directory.path)
         defer { restarted.signal(SIGTERM) }
         #expect(restarted.waitForOutput(containing: "Stop with Ctrl-C") != nil)
-        #expect(tail.waitForOutput(containing: #""type":"gap""#, timeoutSeconds: 15) != nil)
+        #expect(
+            tail.waitForOutput(containing: #""type":"gap""#, timeoutSeconds: 30) != nil,
+            "tail: \(tail.standardOutput) \(tail.standardError); server: \(restarted.standardError)")
         try register(port, token: "after-restart")
         #expect(tail.waitForOutput(containing: "after-restart") != nil)
 

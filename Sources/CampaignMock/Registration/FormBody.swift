@@ -11,19 +11,20 @@ struct FormBody: Equatable {
     ///   a value that is not UTF-8 once decoded, an empty name, or a repeated name.
     init(parsing bytes: [UInt8]) throws(RegistrationError) {
         // iOS sends non-ASCII letters raw (docs/protocol.md §3.3), so the raw body must be UTF-8 as well.
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             throw .malformed("the body is not UTF-8")
         }
-        if text.isEmpty { return }
-        for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
+        if bytes.isEmpty { return }
+        // Split on the bytes of `&` and `=` (ASCII, so never inside a multi-byte character), as HTML's
+        // form decoding does; working on bytes rather than Characters keeps this cheap.
+        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
             if pair.isEmpty { throw .malformed("empty parameter between '&' separators") }
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             if parts[0].isEmpty { throw .malformed("parameter without a name before '='") }
-            guard let name = PercentEncoding.decode(parts[0], plusAsSpace: true) else {
-                throw .malformed("malformed parameter name '\(parts[0].prefix(40))'")
+            guard let name = PercentEncoding.decode(bytes: parts[0], plusAsSpace: true) else {
+                throw .malformed("malformed parameter name '\(String(decoding: parts[0].prefix(40), as: UTF8.self))'")
             }
-            let rawValue = parts.count > 1 ? parts[1] : ""
-            guard let value = PercentEncoding.decode(rawValue, plusAsSpace: true) else {
+            guard let value = PercentEncoding.decode(bytes: parts.count > 1 ? parts[1] : [], plusAsSpace: true) else {
                 throw .malformed("malformed percent-encoding in parameter '\(name)'")
             }
             if fields.contains(where: { $0.name == name }) {

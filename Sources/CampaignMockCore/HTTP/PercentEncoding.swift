@@ -7,6 +7,30 @@ package enum PercentEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// Decodes `%XX` escapes in raw bytes (a form body); nil for a broken escape or a result that is not UTF-8.
+    package static func decode(bytes: ArraySlice<UInt8>, plusAsSpace: Bool = false) -> String? {
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusAsSpace) }) {
+            return String(validating: bytes, as: UTF8.self)
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
+                    let low = hexValue(bytes[index + 2])
+                else { return nil }
+                result.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            result.append(byte == UInt8(ascii: "+") && plusAsSpace ? 32 : byte)
+            index += 1
+        }
+        return String(validating: result, as: UTF8.self)
+    }
+
     /// Encodes every byte but the unreserved ones (`A-Z a-z 0-9 - . _ ~`) as `%XX` (upper-case hex).
     package static func encodeComponent(_ text: String) -> String {
         var result = ""

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""make bench-instructions: instructions per request, counted by valgrind's callgrind.
+
+Requests per second move with whatever else the machine does; instruction counts do not (the same
+binary, inputs and environment give the same count). For each load this starts the release build under
+callgrind, sends REQUESTS requests over one keep-alive connection, one at a time, stops the server and
+reads the instructions it executed; a run with no request gives the cost of starting and stopping,
+which is subtracted. Prints instructions per request and writes bench/results/instructions-<time>.json.
+
+    python3 bench/instructions.py [--requests N] [--binary PATH]
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+REGISTRATION = ("registrationToken=bench{n}&mobileAppUuid=campaign-mock-demo-android&userKey=user{n}%40example.com"
+                "&deviceImei=&deviceName=Pixel%208&deviceModel=Pixel%208&deviceBrand=google&deviceManufacturer=Google"
+                "&osName=android&osVersion=14&osLanguage=en_US&additionalParams=%3CadditionalParameters%3E%3Cparam"
+                "%20name%3D%22plan%22%20value%3D%22gold%22%2F%3E%3C%2FadditionalParameters%3E")
+
+LOADS = {
+    "nothing": None,
+    "tracking hit": lambda n: f"GET /r/?id=h3039,d{n},1 HTTP/1.1\r\nHost: b\r\n\r\n",
+    "registration": lambda n: ("POST /nms/mobile/1/registerAndroid.jssp HTTP/1.1\r\nHost: b\r\n"
+                               "Content-Type: application/x-www-form-urlencoded;charset=UTF-8\r\n"
+                               f"Content-Length: {len(REGISTRATION.format(n=n))}\r\n\r\n{REGISTRATION.format(n=n)}"),
+    "/_mock/health": lambda n: "GET /_mock/health HTTP/1.1\r\nHost: b\r\n\r\n",
+}
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def read_response(connection, buffer):
+    while b"\r\n\r\n" not in buffer:
+        buffer += connection.recv(65536)
+    head, _, rest = buffer.partition(b"\r\n\r\n")
+    length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+    while len(rest) < length:
+        rest += connection.recv(65536)
+    status = int(head.split(b" ")[1])
+    return status, rest[length:]
+
+
+def count(binary, load, requests, work):
+    """Instructions the server executed for `requests` requests of `load` (with start and stop)."""
+    out = os.path.join(work, f"callgrind.{time.monotonic_ns()}")
+    port = free_port()
+    server = subprocess.Popen(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "serve", "--port", str(port),
+         "--data-dir", os.path.join(work, f"data-{time.monotonic_ns()}"), "--log-level", "error", "--event-loops", "1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            connection = socket.create_connection(("127.0.0.1", port), timeout=60)
+            break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit(f"the server did not start under valgrind: {server.stderr.read().decode()[-500:]}")
+            time.sleep(0.2)
+    buffer = b""
+    with connection:
+        connection.sendall(b"GET /_mock/ready HTTP/1.1\r\nHost: b\r\n\r\n")
+        status, buffer = read_response(connection, buffer)
+        for n in range(requests if load else 0):
+            connection.sendall(load(n).encode())
+            status, buffer = read_response(connection, buffer)
+            if status != 200:
+                raise SystemExit(f"request {n} answered {status}")
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=120)
+    with open(out) as handle:
+        totals = re.search(r"^(?:summary|totals): (\d+)", handle.read(), re.M)
+    return int(totals.group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=int(os.environ.get("BENCH_REQUESTS", "1000")))
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "campaign-mock"))
+    arguments = parser.parse_args()
+    subprocess.run(["swift", "build", "-c", "release", "--product", "campaign-mock"], cwd=ROOT, check=True)
+    results = {"requests": arguments.requests,
+               "when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    with tempfile.TemporaryDirectory() as work:
+        base = count(arguments.binary, None, 0, work)
+        results["start_and_stop"] = base
+        print(f"{'load':<20}{'instructions / request':>24}")
+        for name, load in LOADS.items():
+            if load is None:
+                continue
+            total = count(arguments.binary, load, arguments.requests, work)
+            per_request = (total - base) / arguments.requests
+            results[name] = round(per_request)
+            print(f"{name:<20}{per_request:>24,.0f}", flush=True)
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    path = os.path.join(ROOT, "bench", "results", f"instructions-{results['when'].replace(':', '')}.json")
+    with open(path, "w") as handle:
+        json.dump(results, handle, indent=2)
+        handle.write("\n")
+    print(f"\n{path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
