@@ -18,6 +18,7 @@
 #                  (make test runs it with 5 kills)
 #   make bench     benchmark the release build against nginx on loopback (bench/bench.py; BENCH_SECONDS)
 #   make setup-bench  install wrk and nginx for it (Debian/Ubuntu)
+#   make bench-instructions  instructions per tracking hit, registration and health check (callgrind)
 #   make fuzz      build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
 #   make clean     remove build products
 #
@@ -44,7 +45,7 @@ VENV_PYTHON := $(VENV)/bin/python
 BIN_PATH = $$($(SWIFT) build --show-bin-path)
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 
-.PHONY: setup setup-test run build release install test lint format clean fuzz bench setup-bench durability
+.PHONY: setup setup-test run build release install test lint format clean fuzz bench bench-instructions setup-bench durability
 
 # Installs the missing Debian packages of $(1) (or the Homebrew ones of $(2) on macOS), a line each.
 define install_packages
@@ -136,6 +137,11 @@ setup-bench:
 
 bench: setup setup-bench
 	$(PYTHON) bench/bench.py
+
+# Instructions per request (valgrind's callgrind): figures that do not move with the machine's load.
+bench-instructions: setup
+	@command -v valgrind >/dev/null 2>&1 || { echo "==> installing valgrind"; $(SUDO) apt-get install -y -qq valgrind >/dev/null; }
+	$(PYTHON) bench/instructions.py
 
 # Each target starts from its seeds in Fuzz/corpus/<target> (python3 Fuzz/make-corpus.py) and keeps
 # what it learns in .build-fuzz/corpus/<target>; a crash is written to Fuzz/crashes/ and fails the run.

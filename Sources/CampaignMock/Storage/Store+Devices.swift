@@ -19,8 +19,8 @@ extension StoreTransaction {
         else {
             throw StoreConflict("application \(registration.integrationKey) was removed")
         }
-        let fields = Self.json(registration.device)
-        let params = Self.json(registration.params)
+        let fields = RegistrationJSON.fields(registration.device)
+        let params = RegistrationJSON.params(registration.params)
         let existing = try connection.query(
             "SELECT id, user_key FROM devices WHERE application_id = ? AND registration_token = ?",
             [applicationID, registration.registrationToken]
@@ -78,11 +78,6 @@ extension StoreTransaction {
             [deviceID, receivedAt, changes.joined(separator: ","), registration.userKey, fields, params])
     }
 
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
-    }
 }
 
 extension StoreReader {

@@ -124,7 +124,7 @@ extension StoreTransaction {
                     """,
                     [
                         deviceID, times(entry.receivedAt), entry.changes.joined(separator: ","), entry.userKey,
-                        Self.json(entry.device), Self.json(entry.params),
+                        RegistrationJSON.fields(entry.device), RegistrationJSON.params(entry.params),
                     ])
             }
         }

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import CampaignMock
+
+/// The hand-written JSON of a registration must be exactly what JSONEncoder writes, or stored history
+/// rows would stop comparing equal.
+@Suite("registration JSON")
+struct RegistrationJSONTests {
+    private static let texts = [
+        "", "iPhone", "iOS 17.0", "en-US", "Jürgen's \"phone\"", "back\\slash", "a/b", "line\nbreak\r\ttab",
+        "\u{08}\u{0C}\u{01}\u{1F}\u{7F}", "日本語 😀 é", "<param name=\"x\" />", "%41&b=c",
+    ]
+
+    private static func encoded(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test(arguments: texts)
+    func fieldsMatchJSONEncoder(_ text: String) throws {
+        let full = DeviceFields(
+            deviceImei: text, deviceName: text, deviceModel: "m", deviceBrand: text, deviceManufacturer: "x",
+            osName: text, osVersion: "1", osLanguage: text)
+        #expect(RegistrationJSON.fields(full) == (try Self.encoded(full)))
+        let sparse = DeviceFields(deviceName: text, osVersion: text)
+        #expect(RegistrationJSON.fields(sparse) == (try Self.encoded(sparse)))
+        #expect(RegistrationJSON.fields(DeviceFields()) == (try Self.encoded(DeviceFields())))
+    }
+
+    @Test(arguments: texts)
+    func paramsMatchJSONEncoder(_ text: String) throws {
+        let params = [
+            AdditionalParam(name: text, value: text), AdditionalParam(name: "points", value: "42"),
+            AdditionalParam(name: "ok", value: "true"), AdditionalParam(name: "pi", value: "3.14"),
+        ]
+        #expect(RegistrationJSON.params(params) == (try Self.encoded(params)))
+        #expect(RegistrationJSON.params([]) == (try Self.encoded([AdditionalParam]())))
+    }
+}
