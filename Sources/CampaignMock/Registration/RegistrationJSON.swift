@@ -4,53 +4,36 @@
 /// (a test compares them), so rows written before and after compare equal.
 enum RegistrationJSON {
     static func fields(_ device: DeviceFields) -> String {
-        let members: [(String, String?)] = [
-            ("deviceBrand", device.deviceBrand), ("deviceImei", device.deviceImei),
-            ("deviceManufacturer", device.deviceManufacturer), ("deviceModel", device.deviceModel),
-            ("deviceName", device.deviceName), ("osLanguage", device.osLanguage), ("osName", device.osName),
-            ("osVersion", device.osVersion),
+        let members: [(StaticString, String?)] = [
+            ("\"deviceBrand\":", device.deviceBrand), ("\"deviceImei\":", device.deviceImei),
+            ("\"deviceManufacturer\":", device.deviceManufacturer), ("\"deviceModel\":", device.deviceModel),
+            ("\"deviceName\":", device.deviceName), ("\"osLanguage\":", device.osLanguage),
+            ("\"osName\":", device.osName), ("\"osVersion\":", device.osVersion),
         ]
-        var text = "{"
-        for (name, value) in members {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        for (key, value) in members {
             guard let value else { continue }
-            if text.count > 1 { text += "," }
-            text += "\"\(name)\":"
-            append(value, to: &text)
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+            JSONStringWriter.raw(key, to: &bytes)
+            JSONStringWriter.append(value, to: &bytes)
         }
-        return text + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func params(_ params: [AdditionalParam]) -> String {
-        var text = "["
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
         for (index, param) in params.enumerated() {
-            if index > 0 { text += "," }
-            text += "{\"name\":"
-            append(param.name, to: &text)
-            text += ",\"type\":\"\(param.kind.rawValue)\",\"value\":"
-            append(param.value, to: &text)
-            text += "}"
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONStringWriter.raw("{\"name\":", to: &bytes)
+            JSONStringWriter.append(param.name, to: &bytes)
+            JSONStringWriter.raw(",\"type\":", to: &bytes)
+            JSONStringWriter.append(param.kind.rawValue, to: &bytes)
+            JSONStringWriter.raw(",\"value\":", to: &bytes)
+            JSONStringWriter.append(param.value, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
         }
-        return text + "]"
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped; everything else as it is.
-    private static func append(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

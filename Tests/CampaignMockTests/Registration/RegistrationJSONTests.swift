@@ -39,3 +39,15 @@ struct RegistrationJSONTests {
         #expect(RegistrationJSON.params([]) == (try Self.encoded([AdditionalParam]())))
     }
 }
+
+@Suite("journal header JSON")
+struct JournalHeaderJSONTests {
+    @Test func headersRoundTripWhateverTheyHold() {
+        let pairs: [(String, String)] = [
+            ("Host", "127.0.0.1:8080"), ("Accept", "*/*"), ("X-Odd", "quote \" backslash \\ tab \t \u{01} é 😀"),
+            ("Empty", ""),
+        ]
+        #expect(JSONArrays.decodePairs(JSONArrays.encodePairs(pairs)) == pairs.map { [$0.0, $0.1] })
+        #expect(JSONArrays.encodePairs([]) == "[]")
+    }
+}

@@ -1,0 +1,30 @@
+/// Writes JSON strings straight into bytes, for the rows written on every request (a registration's
+/// fields and params, a journal entry's headers), where Foundation's encoder cost more than SQLite.
+/// Quotes, backslashes and control characters are escaped as JSONEncoder escapes them; `/` and
+/// non-ASCII text are written as they are.
+enum JSONStringWriter {
+    static func append(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [92, 34]
+            case UInt8(ascii: "\\"): bytes += [92, 92]
+            case 10: bytes += [92, UInt8(ascii: "n")]
+            case 13: bytes += [92, UInt8(ascii: "r")]
+            case 9: bytes += [92, UInt8(ascii: "t")]
+            case 8: bytes += [92, UInt8(ascii: "b")]
+            case 12: bytes += [92, UInt8(ascii: "f")]
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes += [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends ASCII text as it is (keys, punctuation).
+    static func raw(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes += $0 }
+    }
+}
