@@ -45,9 +45,15 @@ def browser():
 
 
 def wait_for(condition, seconds=5.0, what="condition"):
+    """Polls `condition`. The console redraws live lists as events arrive, so an element found a moment
+    ago may be gone (stale) when read: that counts as "not yet", not as a failure."""
+    from selenium.common.exceptions import StaleElementReferenceException
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        result = condition()
+        try:
+            result = condition()
+        except StaleElementReferenceException:
+            result = None
         if result:
             return result
         time.sleep(0.05)
