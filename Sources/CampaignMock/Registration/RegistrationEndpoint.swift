@@ -49,7 +49,7 @@ struct RegistrationEndpoint: Sendable {
         guard !registration.integrationKey.isEmpty else { throw RegistrationError.missingIntegrationKey }
         appKey = registration.integrationKey
         let key = registration.integrationKey
-        guard let stored = try store.read({ try $0.application(key: key) }) else {
+        guard let stored = try store.application(key: key) else {
             throw RegistrationError.unknownIntegrationKey(key)
         }
         let application = stored.application

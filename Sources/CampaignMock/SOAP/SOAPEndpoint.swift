@@ -201,7 +201,7 @@ struct SOAPEndpoint: Sendable {
             EndpointResult(response: plID(0), appKey: app, reason: "PushEvent: \(reason)", rejection: "push_failed")
         }
         do {
-            guard let application = try store.read({ try $0.application(key: app) })?.application else {
+            guard let application = try store.application(key: app)?.application else {
                 return failed("unknown integration key \(app)")
             }
             let expected = application.platform == .ios ? "41" : "42"

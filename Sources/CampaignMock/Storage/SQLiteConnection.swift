@@ -10,6 +10,9 @@ package final class SQLiteConnection {
     /// the process runs, so a tracking hit skips the issued-message lookup while no push was composed.
     /// Used on the writer's connection, by its one thread.
     package var mayHaveMessages: Bool?
+    /// Whether the transaction under way wrote the `applications` table; the store's writer reads and
+    /// clears it after each commit to drop its in-memory copy of the applications.
+    package var applicationsChanged = false
 
     /// Opens (and creates) the database at `path`; `:memory:` opens a private in-memory database.
     package init(path: String, readOnly: Bool = false) throws(SQLiteError) {

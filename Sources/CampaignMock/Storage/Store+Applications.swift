@@ -13,7 +13,14 @@ extension StoreReader {
             .map { Self.application($0).application }
     }
 
-    /// The application with `integrationKey`, or nil.
+    /// Every application with its row id.
+    package func storedApplications() throws -> [StoredApplication] {
+        try connection.query("SELECT id, name, platform, integration_key, enabled FROM applications")
+            .map(Self.application)
+    }
+
+    /// The application with `integrationKey`, or nil (inside a transaction; elsewhere
+    /// ``Store/application(key:)`` answers from memory).
     package func application(key integrationKey: String) throws -> StoredApplication? {
         try connection.query(
             "SELECT id, name, platform, integration_key, enabled FROM applications WHERE integration_key = ?",
@@ -35,6 +42,7 @@ extension StoreReader {
 extension StoreTransaction {
     /// Adds an application; a key that exists already is a ``StoreConflict``.
     package func insertApplication(_ application: Application) throws {
+        connection.applicationsChanged = true
         do {
             try connection.query(
                 "INSERT INTO applications (integration_key, name, platform, enabled, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -51,6 +59,7 @@ extension StoreTransaction {
 
     /// Adds the application or updates the one with its key (start-up configuration is authoritative).
     package func upsertApplication(_ application: Application) throws {
+        connection.applicationsChanged = true
         try connection.query(
             """
             INSERT INTO applications (integration_key, name, platform, enabled, created_at) VALUES (?, ?, ?, ?, ?)
@@ -65,6 +74,7 @@ extension StoreTransaction {
 
     /// Changes name and enabled state; returns false when no application has that key.
     package func updateApplication(key: String, name: String?, enabled: Bool?) throws -> Bool {
+        connection.applicationsChanged = true
         try connection.query(
             "UPDATE applications SET name = coalesce(?, name), enabled = coalesce(?, enabled) WHERE integration_key = ?",
             [name, enabled, key])
@@ -73,6 +83,7 @@ extension StoreTransaction {
 
     /// Removes the application and its devices; returns false when no application has that key.
     package func deleteApplication(key: String) throws -> Bool {
+        connection.applicationsChanged = true
         try connection.query("DELETE FROM applications WHERE integration_key = ?", [key])
         return connection.changes > 0
     }

@@ -86,6 +86,7 @@ extension StoreTransaction {
     /// Replaces applications, devices, messages and events with the snapshot's. The caller validated it
     /// (``SnapshotValidator``); anything still wrong throws and, inside the writer's savepoint, changes nothing.
     package func replaceState(with snapshot: Snapshot, times: (String) -> Int64) throws {
+        connection.applicationsChanged = true
         try connection.execute(
             "DELETE FROM tracking_events; DELETE FROM messages; DELETE FROM pushes; DELETE FROM devices; DELETE FROM applications;"
         )

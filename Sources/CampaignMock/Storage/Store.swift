@@ -17,6 +17,7 @@ package final class Store: Sendable {
     package let path: String?
     private let writer: Writer
     private let readers: ReaderPool?
+    private let applications = ApplicationCache()
 
     /// Opens the database at `path` (nil = in memory), runs the migrations, starts the writer.
     ///
@@ -34,7 +35,19 @@ package final class Store: Sendable {
         try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768")
         try SQLiteMigrator.migrate(connection, Schema.migrations)
         readers = path.map { ReaderPool(path: $0) }
-        writer = Writer(connection: connection, afterEachBatch: afterEachBatch)
+        writer = Writer(connection: connection, afterEachBatch: afterEachBatch, applications: applications)
+    }
+
+    /// The application with `integrationKey`, or nil, as last committed. Answered from memory: the
+    /// applications are read once and read again after a batch that wrote them commits (request
+    /// validation asked SQLite for each registration before).
+    package func application(key integrationKey: String) throws -> StoredApplication? {
+        if let known = applications.current() { return known[integrationKey] }
+        let generation = applications.generation()
+        let all = try read { try $0.storedApplications() }
+        let byKey = Dictionary(all.map { ($0.application.integrationKey, $0) }, uniquingKeysWith: { first, _ in first })
+        applications.keep(byKey, readAt: generation)
+        return byKey[integrationKey]
     }
 
     /// Queues `work` for the next batch; `completion` gets its result after the batch commits,
@@ -91,14 +104,19 @@ extension Store {
 
         private let connection: SQLiteConnection
         private let afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)?
+        private let applications: ApplicationCache
         private let queue = Mutex<(jobs: [Job], closing: Bool)>(([], false))
         private let wakeup = DispatchSemaphore(value: 0)
         private var thread: SystemThread?
         private static let batchLimit = 2048
 
-        init(connection: SQLiteConnection, afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)?) {
+        init(
+            connection: SQLiteConnection, afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)?,
+            applications: ApplicationCache
+        ) {
             self.connection = connection
             self.afterEachBatch = afterEachBatch
+            self.applications = applications
             thread = SystemThread(name: "store-writer") { [self] in run() }
         }
 
@@ -136,7 +154,14 @@ extension Store {
             }
         }
 
+        private func forgetApplicationsIfWritten() {
+            guard connection.applicationsChanged else { return }
+            connection.applicationsChanged = false
+            applications.invalidate()
+        }
+
         private func commit(_ jobs: [Job]) {
+            defer { forgetApplicationsIfWritten() }  // a failed batch changed nothing, but clears the flag
             let transaction = StoreTransaction(connection: connection)
             var completions: [@Sendable () -> Void] = []
             var failures: [(Job, any Error)] = []
@@ -171,8 +196,29 @@ extension Store {
                 for job in jobs { job.fail(error) }
                 return
             }
+            forgetApplicationsIfWritten()  // before any completion: "created" means the next request sees it
             for completion in completions { completion() }
             for (job, error) in failures { job.fail(error) }
+        }
+    }
+
+    /// The committed applications by integration key, kept until a commit changes them. A copy read
+    /// while a commit changed the table is not kept: `generation` moves on every such commit.
+    fileprivate final class ApplicationCache: Sendable {
+        private let state = Mutex<(generation: UInt64, byKey: [String: StoredApplication]?)>((0, nil))
+
+        func current() -> [String: StoredApplication]? { state.withLock { $0.byKey } }
+        func generation() -> UInt64 { state.withLock { $0.generation } }
+
+        func keep(_ byKey: [String: StoredApplication], readAt generation: UInt64) {
+            state.withLock { if $0.generation == generation { $0.byKey = byKey } }
+        }
+
+        func invalidate() {
+            state.withLock {
+                $0.generation &+= 1
+                $0.byKey = nil
+            }
         }
     }
 

@@ -149,6 +149,44 @@ struct StoreTests {
         #expect(rest.nextCursor == nil)
     }
 
+    @Test(arguments: [true, false])
+    func applicationsInMemoryFollowEveryCommittedChange(onFile: Bool) throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: onFile ? directory.path + "/db.sqlite3" : nil)
+        defer { store.close() }
+        #expect(try store.application(key: "k1") == nil)  // read (and kept) before the application exists
+
+        try store.writeAndWait {
+            try $0.insertApplication(Application(name: "One", platform: .ios, integrationKey: "k1"))
+        }
+        #expect(try store.application(key: "k1")?.application.name == "One")
+
+        _ = try store.writeAndWait { try $0.updateApplication(key: "k1", name: nil, enabled: false) }
+        #expect(try store.application(key: "k1")?.application.enabled == false)
+
+        try store.writeAndWait {
+            try $0.upsertApplication(Application(name: "Two", platform: .android, integrationKey: "k2"))
+        }
+        #expect(try store.application(key: "k2")?.application.platform == .android)
+
+        // A batch that fails is rolled back: the copy read after it is still the committed one.
+        #expect(throws: StoreConflict.self) {
+            try store.writeAndWait {
+                try $0.insertApplication(Application(name: "Dup", platform: .ios, integrationKey: "k2"))
+            }
+        }
+        #expect(try store.application(key: "k2")?.application.name == "Two")
+
+        _ = try store.writeAndWait { try $0.deleteApplication(key: "k1") }
+        #expect(try store.application(key: "k1") == nil)
+
+        try store.writeAndWait {
+            try $0.replaceState(
+                with: Snapshot(applications: [], devices: [], messages: [], events: [], faults: []), times: { _ in 0 })
+        }
+        #expect(try store.application(key: "k2") == nil)
+    }
+
     @Test func locksTheDataDirectoryForOneProcess() throws {
         let directory = TemporaryDirectory()
         let first = try DataDirectory(path: directory.path + "/data/nested")
