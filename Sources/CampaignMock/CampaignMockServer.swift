@@ -61,7 +61,7 @@ package final class CampaignMockServer: Sendable {
                 if request.path.hasPrefix("/_mock") {
                     admin.notFound(request, reply)
                 } else {
-                    pipeline.run("unknown", request, reply) { request in
+                    pipeline.run(.unknown, request, reply) { request in
                         throw HTTPError(.notFound, "no Campaign endpoint at \(request.path)")
                     }
                 }
@@ -77,7 +77,7 @@ package final class CampaignMockServer: Sendable {
                 pipeline.route(endpoint.family, identify: endpoint.identify, endpoint.decide))
         }
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
-        router.add(nil, "/r", pipeline.route("tracking", identify: tracking.identify, tracking.decide))
+        router.add(nil, "/r", pipeline.route(.tracking, identify: tracking.identify, tracking.decide))
         let soap = SOAPEndpoint(
             store: store,
             sessions: SOAPSessions(
@@ -85,12 +85,12 @@ package final class CampaignMockServer: Sendable {
                 bearerTokens: configuration.soapBearerTokens,
                 lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds),
             pushIDStyle: configuration.pushIDStyle)
-        router.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route("soap", soap.decide))
-        router.add(nil, "/nl/jsp/schemawsdl.jsp", pipeline.route("soap", WSDL.decide))
+        router.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route(.soap, soap.decide))
+        router.add(nil, "/nl/jsp/schemawsdl.jsp", pipeline.route(.soap, WSDL.decide))
         let health = HealthPages()
-        router.add(nil, "/r/test", pipeline.route("health", health.redirectTest))
-        router.add(nil, "/nl/jsp/ping.jsp", pipeline.route("health", health.ping))
-        router.add(nil, "/nl/jsp/mcPing.jsp", pipeline.route("health", soap.mcPing))
+        router.add(nil, "/r/test", pipeline.route(.health, health.redirectTest))
+        router.add(nil, "/nl/jsp/ping.jsp", pipeline.route(.health, health.ping))
+        router.add(nil, "/nl/jsp/mcPing.jsp", pipeline.route(.health, soap.mcPing))
 
         self.router = router
         var listeners = configuration.http

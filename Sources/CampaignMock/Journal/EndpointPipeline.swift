@@ -22,26 +22,28 @@ struct EndpointPipeline: Sendable {
     let stream: EventHub
 
     /// A router body for the endpoint family `endpoint`.
-    func route(_ endpoint: String, identify: @escaping Identify = { _ in (nil, nil) }, _ decide: @escaping Decide)
+    func route(
+        _ endpoint: EndpointFamily, identify: @escaping Identify = { _ in (nil, nil) }, _ decide: @escaping Decide
+    )
         -> Router.Body
     {
         { request, _, reply in run(endpoint, request, reply, identify: identify, decide) }
     }
 
     func run(
-        _ endpoint: String, _ request: HTTPRequest, _ reply: ReplyChannel,
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ reply: ReplyChannel,
         identify: @escaping Identify = { _ in (nil, nil) },
         _ decide: @escaping Decide
     ) {
         let subject = FaultRegistry.Subject(
-            endpoint: FaultRule.Endpoint(rawValue: endpoint) ?? .any, method: request.method.rawValue,
+            endpoint: endpoint.faultEndpoint, method: request.method.rawValue,
             identity: { identify(request) })
         guard let effect = faults.fire(for: subject) else {
             return handle(endpoint, request, reply, decide, faultNote: nil)
         }
         metrics.recordFault(ruleID: effect.ruleID)
         if let rule = faults.list().first(where: { $0.rule.id == effect.ruleID }) {
-            stream.publish("fault", rule, facts: ["endpoint": endpoint])
+            stream.publish("fault", rule, facts: ["endpoint": endpoint.rawValue])
         }
         let act: @Sendable () -> Void = {
             switch effect.outcome {
@@ -73,7 +75,7 @@ struct EndpointPipeline: Sendable {
     }
 
     private func handle(
-        _ endpoint: String, _ request: HTTPRequest, _ reply: ReplyChannel, _ decide: Decide, faultNote: String?
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ reply: ReplyChannel, _ decide: Decide, faultNote: String?
     ) {
         var result: EndpointResult
         do {
@@ -92,7 +94,7 @@ struct EndpointPipeline: Sendable {
 
     /// Stores the change and the journal row together, then sends `answer`.
     private func commit(
-        _ endpoint: String, _ request: HTTPRequest, _ result: EndpointResult, reply answer: HTTPReply,
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ result: EndpointResult, reply answer: HTTPReply,
         _ reply: ReplyChannel
     ) {
         let record = Self.record(request, endpoint: endpoint, result: result)
@@ -124,30 +126,33 @@ struct EndpointPipeline: Sendable {
     }
 
     private func finish(
-        _ endpoint: String, _ request: HTTPRequest, _ result: EndpointResult, status: Int, notices: [ChangeNotice]
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ result: EndpointResult, status: Int,
+        notices: [ChangeNotice]
     ) {
         log.record(request, status: status, appKey: result.appKey, reason: result.reason)
         let seconds = Double(Clock.monotonicNanoseconds() &- request.receivedAt) / 1e9
-        metrics.recordRequest(endpoint: endpoint, status: status, seconds: seconds)
-        if endpoint.hasPrefix("registration-") {
+        metrics.recordRequest(endpoint: endpoint.rawValue, status: status, seconds: seconds)
+        if endpoint.isRegistration {
             metrics.recordRegistration(result: status == 200 ? "accepted" : result.rejection ?? "status_\(status)")
         }
         for notice in notices where notice.kind == .receive || notice.kind == .open {
             metrics.recordTrackingEvent(tag: notice.kind == .receive ? 1 : 2)
         }
-        var journaled = ChangeNotice(kind: .request, facts: ["endpoint": endpoint, "status": String(status)])
+        var journaled = ChangeNotice(kind: .request, facts: ["endpoint": endpoint.rawValue, "status": String(status)])
         journaled.facts["app"] = result.appKey
         waits.notify(notices + [journaled])
         stream.changed()
     }
 
-    private static func record(_ request: HTTPRequest, endpoint: String, result: EndpointResult) -> JournalRecord {
+    private static func record(_ request: HTTPRequest, endpoint: EndpointFamily, result: EndpointResult)
+        -> JournalRecord
+    {
         let elapsed = Int64((Clock.monotonicNanoseconds() &- request.receivedAt) / 1000)
         return JournalRecord(
             receivedAtMicros: Clock.wallClockMicroseconds() - elapsed,
             method: request.method.rawValue,
             target: request.target,
-            endpoint: endpoint,
+            endpoint: endpoint.rawValue,
             headersJSON: JSONArrays.encodePairs(request.headers.fields.map { ($0.name.rawValue, $0.value) }),
             body: Array(request.body.prefix(JournalEntry.bodyLimit + 1)),
             status: result.response.status.code,

@@ -6,8 +6,7 @@ struct RegistrationEndpoint: Sendable {
     let platform: Platform
     let store: Store
 
-    /// The journal's name for this endpoint family.
-    var family: String { "registration-\(platform.rawValue)" }
+    var family: EndpointFamily { .registration(platform) }
 
     func decide(_ request: HTTPRequest) throws -> EndpointResult {
         var appKey: String?

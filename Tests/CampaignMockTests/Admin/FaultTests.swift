@@ -30,6 +30,17 @@ extension LiveServer {
 
 @Suite("fault injection", .timeLimit(.minutes(2)))
 struct FaultTests {
+    @Test func everyEndpointFamilyHasTheFaultRuleNameTheJournalShows() {
+        for family in EndpointFamily.allCases where family != .unknown {
+            #expect(family.faultEndpoint.rawValue == family.rawValue)
+        }
+        #expect(EndpointFamily.unknown.faultEndpoint == .any)
+        #expect(Set(FaultRule.Endpoint.allCases) == Set(EndpointFamily.allCases.map(\.faultEndpoint)))
+        #expect(EndpointFamily.registration(.ios) == .registrationIOS)
+        #expect(EndpointFamily.registration(.android).isRegistration)
+        #expect(!EndpointFamily.tracking.isRegistration)
+    }
+
     @Test func answersWithTheConfiguredStatusAndBodyAndJournalsTheFiring() throws {
         let live = try LiveServer.withSDKApplications()
         _ = try live.addFault(#"{"endpoint":"registration-ios","status":500,"body":"Internal error"}"#)
