@@ -28,8 +28,10 @@ BINARY = os.path.join(ROOT, ".build", "release", "campaign-mock")
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = 64
 THREADS = 2
-TARGETS = {"tracking_ratio": 0.6, "registration_ratio": 0.4, "p99_ms": 5.0, "start_ms": 50.0,
-           "idle_rss_mb": 20.0, "peak_rss_mb": 64.0}
+# The write path's targets (docs: README, "Benchmarks"): ratios to nginx in the same run.
+TARGETS = {"tracking_ratio": 0.6, "tracking_p99_vs_nginx": 2.0, "registration_ratio": 0.25,
+           "registration_p99_ms": 20.0, "health_ratio": 0.9, "start_ms": 15.0, "idle_rss_mb": 20.0,
+           "peak_rss_mb": 48.0, "streams_cost": 0.10}
 
 TRACKING_LUA = """
 local threads = 0
@@ -64,6 +66,16 @@ def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def save_results(kind, results):
+    """Writes bench/results/<kind>-<time>.json and prints its path."""
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    path = os.path.join(ROOT, "bench", "results", f"{kind}-{results['when'].replace(':', '')}.json")
+    with open(path, "w") as handle:
+        json.dump(results, handle, indent=2)
+        handle.write("\n")
+    print(f"\n{path}")
 
 
 def get(port, path, timeout=2.0):
@@ -283,15 +295,18 @@ def main():
         results[name]["ratio_to_nginx"] = results[name]["requests_per_second"] / baseline
     streams_cost = 1 - results["tracking_streams"]["requests_per_second"] / results["tracking"]["requests_per_second"]
     results["tracking_streams"]["cost_vs_tracking"] = streams_cost
+    nginx_p99 = results["nginx"]["p99_ms"]
     checks = {
         "tracking ≥ 0.6 × nginx": results["tracking"]["ratio_to_nginx"] >= TARGETS["tracking_ratio"],
-        "registration ≥ 0.4 × nginx": results["registration"]["ratio_to_nginx"] >= TARGETS["registration_ratio"],
-        "p99 ≤ 5 ms (every mock load)": all(results[name]["p99_ms"] <= TARGETS["p99_ms"]
-                                             for name in ("tracking", "registration", "health")),
-        "start-to-ready ≤ 50 ms": results["start_to_ready_ms"] <= TARGETS["start_ms"],
+        "tracking p99 ≤ 2 × nginx's p99":
+            results["tracking"]["p99_ms"] <= TARGETS["tracking_p99_vs_nginx"] * nginx_p99,
+        "registration ≥ 0.25 × nginx": results["registration"]["ratio_to_nginx"] >= TARGETS["registration_ratio"],
+        "registration p99 ≤ 20 ms": results["registration"]["p99_ms"] <= TARGETS["registration_p99_ms"],
+        "/_mock/health ≥ 0.9 × nginx": results["health"]["ratio_to_nginx"] >= TARGETS["health_ratio"],
+        "start-to-ready ≤ 15 ms": results["start_to_ready_ms"] <= TARGETS["start_ms"],
         "idle RSS ≤ 20 MB": results["idle_rss_mb"] <= TARGETS["idle_rss_mb"],
-        "peak RSS ≤ 64 MB": results["peak_rss_mb"] <= TARGETS["peak_rss_mb"],
-        "10 open streams cost ≤ 10 % of tracking throughput": streams_cost <= 0.10,
+        "peak RSS ≤ 48 MB": results["peak_rss_mb"] <= TARGETS["peak_rss_mb"],
+        "10 open streams cost ≤ 10 % of tracking throughput": streams_cost <= TARGETS["streams_cost"],
     }
     results["targets_met"] = checks
     results["problems"] = problems
@@ -313,12 +328,7 @@ def main():
         print(f"  {'meets ' if met else 'MISSES'}  {label}")
     for problem in problems:
         print(f"  ERROR   {problem}")
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    path = os.path.join(ROOT, "bench", "results", f"bench-{results['when'].replace(':', '')}.json")
-    with open(path, "w") as handle:
-        json.dump(results, handle, indent=2)
-        handle.write("\n")
-    print(f"\n{path}")
+    save_results("bench", results)
     return 1 if problems else 0
 
 

@@ -11,7 +11,6 @@ which is subtracted. Prints instructions per request and writes bench/results/in
 """
 import argparse
 import datetime
-import json
 import os
 import re
 import signal
@@ -21,7 +20,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench import ROOT, free_port, save_results  # the sibling script: one way to pick ports and save results
 
 REGISTRATION = ("registrationToken=bench{n}&mobileAppUuid=campaign-mock-demo-android&userKey=user{n}%40example.com"
                 "&deviceImei=&deviceName=Pixel%208&deviceModel=Pixel%208&deviceBrand=google&deviceManufacturer=Google"
@@ -36,12 +35,6 @@ LOADS = {
                                f"Content-Length: {len(REGISTRATION.format(n=n))}\r\n\r\n{REGISTRATION.format(n=n)}"),
     "/_mock/health": lambda n: "GET /_mock/health HTTP/1.1\r\nHost: b\r\n\r\n",
 }
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def read_response(connection, buffer):
@@ -107,12 +100,7 @@ def main():
             per_request = (total - base) / arguments.requests
             results[name] = round(per_request)
             print(f"{name:<20}{per_request:>24,.0f}", flush=True)
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    path = os.path.join(ROOT, "bench", "results", f"instructions-{results['when'].replace(':', '')}.json")
-    with open(path, "w") as handle:
-        json.dump(results, handle, indent=2)
-        handle.write("\n")
-    print(f"\n{path}")
+    save_results("instructions", results)
 
 
 if __name__ == "__main__":
