@@ -185,7 +185,7 @@ def count(database, sql):
 
 
 class StreamReaders:
-    """`count` clients reading GET /_mock/stream?type=receive, each counting the events it gets."""
+    """`count` clients reading GET /_mock/stream as the console does (every type), each counting the receive events it gets."""
 
     def __init__(self, port, count):
         self.stop = threading.Event()
@@ -196,7 +196,7 @@ class StreamReaders:
 
     def read(self, port, index):
         with socket.create_connection(("127.0.0.1", port)) as connection:
-            connection.sendall(b"GET /_mock/stream?type=receive HTTP/1.1\r\nHost: bench\r\n\r\n")
+            connection.sendall(b"GET /_mock/stream HTTP/1.1\r\nHost: bench\r\n\r\n")
             connection.settimeout(0.5)
             tail = b""
             while not self.stop.is_set():

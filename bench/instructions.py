@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from bench import ROOT, free_port, save_results  # the sibling script: one way to pick ports and save results
@@ -35,6 +36,40 @@ LOADS = {
                                f"Content-Length: {len(REGISTRATION.format(n=n))}\r\n\r\n{REGISTRATION.format(n=n)}"),
     "/_mock/health": lambda n: "GET /_mock/health HTTP/1.1\r\nHost: b\r\n\r\n",
 }
+# The same hits again while this many clients read GET /_mock/stream?type=receive (what streams cost).
+STREAMS = 10
+
+
+def open_streams(port, count):
+    """`count` stream readers, drained by one thread; returns a function that closes them."""
+    readers = []
+    for _ in range(count):
+        reader = socket.create_connection(("127.0.0.1", port), timeout=60)
+        reader.sendall(b"GET /_mock/stream HTTP/1.1\r\nHost: b\r\n\r\n")
+        reader.recv(65536)  # the head and the opening comment: the stream is subscribed
+        reader.setblocking(False)
+        readers.append(reader)
+    stop = threading.Event()
+
+    def drain():
+        while not stop.is_set():
+            for reader in readers:
+                try:
+                    reader.recv(1 << 16)
+                except BlockingIOError:
+                    pass
+            time.sleep(0.005)
+
+    thread = threading.Thread(target=drain, daemon=True)
+    thread.start()
+
+    def close():
+        stop.set()
+        thread.join()
+        for reader in readers:
+            reader.close()
+
+    return close
 
 
 def read_response(connection, buffer):
@@ -48,8 +83,9 @@ def read_response(connection, buffer):
     return status, rest[length:]
 
 
-def count(binary, load, requests, work):
-    """Instructions the server executed for `requests` requests of `load` (with start and stop)."""
+def count(binary, load, requests, work, streams=0):
+    """Instructions the server executed for `requests` requests of `load` (with start and stop), with
+    `streams` event streams open meanwhile."""
     out = os.path.join(work, f"callgrind.{time.monotonic_ns()}")
     port = free_port()
     server = subprocess.Popen(
@@ -69,11 +105,15 @@ def count(binary, load, requests, work):
     with connection:
         connection.sendall(b"GET /_mock/ready HTTP/1.1\r\nHost: b\r\n\r\n")
         status, buffer = read_response(connection, buffer)
+        close_streams = open_streams(port, streams) if streams else None
         for n in range(requests if load else 0):
             connection.sendall(load(n).encode())
             status, buffer = read_response(connection, buffer)
             if status != 200:
                 raise SystemExit(f"request {n} answered {status}")
+        if close_streams:
+            time.sleep(0.5)  # the last batch reaches the streams
+            close_streams()
     server.send_signal(signal.SIGTERM)
     server.wait(timeout=120)
     with open(out) as handle:
@@ -92,14 +132,18 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         base = count(arguments.binary, None, 0, work)
         results["start_and_stop"] = base
-        print(f"{'load':<20}{'instructions / request':>24}")
+        print(f"{'load':<28}{'instructions / request':>24}")
         for name, load in LOADS.items():
             if load is None:
                 continue
             total = count(arguments.binary, load, arguments.requests, work)
             per_request = (total - base) / arguments.requests
             results[name] = round(per_request)
-            print(f"{name:<20}{per_request:>24,.0f}", flush=True)
+            print(f"{name:<28}{per_request:>24,.0f}", flush=True)
+        name = f"tracking hit, {STREAMS} streams"
+        total = count(arguments.binary, LOADS["tracking hit"], arguments.requests, work, streams=STREAMS)
+        results[name] = round((total - base) / arguments.requests)
+        print(f"{name:<28}{results[name]:>24,}", flush=True)
     save_results("instructions", results)
 
 

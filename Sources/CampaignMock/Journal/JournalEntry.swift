@@ -48,3 +48,25 @@ package struct JournalPage: Sendable, Codable, Equatable {
     /// Pass as `after` to get the next page; nil when this page is the last.
     package var nextCursor: Int64?
 }
+
+extension JournalEntry {
+    /// The entry as JSON, the same text `JSONText.compact` writes (the event stream sends one per request).
+    var json: [UInt8] {
+        var object = JSONObjectWriter(capacity: 512 + body.utf8.count)
+        object.string("appKey", appKey)
+        object.string("body", body)
+        object.string("bodyEncoding", bodyEncoding)
+        object.bool("bodyTruncated", bodyTruncated)
+        object.number("durationMs", durationMs)
+        object.string("endpoint", endpoint)
+        object.stringPairs("headers", headers)
+        object.integer("id", id)
+        object.string("method", method)
+        object.string("reason", reason)
+        object.string("receivedAt", receivedAt)
+        object.string("remoteAddress", remoteAddress)
+        object.integer("status", status)
+        object.string("target", target)
+        return object.finish()
+    }
+}

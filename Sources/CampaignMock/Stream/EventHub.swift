@@ -18,25 +18,36 @@ package final class EventHub: Sendable {
     package struct Event: Sendable {
         package let id: UInt64
         package let type: String
-        /// The item, as the admin API shows it (JSON).
-        package let data: String
         /// What the filters compare (`app`, `token`, `platform`, `endpoint`, `status`, …).
         package let facts: [String: String]
 
-        /// The event in the text/event-stream format, made once for every stream.
+        /// The event in the text/event-stream format, made once for every stream; its `data:` line is
+        /// the item as the admin API shows it (JSON).
         let bytes: [UInt8]
 
-        init(id: UInt64, type: String, data: String, facts: [String: String]) {
+        init(id: UInt64, type: String, data: [UInt8], facts: [String: String]) {
             self.id = id
             self.type = type
-            self.data = data
             self.facts = facts
-            bytes = Array("id: \(id)\nevent: \(type)\ndata: \(data)\n\n".utf8)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(data.count + type.utf8.count + 32)
+            bytes += "id: ".utf8
+            bytes += String(id).utf8
+            bytes += "\nevent: ".utf8
+            bytes += type.utf8
+            bytes += "\ndata: ".utf8
+            bytes += data
+            bytes += "\n\n".utf8
+            self.bytes = bytes
+        }
+
+        init(id: UInt64, type: String, data: String, facts: [String: String]) {
+            self.init(id: id, type: type, data: Array(data.utf8), facts: facts)
         }
     }
 
     /// What a stream wants: event types (none: all) and, per fact, the value it must have.
-    package struct Filter: Sendable {
+    package struct Filter: Sendable, Hashable {
         package var types: Set<String> = []
         package var facts: [String: String] = [:]
 
@@ -129,12 +140,10 @@ package final class EventHub: Sendable {
     /// A new stream, answered with the events after `after` (nil: only new ones) that match `filter`.
     package func subscribe(filter: Filter, after: UInt64?) -> ResponseStream {
         let id = subscriberIDs.wrappingAdd(1, ordering: .relaxed).newValue
-        let overflow = Event(
-            id: 0, type: "overflow",
-            data: #"{"error":"this client read too slowly; the stream was ended. Reconnect with Last-Event-ID."}"#,
-            facts: [:])
+        let overflow =
+            #"{"error":"this client read too slowly; the stream was ended. Reconnect with Last-Event-ID."}"#
         let stream = ResponseStream(
-            bufferLimit: bufferLimit, overflowChunk: Array("event: overflow\ndata: \(overflow.data)\n\n".utf8)
+            bufferLimit: bufferLimit, overflowChunk: Array("event: overflow\ndata: \(overflow)\n\n".utf8)
         ) { [weak self] in self?.unsubscribe(id) }
         queue.async { [self] in
             activate()
@@ -233,7 +242,7 @@ package final class EventHub: Sendable {
     /// Publishes a change that is not a stored row (an application, a fault, a reset).
     package func publish(_ type: String, _ item: some Encodable, facts: [String: String] = [:]) {
         guard active.load(ordering: .relaxed) else { return }
-        let data = JSONText.compact(item)
+        let data = Array(JSONText.compact(item).utf8)
         queue.async { [self] in
             collect()
             emit([(type, data, facts)])
@@ -270,11 +279,11 @@ package final class EventHub: Sendable {
                     try cursors[.pushes].map { try reader.pushes(after: $0, limit: batch) } ?? []
                 )
             }
-            var items: [(time: String, order: Int, type: String, data: String, facts: [String: String])] = []
+            var items: [(time: String, order: Int, type: String, data: [UInt8], facts: [String: String])] = []
             for item in registrations {
                 items.append(
                     (
-                        item.receivedAt, 0, "registration", JSONText.compact(item),
+                        item.receivedAt, 0, "registration", Array(JSONText.compact(item).utf8),
                         [
                             "app": item.integrationKey, "token": item.registrationToken,
                             "platform": item.platform.rawValue, "userKey": item.userKey,
@@ -285,18 +294,18 @@ package final class EventHub: Sendable {
                 var facts = ["deliveryId": item.deliveryId]
                 facts["token"] = item.linked?.registrationToken
                 facts["app"] = item.linked?.integrationKey
-                items.append((item.receivedAt, 1, item.type, JSONText.compact(item), facts))
+                items.append((item.receivedAt, 1, item.type, item.json, facts))
             }
             for item in pushes {
                 var facts: [String: String] = [:]
                 facts["app"] = item.messages.first?.app
                 facts["token"] = item.messages.first?.registrationToken
-                items.append((item.createdAt, 2, "push", JSONText.compact(item), facts))
+                items.append((item.createdAt, 2, "push", Array(JSONText.compact(item).utf8), facts))
             }
             for item in requests {
                 var facts = ["endpoint": item.endpoint, "status": String(item.status)]
                 facts["app"] = item.appKey
-                items.append((item.receivedAt, 3, "request", JSONText.compact(item), facts))
+                items.append((item.receivedAt, 3, "request", item.json, facts))
             }
             // One order for all kinds: by time, then the change before the request that made it.
             items.sort { ($0.time, $0.order) < ($1.time, $1.order) }
@@ -317,7 +326,7 @@ package final class EventHub: Sendable {
         }
     }
 
-    private func emit(_ items: [(type: String, data: String, facts: [String: String])]) {
+    private func emit(_ items: [(type: String, data: [UInt8], facts: [String: String])]) {
         guard !items.isEmpty else { return }
         let deliveries: [(ResponseStream, [UInt8])] = state.withLock { state in
             var published: [Event] = []
@@ -330,8 +339,17 @@ package final class EventHub: Sendable {
                 state.ring.removeFirst(state.ring.count - ringCapacity)
                 state.firstKept = state.ring.first?.id ?? state.nextID
             }
+            // Streams with the same filter (every console's) share one text, made once.
+            var texts: [Filter: [UInt8]] = [:]
             return state.subscribers.values.compactMap { subscriber in
-                let bytes = published.filter(subscriber.filter.matches).flatMap(\.bytes)
+                let bytes =
+                    texts[subscriber.filter]
+                    ?? {
+                        var bytes: [UInt8] = []
+                        for event in published where subscriber.filter.matches(event) { bytes += event.bytes }
+                        texts[subscriber.filter] = bytes
+                        return bytes
+                    }()
                 return bytes.isEmpty ? nil : (subscriber.stream, bytes)
             }
         }

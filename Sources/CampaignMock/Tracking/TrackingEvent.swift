@@ -48,3 +48,34 @@ package struct EventPage: Sendable, Codable, Equatable {
     package var events: [TrackingEvent]
     package var nextCursor: Int64?
 }
+
+extension TrackingEvent {
+    /// The event as JSON, the same text `JSONText.compact` writes (the event stream sends one per hit).
+    var json: [UInt8] {
+        var object = JSONObjectWriter()
+        object.string("deliveryId", deliveryId)
+        object.integer("id", id)
+        object.json("linked", linked?.json)
+        object.string("messageHex", messageHex)
+        object.string("messageUuid", messageUuid)
+        object.string("messageValue", messageValue)
+        object.string("rawId", rawId)
+        object.string("receivedAt", receivedAt)
+        object.string("remoteAddress", remoteAddress)
+        object.integer("tag", tag)
+        object.string("type", type)
+        object.string("userAgent", userAgent)
+        return object.finish()
+    }
+}
+
+extension TrackingEvent.Link {
+    var json: [UInt8] {
+        var object = JSONObjectWriter(capacity: 128)
+        object.string("deliveryId", deliveryId)
+        object.string("integrationKey", integrationKey)
+        object.string("messageId", messageId)
+        object.string("registrationToken", registrationToken)
+        return object.finish()
+    }
+}

@@ -21,8 +21,36 @@ package enum HTTPDate {
         let seconds = Int(micros / 1_000_000)
         let millis = Int((micros % 1_000_000) / 1000)
         let parts = utc(seconds)
-        return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
-            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int32(millis), width: 3))Z"
+        let year = Int(parts.tm_year) + 1900
+        guard (0...9999).contains(year), millis >= 0 else {
+            return "\(year)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
+                + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int32(millis), width: 3))Z"
+        }
+        // Written digit by digit: every stored row read for the admin API or the event stream has one.
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func digits(_ value: Int, _ width: Int, at offset: Int) {
+                var value = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            digits(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            digits(Int(parts.tm_mon) + 1, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            digits(Int(parts.tm_mday), 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            digits(Int(parts.tm_hour), 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            digits(Int(parts.tm_min), 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            digits(Int(parts.tm_sec), 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            digits(millis, 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     private static func utc(_ seconds: Int) -> tm {

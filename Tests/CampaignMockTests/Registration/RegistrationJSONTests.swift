@@ -50,4 +50,15 @@ struct JournalHeaderJSONTests {
         #expect(JSONArrays.decodePairs(JSONArrays.encodePairs(pairs)) == pairs.map { [$0.0, $0.1] })
         #expect(JSONArrays.encodePairs([]) == "[]")
     }
+
+    /// Texts written another way (spaces, escaped slashes, \u escapes of any character) still read as
+    /// JSONDecoder reads them.
+    @Test(arguments: [
+        #"[]"#, #"[["a","b"]]"#, #"[ ["a" , "b"] ]"#, #"[["a\/b","\u00e9\ud83d\ude00"]]"#, #"[["x"],[]]"#,
+        #"[["\u0001\n"]]"#, #"[["unterminated]]"#, #"[["a","b"]"#, #"[["a","b"]]x"#, "",
+    ])
+    func headersReadAsJSONDecoderReadsThem(_ text: String) {
+        let expected = (try? JSONDecoder().decode([[String]].self, from: Data(text.utf8))) ?? []
+        #expect(JSONArrays.decodePairs(text) == expected)
+    }
 }

@@ -1,0 +1,79 @@
+/// Writes one JSON object straight into bytes, for items sent on every change (the event stream's
+/// tracking events and journal entries), where Foundation's encoder cost more than reading the row.
+///
+/// Callers write the members in sorted key order and skip nil ones, which is what `JSONEncoder` with
+/// `.sortedKeys` writes for a synthesized `Codable` type; the types that use it have a test comparing
+/// both texts, so the stream and the admin API show the same item.
+struct JSONObjectWriter {
+    private(set) var bytes: [UInt8]
+    private var empty = true
+
+    init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// The object, closed.
+    consuming func finish() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    private mutating func key(_ name: StaticString) {
+        if !empty { bytes.append(UInt8(ascii: ",")) }
+        empty = false
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes += $0 }
+        bytes += [UInt8(ascii: "\""), UInt8(ascii: ":")]
+    }
+
+    mutating func string(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        JSONStringWriter.append(value, to: &bytes)
+    }
+
+    mutating func integer(_ name: StaticString, _ value: (some BinaryInteger)?) {
+        guard let value else { return }
+        key(name)
+        bytes += String(value).utf8
+    }
+
+    mutating func bool(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bytes += (value ? "true" : "false").utf8
+    }
+
+    /// A finite number as `JSONEncoder` writes it: the shortest text that reads back the same, without
+    /// a trailing `.0`.
+    mutating func number(_ name: StaticString, _ value: Double) {
+        key(name)
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes += text.utf8
+    }
+
+    /// A member whose value is already JSON (a nested object or array).
+    mutating func json(_ name: StaticString, _ value: [UInt8]?) {
+        guard let value else { return }
+        key(name)
+        bytes += value
+    }
+
+    /// An array of arrays of strings (header lists).
+    mutating func stringPairs(_ name: StaticString, _ value: [[String]]) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, pair) in value.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "["))
+            for (position, element) in pair.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONStringWriter.append(element, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+}
