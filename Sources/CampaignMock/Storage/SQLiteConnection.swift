@@ -13,6 +13,11 @@ package final class SQLiteConnection {
     /// Whether the transaction under way wrote the `applications` table; the store's writer reads and
     /// clears it after each commit to drop its in-memory copy of the applications.
     package var applicationsChanged = false
+    /// How many rows `request_journal` holds as of the last statement (nil: not known, counted again
+    /// when needed). Trimming the journal after each batch counted every row with `count(*)` (a twelfth
+    /// of a tracking hit); appends, trims and clears keep it, anything else that deletes or rolls back
+    /// forgets it.
+    package var journalCount: Int64?
 
     /// Opens (and creates) the database at `path`; `:memory:` opens a private in-memory database.
     package init(path: String, readOnly: Bool = false) throws(SQLiteError) {

@@ -39,15 +39,19 @@ extension StoreTransaction {
                 record.body, record.status, record.reason, record.appKey, record.durationMicros,
                 record.remoteAddress,
             ])
+        if let count = connection.journalCount { connection.journalCount = count + 1 }
     }
 
     /// Deletes the oldest entries beyond `limit` and counts them as dropped.
     package func trimJournal(to limit: Int) throws {
-        let count = try connection.scalar("SELECT count(*) FROM request_journal").integer ?? 0
+        let count =
+            try connection.journalCount ?? connection.scalar("SELECT count(*) FROM request_journal").integer ?? 0
+        connection.journalCount = count
         let excess = count - Int64(limit)
         guard excess > 0 else { return }
         try connection.query(
             "DELETE FROM request_journal WHERE id IN (SELECT id FROM request_journal ORDER BY id LIMIT ?)", [excess])
+        connection.journalCount = count - excess
         try connection.query(
             """
             INSERT INTO store_counters (name, value) VALUES ('journal_dropped', ?)
@@ -58,6 +62,7 @@ extension StoreTransaction {
     /// Empties the journal and its dropped count; returns how many entries were deleted.
     package func clearJournal() throws -> Int {
         try connection.query("DELETE FROM request_journal")
+        connection.journalCount = 0
         let deleted = connection.changes
         try connection.query("DELETE FROM store_counters WHERE name = 'journal_dropped'")
         return deleted

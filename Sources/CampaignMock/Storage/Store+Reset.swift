@@ -21,6 +21,7 @@ extension StoreTransaction {
             try connection.query(
                 "DELETE FROM request_journal WHERE ? IS NULL OR app_key = ?", [applicationKey, applicationKey])
             deleted[.journal] = connection.changes
+            connection.journalCount = nil
             if applicationKey == nil {
                 try connection.query("DELETE FROM store_counters WHERE name = 'journal_dropped'")
             }

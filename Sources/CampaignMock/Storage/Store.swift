@@ -180,6 +180,7 @@ extension Store {
                         completions.append(try job.run(transaction))
                         try connection.query("RELEASE job")
                     } catch {
+                        connection.journalCount = nil  // what the job appended is gone again
                         try connection.query("ROLLBACK TO job")
                         try connection.query("RELEASE job")
                         failures.append((job, error))
@@ -192,6 +193,7 @@ extension Store {
                 try afterEachBatch?(transaction)
                 try connection.query("COMMIT")
             } catch {
+                connection.journalCount = nil
                 try? connection.execute("ROLLBACK")
                 for job in jobs { job.fail(error) }
                 return

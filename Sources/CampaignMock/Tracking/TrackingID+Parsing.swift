@@ -2,44 +2,73 @@ extension TrackingID {
     /// Decodes an `id` value.
     ///
     /// - Throws: ``TrackingError`` naming the part that is wrong.
+    ///
+    /// Works on the UTF-8 bytes: every tracking hit is parsed here, and Character-by-Character checks
+    /// cost more than storing the hit. The messages quote the text as sent.
     package init(parsing raw: String) throws(TrackingError) {
-        guard !raw.isEmpty else { throw TrackingError("empty id") }
-        guard raw.utf8.count <= 512 else { throw TrackingError("id is longer than 512 bytes") }
-        guard raw.hasPrefix("h") else {
+        let bytes = Array(raw.utf8)
+        guard !bytes.isEmpty else { throw TrackingError("empty id") }
+        guard bytes.count <= 512 else { throw TrackingError("id is longer than 512 bytes") }
+        guard bytes[0] == UInt8(ascii: "h") else {
             throw TrackingError("id must start with 'h' (h<messageId>,<deliveryId>,<tag>)")
         }
-        let fields = raw.dropFirst().split(separator: ",", omittingEmptySubsequences: false)
+        let fields = bytes[1...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
         guard fields.count == 3 else {
             throw TrackingError(
                 "id must have 3 comma-separated fields (h<messageId>,<deliveryId>,<tag>), got \(fields.count)")
         }
         let message = try Self.messageID(fields[0])
         guard !fields[1].isEmpty else { throw TrackingError("empty delivery id") }
-        guard let number = Int(fields[2]), let tag = Tag(rawValue: number), fields[2].count == 1 else {
-            throw TrackingError("tag must be 1 (received) or 2 (opened), got '\(fields[2].prefix(16))'")
+        guard fields[2].count == 1, let tag = Tag(rawValue: Int(fields[2][fields[2].startIndex]) - 48) else {
+            let text = String(decoding: fields[2], as: UTF8.self)
+            throw TrackingError("tag must be 1 (received) or 2 (opened), got '\(text.prefix(16))'")
         }
-        self.init(raw: raw, message: message, deliveryID: String(fields[1]), tag: tag)
+        self.init(raw: raw, message: message, deliveryID: String(decoding: fields[1], as: UTF8.self), tag: tag)
     }
 
     /// docs/protocol.md §4.2: a UUID passes unchanged; any other id is hex of up to 64 bits.
-    private static func messageID(_ text: Substring) throws(TrackingError) -> MessageID {
-        guard !text.isEmpty else { throw TrackingError("empty message id") }
-        if isUUID(text) { return .uuid(text.lowercased()) }
-        guard text.allSatisfy(\.isHexDigit), text.allSatisfy(\.isASCII) else {
-            throw TrackingError("message id '\(text.prefix(40))' is neither hex nor a UUID")
+    private static func messageID(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> MessageID {
+        guard !bytes.isEmpty else { throw TrackingError("empty message id") }
+        let lowercased = String(decoding: bytes.map(lowercasedASCII), as: UTF8.self)
+        if isUUID(bytes) { return .uuid(lowercased) }
+        guard bytes.allSatisfy({ hexValue($0) != nil }) else {
+            throw TrackingError(
+                "message id '\(String(decoding: bytes, as: UTF8.self).prefix(40))' is neither hex nor a UUID")
         }
-        let significant = text.drop { $0 == "0" }
-        guard significant.count <= 16, let value = UInt64(significant.isEmpty ? "0" : significant, radix: 16) else {
-            throw TrackingError("message id '\(text.prefix(40))' is larger than 64 bits")
+        let significant = bytes.drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 16 else {
+            throw TrackingError(
+                "message id '\(String(decoding: bytes, as: UTF8.self).prefix(40))' is larger than 64 bits")
         }
-        return .numeric(hex: text.lowercased(), value: value)
+        let value = significant.reduce(UInt64(0)) { $0 << 4 | UInt64(hexValue($1) ?? 0) }
+        return .numeric(hex: lowercased, value: value)
     }
 
     /// 8-4-4-4-12 hex digits, any case.
     static func isUUID(_ text: some StringProtocol) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        return groups.map(\.count) == [8, 4, 4, 4, 12]
-            && groups.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isHexDigit } }
+        isUUID(Array(text.utf8)[...])
+    }
+
+    private static func isUUID(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.count == 36 else { return false }
+        for (offset, byte) in bytes.enumerated() {
+            let dash = offset == 8 || offset == 13 || offset == 18 || offset == 23
+            guard dash ? byte == UInt8(ascii: "-") : hexValue(byte) != nil else { return false }
+        }
+        return true
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 }
 

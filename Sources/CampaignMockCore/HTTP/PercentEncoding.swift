@@ -69,14 +69,16 @@ package enum PercentEncoding {
         return result
     }
 
-    /// Splits `a=1&b=2` into decoded pairs, in order; nil when an escape is broken.
+    /// Splits `a=1&b=2` into decoded pairs, in order; nil when an escape is broken. Works on the bytes
+    /// (every tracking hit reads its `id` here; splitting by Character cost more than storing the hit).
     package static func queryItems(_ query: String?) -> [(name: String, value: String)]? {
         guard let query, !query.isEmpty else { return [] }
         var items: [(String, String)] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(pieces[0], plusAsSpace: true),
-                let value = pieces.count > 1 ? decode(pieces[1], plusAsSpace: true) : ""
+        let bytes = Array(query.utf8)
+        for part in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = part.firstIndex(of: UInt8(ascii: "="))
+            guard let name = decode(bytes: part[..<(equals ?? part.endIndex)], plusAsSpace: true),
+                let value = equals.map({ decode(bytes: part[($0 + 1)...], plusAsSpace: true) }) ?? ""
             else { return nil }
             items.append((name, value))
         }

@@ -135,6 +135,43 @@ struct StoreTests {
         #expect(page.dropped == 3)
     }
 
+    /// The writer keeps the journal's row count in memory; a job that fails after appending, and a reset
+    /// of one application's entries, must not leave it wrong (it would trim too many or too few).
+    @Test func trimsToTheLimitAfterAFailedJobAndAResetOfOneApplication() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3") { try $0.trimJournal(to: 5) }
+        defer { store.close() }
+        func append(_ target: String, app: String? = nil) throws {
+            var entry = record(target)
+            entry.appKey = app
+            let appended = entry
+            try store.writeAndWait { try $0.appendJournal(appended) }
+        }
+        try store.writeAndWait {
+            try $0.insertApplication(Application(name: "K", platform: .ios, integrationKey: "k"))
+        }
+        for index in 0..<4 { try append("/\(index)", app: index == 1 ? "k" : nil) }
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try store.writeAndWait { transaction in
+                try transaction.appendJournal(record("/rolled-back"))
+                throw Refused()
+            }
+        }
+        try append("/4")
+        try append("/5")  // six rows: /0 goes
+        var page = try store.read { try $0.journalPage(after: 0, limit: 100) }
+        #expect(page.requests.map(\.target) == ["/1", "/2", "/3", "/4", "/5"])
+        #expect(page.dropped == 1)
+
+        _ = try store.writeAndWait { try $0.reset([.journal], applicationKey: "k") }  // /1 goes
+        try append("/6")  // five rows again: nothing goes
+        try append("/7")  // six: /2 goes
+        page = try store.read { try $0.journalPage(after: 0, limit: 100) }
+        #expect(page.requests.map(\.target) == ["/3", "/4", "/5", "/6", "/7"])
+        #expect(page.dropped == 2)
+    }
+
     @Test func pagesTheJournalWithACursor() throws {
         let store = try Store(path: nil)
         defer { store.close() }
