@@ -11,25 +11,40 @@ extension HTTPResponse {
     package func serialized(
         date: String, server: String, close: Bool, isHead: Bool, chunked: Bool = false, announceKeepAlive: Bool = false
     ) -> [UInt8] {
-        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
-        head += "Date: \(date)\r\nServer: \(server)\r\n"
+        // Bytes appended directly: every response passes here, and building a String first cost a
+        // twentieth of a tracking hit.
+        var bytes: [UInt8] = []
+        let capacity: Int = 128 + date.utf8.count + server.utf8.count + body.count
+        bytes.reserveCapacity(capacity + 256)
+        func line(_ name: String, _ value: String) {
+            bytes += name.utf8
+            bytes += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+            bytes += value.utf8
+            bytes += [13, 10]
+        }
+        bytes += "HTTP/1.1 ".utf8
+        bytes += String(status.code).utf8
+        bytes.append(UInt8(ascii: " "))
+        bytes += status.reasonPhrase.utf8
+        bytes += [13, 10]
+        line("Date", date)
+        line("Server", server)
         for (name, value) in headers
         where name != .contentLength && name != .connection && name != .date && name != .server {
-            head += "\(name.rawValue): \(value)\r\n"
+            line(name.rawValue, value)
         }
         if chunked {
-            head += "Transfer-Encoding: chunked\r\n"
+            line("Transfer-Encoding", "chunked")
         } else if !status.forbidsBody {
-            head += "Content-Length: \(body.count)\r\n"
+            line("Content-Length", String(body.count))
         }
         if close {
-            head += "Connection: close\r\n"
+            line("Connection", "close")
         } else if announceKeepAlive {
             // An HTTP/1.0 client keeps the connection only when the answer says so (RFC 9112 §9.3, C.2.2).
-            head += "Connection: keep-alive\r\n"
+            line("Connection", "keep-alive")
         }
-        head += "\r\n"
-        var bytes = Array(head.utf8)
+        bytes += [13, 10]
         if !isHead && !status.forbidsBody && !chunked {
             bytes.append(contentsOf: body)
         }
