@@ -63,7 +63,10 @@ struct RegistrationEndpoint: Sendable {
 
     /// `application/x-www-form-urlencoded` with any parameters and spacing (docs/product.md §10, U4).
     static func isFormContentType(_ value: String) -> Bool {
-        let type = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces().lowercased() }
-        return type == "application/x-www-form-urlencoded"
+        let bytes = Array(value.utf8)
+        let type = bytes[..<(bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex)]
+        let trimmed = type.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }.reversed()
+        return trimmed.map { (65...90).contains($0) ? $0 + 32 : $0 }.elementsEqual(
+            "application/x-www-form-urlencoded".utf8)
     }
 }

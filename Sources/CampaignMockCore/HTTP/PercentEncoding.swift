@@ -10,7 +10,7 @@ package enum PercentEncoding {
     /// Decodes `%XX` escapes in raw bytes (a form body); nil for a broken escape or a result that is not UTF-8.
     package static func decode(bytes: ArraySlice<UInt8>, plusAsSpace: Bool = false) -> String? {
         if !bytes.contains(where: { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusAsSpace) }) {
-            return String(validating: bytes, as: UTF8.self)
+            return text(bytes)
         }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
@@ -28,7 +28,14 @@ package enum PercentEncoding {
             result.append(byte == UInt8(ascii: "+") && plusAsSpace ? 32 : byte)
             index += 1
         }
-        return String(validating: result, as: UTF8.self)
+        return text(result[...])
+    }
+
+    /// `bytes` as text when they are UTF-8, else nil. ASCII, what forms and URLs mostly hold, skips the
+    /// general validation (a registration decodes two dozen fields here).
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String? {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Encodes every byte but the unreserved ones (`A-Z a-z 0-9 - . _ ~`) as `%XX` (upper-case hex).

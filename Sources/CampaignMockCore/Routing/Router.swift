@@ -86,18 +86,20 @@ package struct Router: HTTPHandler {
             ).response)
     }
 
+    /// The path's segments, split on the byte of `/` (every request is routed; splitting by Character
+    /// cost a twelfth of a tracking hit).
     private static func segments(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
     }
 
     private static func match(_ pattern: [Substring], _ path: [Substring]) -> RouteParameters? {
         guard pattern.count == path.count else { return nil }
         var parameters = RouteParameters()
         for (expected, actual) in zip(pattern, path) {
-            if expected.hasPrefix("{") && expected.hasSuffix("}") {
+            if expected.utf8.first == UInt8(ascii: "{") && expected.utf8.last == UInt8(ascii: "}") {
                 guard let decoded = PercentEncoding.decode(actual) else { return nil }
                 parameters[String(expected.dropFirst().dropLast())] = decoded
-            } else if expected != actual {
+            } else if !expected.utf8.elementsEqual(actual.utf8) {
                 return nil
             }
         }

@@ -53,6 +53,10 @@ import Testing
         ("application/json", false),
         ("text/plain;charset=UTF-8", false),
         ("multipart/form-data; boundary=x", false),
+        ("\t application/x-www-form-urlencoded\t;q", true),
+        ("application/x-www-form-urlencodedx", false),
+        ("application/x-www-form", false),
+        ("", false),
     ])
     func acceptsTheFormContentTypeWithAnyParameters(_ value: String, _ accepted: Bool) {
         #expect(RegistrationEndpoint.isFormContentType(value) == accepted)
