@@ -66,6 +66,15 @@ package final class SQLiteConnection {
         try query(sql, values).first?[0] ?? .null
     }
 
+    /// The integer a query that always answers one (a `count(*)`, a `coalesce(max(id), 0)`) answered;
+    /// anything else is an error rather than a zero.
+    package func integer(_ sql: String, _ values: [any SQLiteBindable] = []) throws(SQLiteError) -> Int64 {
+        guard case .integer(let value) = try scalar(sql, values) else {
+            throw SQLiteError(code: 20, message: "expected one integer", sql: sql)
+        }
+        return value
+    }
+
     /// The rowid of the last successful INSERT on this connection.
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

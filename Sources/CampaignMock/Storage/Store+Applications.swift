@@ -10,13 +10,13 @@ extension StoreReader {
     /// Every application, by name.
     package func applications() throws -> [Application] {
         try connection.query("SELECT id, name, platform, integration_key, enabled FROM applications ORDER BY name, id")
-            .map { Self.application($0).application }
+            .map { try Self.application($0).application }
     }
 
     /// Every application with its row id.
     package func storedApplications() throws -> [StoredApplication] {
         try connection.query("SELECT id, name, platform, integration_key, enabled FROM applications")
-            .map(Self.application)
+            .map { try Self.application($0) }
     }
 
     /// The application with `integrationKey`, or nil (inside a transaction; elsewhere
@@ -25,17 +25,17 @@ extension StoreReader {
         try connection.query(
             "SELECT id, name, platform, integration_key, enabled FROM applications WHERE integration_key = ?",
             [integrationKey]
-        ).first.map(Self.application)
+        ).first.map { try Self.application($0) }
     }
 
-    static func application(_ row: SQLiteRow) -> StoredApplication {
+    static func application(_ row: SQLiteRow) throws -> StoredApplication {
         StoredApplication(
-            id: row["id"].integer ?? 0,
+            id: try row.integer("id"),
             application: Application(
-                name: row["name"].text ?? "",
-                platform: Platform(rawValue: row["platform"].text ?? "") ?? .ios,
-                integrationKey: row["integration_key"].text ?? "",
-                enabled: row["enabled"].integer == 1))
+                name: try row.text("name"),
+                platform: try row.value("platform", as: Platform.self),
+                integrationKey: try row.text("integration_key"),
+                enabled: try row.bool("enabled")))
     }
 }
 

@@ -29,13 +29,13 @@ extension StoreTransaction {
         let deviceID: Int64
         var changes: [String] = []
         if let existing {
-            deviceID = existing["id"].integer ?? 0
+            deviceID = try existing.integer("id")
             let last = try connection.query(
                 "SELECT fields, params FROM registrations WHERE device_id = ? ORDER BY id DESC LIMIT 1", [deviceID]
             ).first
-            if existing["user_key"].text != registration.userKey { changes.append("userKey") }
-            if last?["fields"].text != fields { changes.append("device") }
-            if last?["params"].text != params { changes.append("params") }
+            if try existing.text("user_key") != registration.userKey { changes.append("userKey") }
+            if try last?.text("fields") != fields { changes.append("device") }
+            if try last?.text("params") != params { changes.append("params") }
             if changes.isEmpty { changes.append("unchanged") }
             let device = registration.device
             try connection.query(
@@ -111,7 +111,7 @@ extension StoreReader {
         values.append(limit + 1)
         let rows = try connection.query(sql, values)
         let devices = try rows.prefix(limit).map { try device($0, withHistory: false) }
-        return DevicePage(devices: devices, nextCursor: rows.count > limit ? rows[limit - 1]["id"].integer : nil)
+        return DevicePage(devices: devices, nextCursor: rows.count > limit ? try rows[limit - 1].integer("id") : nil)
     }
 
     /// Accepted registrations with id above `after` (and at or after `since`, in microseconds) of devices
@@ -141,19 +141,19 @@ extension StoreReader {
         values.append(limit)
         return try connection.query(sql, values).map { row in
             RegistrationNotice(
-                id: row["id"].integer ?? 0,
-                receivedAt: HTTPDate.iso8601(microsecondsSince1970: row["received_at"].integer ?? 0),
-                registrationToken: row["registration_token"].text ?? "",
-                integrationKey: row["integration_key"].text ?? "",
-                platform: Platform(rawValue: row["platform"].text ?? "") ?? .ios,
-                userKey: row["user_key"].text ?? "",
-                changes: (row["changes"].text ?? "").split(separator: ",").map(String.init))
+                id: try row.integer("id"),
+                receivedAt: try row.time("received_at"),
+                registrationToken: try row.text("registration_token"),
+                integrationKey: try row.text("integration_key"),
+                platform: try row.value("platform", as: Platform.self),
+                userKey: try row.text("user_key"),
+                changes: try row.text("changes").split(separator: ",").map(String.init))
         }
     }
 
     /// The newest registration id (0 when none).
     package func lastRegistrationID() throws -> Int64 {
-        try connection.scalar("SELECT coalesce(max(id), 0) FROM registrations").integer ?? 0
+        try connection.integer("SELECT coalesce(max(id), 0) FROM registrations")
     }
 
     /// Every device registered under `token` (one per application), with history.
@@ -166,13 +166,13 @@ extension StoreReader {
     }
 
     private func device(_ row: SQLiteRow, withHistory: Bool) throws -> DeviceSubscription {
-        let id = row["id"].integer ?? 0
+        let id = try row.integer("id")
         let params = try connection.query(
             "SELECT name, type, value FROM device_params WHERE device_id = ? ORDER BY name", [id]
         ).map { param in
             AdditionalParam(
-                name: param["name"].text ?? "", value: param["value"].text ?? "",
-                kind: AdditionalParam.Kind(rawValue: param["type"].text ?? "") ?? .string)
+                name: try param.text("name"), value: try param.text("value"),
+                kind: try param.value("type", as: AdditionalParam.Kind.self))
         }
         var history: [DeviceSubscription.HistoryEntry]?
         if withHistory {
@@ -181,30 +181,30 @@ extension StoreReader {
                 [id]
             ).map { entry in
                 DeviceSubscription.HistoryEntry(
-                    id: entry["id"].integer ?? 0,
-                    receivedAt: HTTPDate.iso8601(microsecondsSince1970: entry["received_at"].integer ?? 0),
-                    changes: (entry["changes"].text ?? "").split(separator: ",").map(String.init),
-                    userKey: entry["user_key"].text ?? "",
-                    device: Self.decode(DeviceFields.self, entry["fields"].text) ?? DeviceFields(),
-                    params: Self.decode([AdditionalParam].self, entry["params"].text) ?? [])
+                    id: try entry.integer("id"),
+                    receivedAt: try entry.time("received_at"),
+                    changes: try entry.text("changes").split(separator: ",").map(String.init),
+                    userKey: try entry.text("user_key"),
+                    device: Self.decode(DeviceFields.self, try entry["fields"].text) ?? DeviceFields(),
+                    params: Self.decode([AdditionalParam].self, try entry["params"].text) ?? [])
             }
         }
         return DeviceSubscription(
-            registrationToken: row["registration_token"].text ?? "",
+            registrationToken: try row.text("registration_token"),
             application: .init(
-                integrationKey: row["integration_key"].text ?? "", name: row["app_name"].text ?? "",
-                platform: Platform(rawValue: row["platform"].text ?? "") ?? .ios),
-            userKey: row["user_key"].text ?? "",
+                integrationKey: try row.text("integration_key"), name: try row.text("app_name"),
+                platform: try row.value("platform", as: Platform.self)),
+            userKey: try row.text("user_key"),
             device: DeviceFields(
-                deviceImei: row["device_imei"].text, deviceName: row["device_name"].text,
-                deviceModel: row["device_model"].text, deviceBrand: row["device_brand"].text,
-                deviceManufacturer: row["device_manufacturer"].text, osName: row["os_name"].text,
-                osVersion: row["os_version"].text, osLanguage: row["os_language"].text),
+                deviceImei: try row["device_imei"].text, deviceName: try row["device_name"].text,
+                deviceModel: try row["device_model"].text, deviceBrand: try row["device_brand"].text,
+                deviceManufacturer: try row["device_manufacturer"].text, osName: try row["os_name"].text,
+                osVersion: try row["os_version"].text, osLanguage: try row["os_language"].text),
             params: params,
-            disabled: row["disabled"].integer == 1,
-            createdAt: HTTPDate.iso8601(microsecondsSince1970: row["created_at"].integer ?? 0),
-            updatedAt: HTTPDate.iso8601(microsecondsSince1970: row["updated_at"].integer ?? 0),
-            registrationCount: Int(row["registration_count"].integer ?? 0),
+            disabled: try row.bool("disabled"),
+            createdAt: try row.time("created_at"),
+            updatedAt: try row.time("updated_at"),
+            registrationCount: Int(try row.integer("registration_count")),
             history: history,
             messages: withHistory ? try messageLifecycles(deviceID: id) : nil)
     }

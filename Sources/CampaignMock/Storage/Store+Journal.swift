@@ -45,7 +45,7 @@ extension StoreTransaction {
     /// Deletes the oldest entries beyond `limit` and counts them as dropped.
     package func trimJournal(to limit: Int) throws {
         let count =
-            try connection.journalCount ?? connection.scalar("SELECT count(*) FROM request_journal").integer ?? 0
+            try connection.journalCount ?? connection.integer("SELECT count(*) FROM request_journal")
         connection.journalCount = count
         let excess = count - Int64(limit)
         guard excess > 0 else { return }
@@ -88,42 +88,43 @@ extension StoreReader {
                 after, filter.endpoint, filter.endpoint, filter.status, filter.status, filter.appKey, filter.appKey,
                 filter.since, filter.since, upTo, upTo, limit + 1,
             ])
-        let entries = rows.prefix(limit).map(Self.entry)
-        let dropped = try connection.scalar("SELECT value FROM store_counters WHERE name = 'journal_dropped'")
+        let entries = try rows.prefix(limit).map(Self.entry)
+        let dropped = try connection.integer(
+            "SELECT coalesce((SELECT value FROM store_counters WHERE name = 'journal_dropped'), 0)")
         return JournalPage(
-            requests: entries, dropped: dropped.integer ?? 0,
+            requests: entries, dropped: dropped,
             nextCursor: rows.count > limit ? entries.last?.id : nil)
     }
 
     /// The newest journal id (0 when empty), where a wait that counts from now starts.
     package func lastJournalID() throws -> Int64 {
-        try connection.scalar("SELECT coalesce(max(id), 0) FROM request_journal").integer ?? 0
+        try connection.integer("SELECT coalesce(max(id), 0) FROM request_journal")
     }
 
     /// How many entries the journal holds.
     package func journalCount() throws -> Int64 {
-        try connection.scalar("SELECT count(*) FROM request_journal").integer ?? 0
+        try connection.integer("SELECT count(*) FROM request_journal")
     }
 
-    private static func entry(_ row: SQLiteRow) -> JournalEntry {
-        let body = row["body"].blob ?? []
+    private static func entry(_ row: SQLiteRow) throws -> JournalEntry {
+        let body = try row.blob("body")
         let kept = Array(body.prefix(JournalEntry.bodyLimit))
         let text = String(validating: kept, as: UTF8.self)
-        let headers = JSONArrays.decodePairs(row["headers"].text ?? "[]")
+        let headers = JSONArrays.decodePairs(try row.text("headers"))
         return JournalEntry(
-            id: row["id"].integer ?? 0,
-            receivedAt: HTTPDate.iso8601(microsecondsSince1970: row["received_at"].integer ?? 0),
-            method: row["method"].text ?? "",
-            target: row["target"].text ?? "",
-            endpoint: row["endpoint"].text ?? "",
+            id: try row.integer("id"),
+            receivedAt: try row.time("received_at"),
+            method: try row.text("method"),
+            target: try row.text("target"),
+            endpoint: try row.text("endpoint"),
             headers: headers,
             body: text ?? Base64.encode(kept),
             bodyEncoding: text == nil ? "base64" : "utf-8",
             bodyTruncated: body.count > JournalEntry.bodyLimit,
-            status: Int(row["status"].integer ?? 0),
-            reason: row["reason"].text,
-            appKey: row["app_key"].text,
-            durationMs: Double(row["duration_us"].integer ?? 0) / 1000,
-            remoteAddress: row["remote_address"].text)
+            status: Int(try row.integer("status")),
+            reason: try row["reason"].text,
+            appKey: try row["app_key"].text,
+            durationMs: Double(try row.integer("duration_us")) / 1000,
+            remoteAddress: try row["remote_address"].text)
     }
 }

@@ -15,8 +15,8 @@ extension StoreReader {
         try connection.query("SELECT name, data_type, value, description FROM options WHERE name = ?", [name]).first
             .map { row in
                 StoredOption(
-                    name: row["name"].text ?? name, dataType: Int(row["data_type"].integer ?? 6),
-                    value: row["value"].text ?? "", description: row["description"].text)
+                    name: try row["name"].text ?? name, dataType: Int(try row["data_type"].integer ?? 6),
+                    value: try row.text("value"), description: try row["description"].text)
             }
     }
 }

@@ -45,10 +45,10 @@ extension StoreTransaction {
         var warnings: [String] = []
         for device in devices {
             let messageID = try unusedMessageID(style)
-            let platform = Platform(rawValue: device["platform"].text ?? "") ?? .ios
+            let platform = try device.value("platform", as: Platform.self)
             let message = try PushComposer.message(
                 request,
-                device: (device["registration_token"].text ?? "", platform, device["integration_key"].text ?? ""),
+                device: (device.text("registration_token"), platform, device.text("integration_key")),
                 messageID: messageID, deliveryID: deliveryID)
             let row = try insertMessage(
                 messageID: messageID, deliveryID: deliveryID, deviceID: device["id"].integer,
@@ -110,11 +110,11 @@ extension StoreReader {
             """, [deviceID]
         ).map { row in
             DeviceSubscription.MessageLifecycle(
-                messageId: row["message_id"].text ?? "", deliveryId: row["delivery_id"].text ?? "",
-                pushId: row["push_id"].integer,
-                sentAt: HTTPDate.iso8601(microsecondsSince1970: row["created_at"].integer ?? 0),
-                receivedAt: row["received"].integer.map { HTTPDate.iso8601(microsecondsSince1970: $0) },
-                openedAt: row["opened"].integer.map { HTTPDate.iso8601(microsecondsSince1970: $0) })
+                messageId: try row.text("message_id"), deliveryId: try row.text("delivery_id"),
+                pushId: try row["push_id"].integer,
+                sentAt: try row.time("created_at"),
+                receivedAt: try row["received"].integer.map { HTTPDate.iso8601(microsecondsSince1970: $0) },
+                openedAt: try row["opened"].integer.map { HTTPDate.iso8601(microsecondsSince1970: $0) })
         }
     }
 }
@@ -126,12 +126,12 @@ extension StoreReader {
             "SELECT answer FROM pushes WHERE id > ? AND answer <> '' ORDER BY id LIMIT ?", [after, limit]
         )
         .compactMap { row in
-            row["answer"].text.flatMap { try? JSONDecoder().decode(ComposedPush.self, from: Data($0.utf8)) }
+            try row["answer"].text.flatMap { try? JSONDecoder().decode(ComposedPush.self, from: Data($0.utf8)) }
         }
     }
 
     /// The newest push id (0 when none).
     package func lastPushID() throws -> Int64 {
-        try connection.scalar("SELECT coalesce(max(id), 0) FROM pushes").integer ?? 0
+        try connection.integer("SELECT coalesce(max(id), 0) FROM pushes")
     }
 }

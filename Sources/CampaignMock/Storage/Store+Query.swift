@@ -232,7 +232,7 @@ extension StoreReader {
     package func execute(_ query: QueryDefinition) throws -> QueryResult {
         let plan = try Self.plan(query)
         if query.operation == .count {
-            return .count(Int(try connection.scalar(plan.sql, plan.values).integer ?? 0))
+            return .count(Int(try connection.integer(plan.sql, plan.values)))
         }
         let rows = try connection.query(plan.sql, plan.values)
         return .rows(

@@ -17,7 +17,7 @@ extension StoreReader {
     package func installedPackages() throws -> [(String, String)] {
         try connection.query(
             "SELECT namespace, name FROM installed_packages WHERE name <> '' GROUP BY namespace, name ORDER BY min(id)"
-        ).map { ($0["namespace"].text ?? "", $0["name"].text ?? "") }
+        ).map { (try $0.text("namespace"), try $0.text("name")) }
     }
 }
 
@@ -25,8 +25,8 @@ extension StoreTransaction {
     /// The id for a new event: above every event's and every push's, so a mobile event's push can take
     /// the same id (`plId` is then the push's id too).
     package func nextEventID() throws -> Int64 {
-        let events = try connection.scalar("SELECT max(id) FROM rt_events").integer ?? 0
-        let pushes = try connection.scalar("SELECT max(id) FROM pushes").integer ?? 0
+        let events = try connection.integer("SELECT coalesce(max(id), 0) FROM rt_events")
+        let pushes = try connection.integer("SELECT coalesce(max(id), 0) FROM pushes")
         return max(events, pushes) + 1
     }
 

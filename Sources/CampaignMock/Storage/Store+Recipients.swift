@@ -30,17 +30,17 @@ extension StoreReader {
     package func recipientExists(_ fields: RecipientFields, byID: Bool) throws -> Bool {
         let (column, value): (String, any SQLiteBindable) =
             byID ? ("id", fields.id ?? -1) : ("email", fields.email ?? "")
-        return try connection.scalar("SELECT count(*) FROM recipients WHERE \(column) = ?", [value]).integer ?? 0 > 0
+        return try connection.integer("SELECT count(*) FROM recipients WHERE \(column) = ?", [value]) > 0
     }
 
     /// Whether a recipient with this email exists.
     package func recipientExists(email: String) throws -> Bool {
-        try connection.scalar("SELECT count(*) FROM recipients WHERE email = ?", [email]).integer ?? 0 > 0
+        try connection.integer("SELECT count(*) FROM recipients WHERE email = ?", [email]) > 0
     }
 
     /// Whether `name` is a service: every application is one, by its name.
     package func serviceExists(_ name: String) throws -> Bool {
-        try connection.scalar("SELECT count(*) FROM applications WHERE name = ?", [name]).integer ?? 0 > 0
+        try connection.integer("SELECT count(*) FROM applications WHERE name = ?", [name]) > 0
     }
 }
 

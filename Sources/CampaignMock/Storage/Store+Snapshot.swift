@@ -11,42 +11,42 @@ extension StoreReader {
     package func snapshot() throws -> Snapshot {
         let applications = try connection.query(
             "SELECT id, name, platform, integration_key, enabled FROM applications ORDER BY id"
-        ).map { Self.application($0).application }
+        ).map { try Self.application($0).application }
         let devices = try connection.query(
             """
             SELECT d.*, a.integration_key FROM devices d JOIN applications a ON a.id = d.application_id ORDER BY d.id
             """
         ).map { row in
-            let id = row["id"].integer ?? 0
+            let id = try row.integer("id")
             let params = try connection.query(
                 "SELECT name, type, value FROM device_params WHERE device_id = ? ORDER BY name", [id]
             ).map {
                 AdditionalParam(
-                    name: $0["name"].text ?? "", value: $0["value"].text ?? "",
-                    kind: AdditionalParam.Kind(rawValue: $0["type"].text ?? "") ?? .string)
+                    name: try $0.text("name"), value: try $0.text("value"),
+                    kind: try $0.value("type", as: AdditionalParam.Kind.self))
             }
             let history = try connection.query(
                 "SELECT received_at, changes, user_key, fields, params FROM registrations WHERE device_id = ? ORDER BY id",
                 [id]
             ).map { entry in
                 Snapshot.Registration(
-                    receivedAt: Self.time(entry["received_at"]),
-                    changes: (entry["changes"].text ?? "").split(separator: ",").map(String.init),
-                    userKey: entry["user_key"].text ?? "",
-                    device: Self.decode(DeviceFields.self, entry["fields"].text) ?? DeviceFields(),
-                    params: Self.decode([AdditionalParam].self, entry["params"].text) ?? [])
+                    receivedAt: try entry.time("received_at"),
+                    changes: try entry.text("changes").split(separator: ",").map(String.init),
+                    userKey: try entry.text("user_key"),
+                    device: Self.decode(DeviceFields.self, try entry["fields"].text) ?? DeviceFields(),
+                    params: Self.decode([AdditionalParam].self, try entry["params"].text) ?? [])
             }
             return Snapshot.Device(
-                integrationKey: row["integration_key"].text ?? "",
-                registrationToken: row["registration_token"].text ?? "",
-                userKey: row["user_key"].text ?? "",
+                integrationKey: try row.text("integration_key"),
+                registrationToken: try row.text("registration_token"),
+                userKey: try row.text("user_key"),
                 device: DeviceFields(
-                    deviceImei: row["device_imei"].text, deviceName: row["device_name"].text,
-                    deviceModel: row["device_model"].text, deviceBrand: row["device_brand"].text,
-                    deviceManufacturer: row["device_manufacturer"].text, osName: row["os_name"].text,
-                    osVersion: row["os_version"].text, osLanguage: row["os_language"].text),
-                params: params, disabled: row["disabled"].integer == 1,
-                createdAt: Self.time(row["created_at"]), updatedAt: Self.time(row["updated_at"]), history: history)
+                    deviceImei: try row["device_imei"].text, deviceName: try row["device_name"].text,
+                    deviceModel: try row["device_model"].text, deviceBrand: try row["device_brand"].text,
+                    deviceManufacturer: try row["device_manufacturer"].text, osName: try row["os_name"].text,
+                    osVersion: try row["os_version"].text, osLanguage: try row["os_language"].text),
+                params: params, disabled: try row.bool("disabled"),
+                createdAt: try row.time("created_at"), updatedAt: try row.time("updated_at"), history: history)
         }
         let messages = try connection.query(
             """
@@ -55,9 +55,9 @@ extension StoreReader {
             """
         ).map { row in
             Snapshot.Message(
-                messageId: row["message_id"].text ?? "", deliveryId: row["delivery_id"].text ?? "",
-                integrationKey: row["integration_key"].text, registrationToken: row["registration_token"].text,
-                createdAt: Self.time(row["created_at"]))
+                messageId: try row.text("message_id"), deliveryId: try row.text("delivery_id"),
+                integrationKey: try row["integration_key"].text, registrationToken: try row["registration_token"].text,
+                createdAt: try row.time("created_at"))
         }
         let events = try connection.query(
             """
@@ -66,15 +66,11 @@ extension StoreReader {
             """
         ).map { row in
             Snapshot.Event(
-                receivedAt: Self.time(row["received_at"]), rawId: row["raw_id"].text ?? "",
-                userAgent: row["user_agent"].text, remoteAddress: row["remote_address"].text,
-                messageId: row["message_id"].text)
+                receivedAt: try row.time("received_at"), rawId: try row.text("raw_id"),
+                userAgent: try row["user_agent"].text, remoteAddress: try row["remote_address"].text,
+                messageId: try row["message_id"].text)
         }
         return Snapshot(applications: applications, devices: devices, messages: messages, events: events, faults: [])
-    }
-
-    private static func time(_ value: SQLiteValue) -> String {
-        HTTPDate.iso8601(microsecondsSince1970: value.integer ?? 0)
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {

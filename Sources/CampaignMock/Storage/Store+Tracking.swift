@@ -33,11 +33,11 @@ extension StoreReader {
                     candidates.count > 1 ? candidates[1] : nil,
                 ])
         }
-        return rows.first.map { row in
+        return try rows.first.map { row in
             IssuedMessage(
-                id: row["id"].integer ?? 0, messageID: row["message_id"].text ?? "",
-                deliveryID: row["delivery_id"].text ?? "", deviceID: row["device_id"].integer,
-                applicationID: row["application_id"].integer)
+                id: try row.integer("id"), messageID: try row.text("message_id"),
+                deliveryID: try row.text("delivery_id"), deviceID: try row["device_id"].integer,
+                applicationID: try row["application_id"].integer)
         }
     }
 
@@ -51,7 +51,7 @@ extension StoreReader {
             WHERE m.id = ?
             """, [message.id]
         ).first
-        return (row?["integration_key"].text, row?["registration_token"].text)
+        return (try row?["integration_key"].text, try row?["registration_token"].text)
     }
 
     /// Events matching `filter` with id above `after`, oldest first.
@@ -83,40 +83,40 @@ extension StoreReader {
         sql += " ORDER BY e.id LIMIT ?"
         values.append(limit + 1)
         let rows = try connection.query(sql, values)
-        let events = rows.prefix(limit).map(Self.event)
+        let events = try rows.prefix(limit).map(Self.event)
         return EventPage(events: events, nextCursor: rows.count > limit ? events.last?.id : nil)
     }
 
     /// The newest event id (0 when none).
     package func lastEventID() throws -> Int64 {
-        try connection.scalar("SELECT coalesce(max(id), 0) FROM tracking_events").integer ?? 0
+        try connection.integer("SELECT coalesce(max(id), 0) FROM tracking_events")
     }
 
     /// How many events there are.
     package func eventCount() throws -> Int64 {
-        try connection.scalar("SELECT count(*) FROM tracking_events").integer ?? 0
+        try connection.integer("SELECT count(*) FROM tracking_events")
     }
 
-    private static func event(_ row: SQLiteRow) -> TrackingEvent {
-        let tag = Int(row["tag"].integer ?? 0)
-        let value = row["message_value"].integer.map { String(UInt64(bitPattern: $0)) }
-        let link = row["linked_message"].text.map { messageID in
+    private static func event(_ row: SQLiteRow) throws -> TrackingEvent {
+        let tag = Int(try row.integer("tag"))
+        let value = try row["message_value"].integer.map { String(UInt64(bitPattern: $0)) }
+        let link = try row["linked_message"].text.map { messageID in
             TrackingEvent.Link(
-                messageId: messageID, deliveryId: row["linked_delivery"].text ?? "",
-                registrationToken: row["registration_token"].text, integrationKey: row["integration_key"].text)
+                messageId: messageID, deliveryId: try row.text("linked_delivery"),
+                registrationToken: try row["registration_token"].text, integrationKey: try row["integration_key"].text)
         }
         return TrackingEvent(
-            id: row["id"].integer ?? 0,
-            receivedAt: HTTPDate.iso8601(microsecondsSince1970: row["received_at"].integer ?? 0),
+            id: try row.integer("id"),
+            receivedAt: try row.time("received_at"),
             tag: tag,
             type: TrackingID.Tag(rawValue: tag)?.name ?? "unknown",
-            rawId: row["raw_id"].text ?? "",
-            messageHex: row["message_hex"].text,
+            rawId: try row.text("raw_id"),
+            messageHex: try row["message_hex"].text,
             messageValue: value,
-            messageUuid: row["message_uuid"].text,
-            deliveryId: row["delivery_id"].text ?? "",
-            userAgent: row["user_agent"].text,
-            remoteAddress: row["remote_address"].text,
+            messageUuid: try row["message_uuid"].text,
+            deliveryId: try row.text("delivery_id"),
+            userAgent: try row["user_agent"].text,
+            remoteAddress: try row["remote_address"].text,
             linked: link)
     }
 }

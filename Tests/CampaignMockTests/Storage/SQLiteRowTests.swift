@@ -1,0 +1,48 @@
+import Testing
+
+@testable import CampaignMock
+
+/// A row read by a name its statement did not select, or a NOT NULL read of a NULL, is an error that
+/// names the column, never an empty value.
+@Suite("strict rows")
+struct SQLiteRowTests {
+    private static func row() throws -> SQLiteRow {
+        let connection = try SQLiteConnection(path: ":memory:")
+        return try #require(
+            try connection.query("SELECT 7 AS id, 'ios' AS platform, NULL AS reason, x'00ff' AS body, 'x' AS name")
+                .first)
+    }
+
+    @Test func readsSelectedColumnsByName() throws {
+        let row = try Self.row()
+        #expect(try row.integer("id") == 7)
+        #expect(try row.value("platform", as: Platform.self) == .ios)
+        #expect(try row["reason"] == .null)
+        #expect(try row["reason"].text == nil)
+        #expect(try row.blob("body") == [0, 255])
+    }
+
+    @Test func anUnknownColumnIsAnErrorNamingIt() throws {
+        let row = try Self.row()
+        let error = try #require(throws: SQLiteError.self) { try row["identifier"] }
+        #expect(error.message.contains("no column 'identifier'"))
+        #expect(error.message.contains("id, platform, reason, body, name"))
+        #expect(throws: SQLiteError.self) { try row.integer("ID") }
+    }
+
+    @Test func aNullOrAnotherTypeWhereAValueMustBeIsAnError() throws {
+        let row = try Self.row()
+        let null = try #require(throws: SQLiteError.self) { try row.text("reason") }
+        #expect(null.message == "column 'reason' holds NULL, expected text")
+        let text = try #require(throws: SQLiteError.self) { try row.integer("platform") }
+        #expect(text.message == "column 'platform' holds text, expected an integer")
+        let unknown = try #require(throws: SQLiteError.self) { try row.value("name", as: Platform.self) }
+        #expect(unknown.message == "column 'name' holds 'x', not a Platform")
+    }
+
+    @Test func countsAndMaximaAreIntegersOrErrors() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        #expect(try connection.integer("SELECT coalesce(max(x), 0) FROM (SELECT 1 AS x WHERE 0)") == 0)
+        #expect(throws: SQLiteError.self) { try connection.integer("SELECT 'many'") }
+    }
+}
