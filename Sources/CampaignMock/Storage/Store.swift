@@ -35,7 +35,12 @@ package final class Store: Sendable {
         try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768")
         try SQLiteMigrator.migrate(connection, Schema.migrations)
         readers = path.map { ReaderPool(path: $0) }
-        writer = Writer(connection: connection, afterEachBatch: afterEachBatch, applications: applications)
+        // Checkpoints run on their own thread, never inside a commit (see Checkpointer).
+        if path != nil { try connection.execute("PRAGMA wal_autocheckpoint=0") }
+        let checkpointer = try path.map { try Checkpointer(path: $0) }
+        writer = Writer(
+            connection: connection, afterEachBatch: afterEachBatch, applications: applications,
+            checkpointer: checkpointer)
     }
 
     /// The application with `integrationKey`, or nil, as last committed. Answered from memory: the
@@ -106,6 +111,7 @@ extension Store {
         private let connection: SQLiteConnection
         private let afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)?
         private let applications: ApplicationCache
+        private let checkpointer: Checkpointer?
         private let queue = Mutex<(jobs: [Job], closing: Bool)>(([], false))
         private let wakeup = DispatchSemaphore(value: 0)
         private var thread: SystemThread?
@@ -113,11 +119,12 @@ extension Store {
 
         init(
             connection: SQLiteConnection, afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)?,
-            applications: ApplicationCache
+            applications: ApplicationCache, checkpointer: Checkpointer?
         ) {
             self.connection = connection
             self.afterEachBatch = afterEachBatch
             self.applications = applications
+            self.checkpointer = checkpointer
             thread = SystemThread(name: "store-writer") { [self] in run() }
         }
 
@@ -138,6 +145,7 @@ extension Store {
             guard first else { return }
             wakeup.signal()
             thread?.join()
+            checkpointer?.close()
             try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
 
@@ -233,6 +241,7 @@ extension Store {
                 return
             }
             forgetApplicationsIfWritten()  // before any completion: "created" means the next request sees it
+            checkpointer?.committed()
             for completion in completions { completion() }
             for (job, error) in failures { job.fail(error) }
         }

@@ -172,6 +172,31 @@ struct StoreTests {
         #expect(page.dropped == 2)
     }
 
+    /// The writer never checkpoints inside a commit; the checkpoint thread copies the WAL into the
+    /// database file while the store stays open (without it, the file would not grow until close).
+    @Test func theCheckpointThreadCopiesTheWALIntoTheDatabaseFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        let store = try Store(path: path)
+        defer { store.close() }
+        func size() -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+        let before = size()
+        for batch in 0..<20 {
+            try store.writeAndWait { transaction in
+                for index in 0..<10 {
+                    var entry = record("/\(batch)/\(index)")
+                    entry.body = [UInt8](repeating: UInt8(ascii: "a"), count: 8192)
+                    try transaction.appendJournal(entry)
+                }
+            }
+        }
+        // 200 rows of 8 KB, about 1.6 MB: less than SQLite's automatic checkpoint would wait for.
+        let deadline = Date().addingTimeInterval(20)
+        while size() < before + 1_500_000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(size() >= before + 1_500_000)
+        #expect(try store.read { try $0.journalCount() } == 200)
+    }
+
     @Test func pagesTheJournalWithACursor() throws {
         let store = try Store(path: nil)
         defer { store.close() }
