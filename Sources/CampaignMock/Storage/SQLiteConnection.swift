@@ -4,6 +4,7 @@ import CSQLite
 package final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    private var walHook: WALHook?
     /// The file path, or `:memory:`.
     package let path: String
     /// Whether the `messages` table may hold a row (nil: not looked yet). It only ever turns true while
@@ -73,6 +74,26 @@ package final class SQLiteConnection {
             throw SQLiteError(code: 20, message: "expected one integer", sql: sql)
         }
         return value
+    }
+
+    /// Calls `body` with the number of pages in the write-ahead log after each commit of this
+    /// connection. This replaces SQLite's automatic checkpoint (which is such a hook): the connection
+    /// no longer checkpoints by itself.
+    package func afterEachCommit(walPages body: @escaping (Int) -> Void) {
+        let hook = WALHook(body)
+        walHook = hook
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, pages in
+                if let context { Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue().body(Int(pages)) }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(hook).toOpaque())
+    }
+
+    /// Keeps the hook's closure alive as long as the connection.
+    private final class WALHook {
+        let body: (Int) -> Void
+        init(_ body: @escaping (Int) -> Void) { self.body = body }
     }
 
     /// The rowid of the last successful INSERT on this connection.

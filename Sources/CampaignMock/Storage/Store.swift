@@ -36,8 +36,8 @@ package final class Store: Sendable {
         try SQLiteMigrator.migrate(connection, Schema.migrations)
         readers = path.map { ReaderPool(path: $0) }
         // Checkpoints run on their own thread, never inside a commit (see Checkpointer).
-        if path != nil { try connection.execute("PRAGMA wal_autocheckpoint=0") }
         let checkpointer = try path.map { try Checkpointer(path: $0) }
+        if let checkpointer { connection.afterEachCommit { checkpointer.walHas(pages: $0) } }
         writer = Writer(
             connection: connection, afterEachBatch: afterEachBatch, applications: applications,
             checkpointer: checkpointer)
@@ -241,7 +241,6 @@ extension Store {
                 return
             }
             forgetApplicationsIfWritten()  // before any completion: "created" means the next request sees it
-            checkpointer?.committed()
             for completion in completions { completion() }
             for (job, error) in failures { job.fail(error) }
         }

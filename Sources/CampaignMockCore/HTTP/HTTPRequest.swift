@@ -33,15 +33,16 @@ package struct HTTPRequest: Sendable {
     }
 
     /// The path part of the target, not percent-decoded.
+    /// (Both look for the byte of `?`: a search by Character cost a sixth of a health check.)
     package var path: String {
-        if let mark = target.firstIndex(of: "?") { return String(target[..<mark]) }
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) { return String(target[..<mark]) }
         return target
     }
 
     /// The query part after `?`, not decoded; nil when there is none.
     package var query: String? {
-        guard let mark = target.firstIndex(of: "?") else { return nil }
-        return String(target[target.index(after: mark)...])
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return String(target[target.utf8.index(after: mark)...])
     }
 
     /// Whether the client asked to keep the connection open after this exchange (RFC 9112 §9.3).

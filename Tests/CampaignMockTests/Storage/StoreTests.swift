@@ -173,7 +173,8 @@ struct StoreTests {
     }
 
     /// The writer never checkpoints inside a commit; the checkpoint thread copies the WAL into the
-    /// database file while the store stays open (without it, the file would not grow until close).
+    /// database file once it passes `Checkpointer.pagesBeforeCheckpoint`, while the store stays open (without that thread the
+    /// file would not grow until close: the writer's hook replaced SQLite's automatic checkpoint).
     @Test func theCheckpointThreadCopiesTheWALIntoTheDatabaseFile() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/db.sqlite3"
@@ -181,7 +182,7 @@ struct StoreTests {
         defer { store.close() }
         func size() -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
         let before = size()
-        for batch in 0..<20 {
+        for batch in 0..<60 {
             try store.writeAndWait { transaction in
                 for index in 0..<10 {
                     var entry = record("/\(batch)/\(index)")
@@ -190,11 +191,11 @@ struct StoreTests {
                 }
             }
         }
-        // 200 rows of 8 KB, about 1.6 MB: less than SQLite's automatic checkpoint would wait for.
+        // 600 rows of 8 KB, about 4.8 MB: many times the pages after which a checkpoint is due.
         let deadline = Date().addingTimeInterval(20)
-        while size() < before + 1_500_000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(size() >= before + 1_500_000)
-        #expect(try store.read { try $0.journalCount() } == 200)
+        while size() < before + 4_000_000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(size() >= before + 4_000_000)
+        #expect(try store.read { try $0.journalCount() } == 600)
     }
 
     @Test func pagesTheJournalWithACursor() throws {
