@@ -12,30 +12,32 @@ extension StoreTransaction {
     ///
     /// - Throws: ``StoreConflict`` when the application was removed meanwhile.
     package func register(_ registration: RegistrationRequest, receivedAt: Int64) throws {
+        // One statement finds the application, the device and its last registration (three before).
         guard
-            let applicationID = try connection.scalar(
-                "SELECT id FROM applications WHERE integration_key = ?", [registration.integrationKey]
-            ).integer
+            let found = try connection.query(
+                """
+                SELECT a.id AS application_id, d.id AS device_id, d.user_key,
+                    r.fields AS last_fields, r.params AS last_params
+                FROM applications a
+                LEFT JOIN devices d ON d.application_id = a.id AND d.registration_token = ?
+                LEFT JOIN registrations r ON r.id = (SELECT max(id) FROM registrations WHERE device_id = d.id)
+                WHERE a.integration_key = ?
+                """, [registration.registrationToken, registration.integrationKey]
+            ).first
         else {
             throw StoreConflict("application \(registration.integrationKey) was removed")
         }
+        let applicationID = try found.integer("application_id")
         let fields = RegistrationJSON.fields(registration.device)
         let params = RegistrationJSON.params(registration.params)
-        let existing = try connection.query(
-            "SELECT id, user_key FROM devices WHERE application_id = ? AND registration_token = ?",
-            [applicationID, registration.registrationToken]
-        ).first
 
         let deviceID: Int64
         var changes: [String] = []
-        if let existing {
-            deviceID = try existing.integer("id")
-            let last = try connection.query(
-                "SELECT fields, params FROM registrations WHERE device_id = ? ORDER BY id DESC LIMIT 1", [deviceID]
-            ).first
-            if try existing.text("user_key") != registration.userKey { changes.append("userKey") }
-            if try last?.text("fields") != fields { changes.append("device") }
-            if try last?.text("params") != params { changes.append("params") }
+        if let existingID = try found["device_id"].integer {
+            deviceID = existingID
+            if try found["user_key"].text != registration.userKey { changes.append("userKey") }
+            if try found["last_fields"].text != fields { changes.append("device") }
+            if try found["last_params"].text != params { changes.append("params") }
             if changes.isEmpty { changes.append("unchanged") }
             let device = registration.device
             try connection.query(
