@@ -59,7 +59,7 @@ extension JournalEntry {
         object.bool("bodyTruncated", bodyTruncated)
         object.number("durationMs", durationMs)
         object.string("endpoint", endpoint)
-        object.stringPairs("headers", headers)
+        object.stringArrays("headers", headers)
         object.integer("id", id)
         object.string("method", method)
         object.string("reason", reason)

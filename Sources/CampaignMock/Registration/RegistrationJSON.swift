@@ -4,34 +4,27 @@
 /// (a test compares them), so rows written before and after compare equal.
 enum RegistrationJSON {
     static func fields(_ device: DeviceFields) -> String {
-        let members: [(StaticString, String?)] = [
-            ("\"deviceBrand\":", device.deviceBrand), ("\"deviceImei\":", device.deviceImei),
-            ("\"deviceManufacturer\":", device.deviceManufacturer), ("\"deviceModel\":", device.deviceModel),
-            ("\"deviceName\":", device.deviceName), ("\"osLanguage\":", device.osLanguage),
-            ("\"osName\":", device.osName), ("\"osVersion\":", device.osVersion),
-        ]
-        var bytes: [UInt8] = [UInt8(ascii: "{")]
-        for (key, value) in members {
-            guard let value else { continue }
-            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-            JSONStringWriter.raw(key, to: &bytes)
-            JSONStringWriter.append(value, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
+        var object = JSONObjectWriter(capacity: 192)
+        object.string("deviceBrand", device.deviceBrand)
+        object.string("deviceImei", device.deviceImei)
+        object.string("deviceManufacturer", device.deviceManufacturer)
+        object.string("deviceModel", device.deviceModel)
+        object.string("deviceName", device.deviceName)
+        object.string("osLanguage", device.osLanguage)
+        object.string("osName", device.osName)
+        object.string("osVersion", device.osVersion)
+        return String(decoding: object.finish(), as: UTF8.self)
     }
 
     static func params(_ params: [AdditionalParam]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         for (index, param) in params.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONStringWriter.raw("{\"name\":", to: &bytes)
-            JSONStringWriter.append(param.name, to: &bytes)
-            JSONStringWriter.raw(",\"type\":", to: &bytes)
-            JSONStringWriter.append(param.kind.rawValue, to: &bytes)
-            JSONStringWriter.raw(",\"value\":", to: &bytes)
-            JSONStringWriter.append(param.value, to: &bytes)
-            bytes.append(UInt8(ascii: "}"))
+            var object = JSONObjectWriter(capacity: 64)
+            object.string("name", param.name)
+            object.string("type", param.kind.rawValue)
+            object.string("value", param.value)
+            bytes += object.finish()
         }
         bytes.append(UInt8(ascii: "]"))
         return String(decoding: bytes, as: UTF8.self)

@@ -7,16 +7,8 @@
 /// Header lists stored as JSON text: `[["Host","a"],["Accept","*/*"]]`.
 enum JSONArrays {
     static func encodePairs(_ pairs: [(String, String)]) -> String {
-        var bytes: [UInt8] = [UInt8(ascii: "[")]
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "["))
-            JSONStringWriter.append(pair.0, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            JSONStringWriter.append(pair.1, to: &bytes)
-            bytes.append(UInt8(ascii: "]"))
-        }
-        bytes.append(UInt8(ascii: "]"))
+        var bytes: [UInt8] = []
+        JSONStringWriter.appendArrays(pairs.map { [$0.0, $0.1] }, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -62,18 +62,8 @@ struct JSONObjectWriter {
     }
 
     /// An array of arrays of strings (header lists).
-    mutating func stringPairs(_ name: StaticString, _ value: [[String]]) {
+    mutating func stringArrays(_ name: StaticString, _ value: [[String]]) {
         key(name)
-        bytes.append(UInt8(ascii: "["))
-        for (index, pair) in value.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "["))
-            for (position, element) in pair.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                JSONStringWriter.append(element, to: &bytes)
-            }
-            bytes.append(UInt8(ascii: "]"))
-        }
-        bytes.append(UInt8(ascii: "]"))
+        JSONStringWriter.appendArrays(value, to: &bytes)
     }
 }

@@ -36,8 +36,18 @@ enum JSONStringWriter {
         }
     }
 
-    /// Appends ASCII text as it is (keys, punctuation).
-    static func raw(_ text: StaticString, to bytes: inout [UInt8]) {
-        text.withUTF8Buffer { bytes += $0 }
+    /// Appends an array of arrays of strings, e.g. a header list `[["Host","a"],["Accept","*/*"]]`.
+    static func appendArrays(_ arrays: [[String]], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, strings) in arrays.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "["))
+            for (position, string) in strings.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                append(string, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 }

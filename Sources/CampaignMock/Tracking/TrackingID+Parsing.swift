@@ -1,3 +1,5 @@
+import CampaignMockCore
+
 extension TrackingID {
     /// Decodes an `id` value.
     ///
@@ -29,9 +31,9 @@ extension TrackingID {
     /// docs/protocol.md §4.2: a UUID passes unchanged; any other id is hex of up to 64 bits.
     private static func messageID(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> MessageID {
         guard !bytes.isEmpty else { throw TrackingError("empty message id") }
-        let lowercased = String(decoding: bytes.map(lowercasedASCII), as: UTF8.self)
+        let lowercased = String(decoding: bytes.map(ASCII.lowercased), as: UTF8.self)
         if isUUID(bytes) { return .uuid(lowercased) }
-        guard bytes.allSatisfy({ hexValue($0) != nil }) else {
+        guard bytes.allSatisfy({ ASCII.hexValue($0) != nil }) else {
             throw TrackingError(
                 "message id '\(String(decoding: bytes, as: UTF8.self).prefix(40))' is neither hex nor a UUID")
         }
@@ -40,7 +42,7 @@ extension TrackingID {
             throw TrackingError(
                 "message id '\(String(decoding: bytes, as: UTF8.self).prefix(40))' is larger than 64 bits")
         }
-        let value = significant.reduce(UInt64(0)) { $0 << 4 | UInt64(hexValue($1) ?? 0) }
+        let value = significant.reduce(UInt64(0)) { $0 << 4 | UInt64(ASCII.hexValue($1) ?? 0) }
         return .numeric(hex: lowercased, value: value)
     }
 
@@ -53,22 +55,9 @@ extension TrackingID {
         guard bytes.count == 36 else { return false }
         for (offset, byte) in bytes.enumerated() {
             let dash = offset == 8 || offset == 13 || offset == 18 || offset == 23
-            guard dash ? byte == UInt8(ascii: "-") : hexValue(byte) != nil else { return false }
+            guard dash ? byte == UInt8(ascii: "-") : ASCII.hexValue(byte) != nil else { return false }
         }
         return true
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 }
 

@@ -383,7 +383,7 @@ package struct HTTPRequestParser {
 
     /// RFC 9112 §7.1: chunk-size [ chunk-ext ], chunk-size = 1*HEXDIG.
     private static func parseChunkSize(_ line: ArraySlice<UInt8>) throws(HTTPError) -> Int {
-        let digits = line.prefix { isHexDigit($0) }
+        let digits = line.prefix { ASCII.hexValue($0) != nil }
         let rest = line.dropFirst(digits.count)
         guard !digits.isEmpty else { throw HTTPError(.badRequest, "invalid chunk size") }
         // chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ); extensions are ignored.
@@ -393,7 +393,7 @@ package struct HTTPRequestParser {
         }
         let significant = digits.drop { $0 == 48 }
         guard significant.count <= 15 else { throw HTTPError(.contentTooLarge, "chunk size is too large") }
-        return significant.reduce(0) { $0 * 16 + hexValue($1) }
+        return significant.reduce(0) { $0 * 16 + Int(ASCII.hexValue($1) ?? 0) }
     }
 
     // MARK: - Characters
@@ -411,15 +411,4 @@ package struct HTTPRequestParser {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
 
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> Int {
-        switch byte {
-        case 48...57: return Int(byte - 48)
-        case 65...70: return Int(byte - 55)
-        default: return Int(byte - 87)
-        }
-    }
 }

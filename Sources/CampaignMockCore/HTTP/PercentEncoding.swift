@@ -18,8 +18,8 @@ package enum PercentEncoding {
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
-                    let low = hexValue(bytes[index + 2])
+                guard index + 2 < bytes.endIndex, let high = ASCII.hexValue(bytes[index + 1]),
+                    let low = ASCII.hexValue(bytes[index + 2])
                 else { return nil }
                 result.append(high << 4 | low)
                 index += 3
@@ -63,7 +63,9 @@ package enum PercentEncoding {
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(ASCII.hexValue),
+                    let low = iterator.next().flatMap(ASCII.hexValue)
+                else {
                     return nil
                 }
                 result.append(high << 4 | low)
@@ -90,14 +92,5 @@ package enum PercentEncoding {
             items.append((name, value))
         }
         return items
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: return byte - 48
-        case 65...70: return byte - 55
-        case 97...102: return byte - 87
-        default: return nil
-        }
     }
 }

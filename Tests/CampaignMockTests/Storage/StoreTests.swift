@@ -89,6 +89,18 @@ struct StoreTests {
         let store = try Store(path: path)
         let group = DispatchGroup()
         let outcomes = Outcomes()
+        // Hold the writer in a first job so the ten below queue up and commit as one batch: the failing
+        // one must make that batch fall back to a savepoint per job, not fail its neighbours.
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        group.enter()
+        store.write { _ in
+            holding.signal()
+            release.wait()
+        } completion: { _ in
+            group.leave()
+        }
+        holding.wait()
         for index in 0..<10 {
             group.enter()
             store.write { transaction in
@@ -99,6 +111,7 @@ struct StoreTests {
                 group.leave()
             }
         }
+        release.signal()
         group.wait()
         store.close()
         #expect(outcomes.failed == [4])

@@ -12,12 +12,6 @@ struct StreamItemJSONTests {
         "日本語 😀 é",
     ]
 
-    private static func encoded(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
     @Test(arguments: texts)
     func trackingEventsMatchJSONEncoder(_ text: String) throws {
         let full = TrackingEvent(
@@ -25,11 +19,11 @@ struct StreamItemJSONTests {
             messageValue: "18446744073709551615", messageUuid: text, deliveryId: text, userAgent: text,
             remoteAddress: "::1",
             linked: .init(messageId: text, deliveryId: "d1", registrationToken: text, integrationKey: nil))
-        #expect(String(decoding: full.json, as: UTF8.self) == (try Self.encoded(full)))
+        #expect(String(decoding: full.json, as: UTF8.self) == (try encoderText(full)))
         let sparse = TrackingEvent(
             id: -1, receivedAt: text, tag: 0, type: text, rawId: text, messageHex: nil, messageValue: nil,
             messageUuid: nil, deliveryId: "", userAgent: nil, remoteAddress: nil, linked: nil)
-        #expect(String(decoding: sparse.json, as: UTF8.self) == (try Self.encoded(sparse)))
+        #expect(String(decoding: sparse.json, as: UTF8.self) == (try encoderText(sparse)))
     }
 
     @Test(arguments: zip(texts, [0, 0.001, 0.25, 1, 12.5, 1234.567, 0.000_01, 86_400_000.5]))
@@ -39,10 +33,10 @@ struct StreamItemJSONTests {
             endpoint: "tracking", headers: [["Host", text], ["X", ""]], body: text, bodyEncoding: "utf8",
             bodyTruncated: !text.isEmpty, status: 200, reason: text.isEmpty ? nil : text, appKey: text,
             durationMs: duration, remoteAddress: nil)
-        #expect(String(decoding: entry.json, as: UTF8.self) == (try Self.encoded(entry)))
+        #expect(String(decoding: entry.json, as: UTF8.self) == (try encoderText(entry)))
         var bare = entry
         bare.headers = []
         bare.appKey = nil
-        #expect(String(decoding: bare.json, as: UTF8.self) == (try Self.encoded(bare)))
+        #expect(String(decoding: bare.json, as: UTF8.self) == (try encoderText(bare)))
     }
 }
