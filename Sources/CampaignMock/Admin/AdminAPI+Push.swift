@@ -17,7 +17,6 @@ extension AdminAPI {
         let style = push.idStyle ?? pushIDStyle
         do {
             let composed = try store.writeAndWait { try $0.createPush(push, style: style) }
-            stream.changed()
             return AdminResponse.json(.created, composed)
         } catch let error as PushError {
             throw AdminError(error.isNotFound ? .notFound : .badRequest, error.message)

@@ -21,16 +21,19 @@ extension AdminAPI {
             throw AdminError(.badRequest, "snapshot refused, nothing changed: \(error.message)")
         }
         try store.writeAndWait { transaction in
-            try transaction.replaceState(with: snapshot) { SnapshotValidator.microseconds($0) ?? 0 }
+            // The rows it writes are not published one by one: the stream says `reset`, consoles reload.
+            try transaction.withoutRecording {
+                try transaction.replaceState(with: snapshot) { SnapshotValidator.microseconds($0) ?? 0 }
+            }
         }
         // Validated above, so replacing the rules cannot fail after the store changed.
         try? faults.replaceAll(snapshot.faults)
         waits.notifyEverything()
-        return AdminResponse.json(
-            .ok,
-            [
-                "applications": snapshot.applications.count, "devices": snapshot.devices.count,
-                "messages": snapshot.messages.count, "events": snapshot.events.count, "faults": snapshot.faults.count,
-            ])
+        let counts = [
+            "applications": snapshot.applications.count, "devices": snapshot.devices.count,
+            "messages": snapshot.messages.count, "events": snapshot.events.count, "faults": snapshot.faults.count,
+        ]
+        stream.publish("reset", ["imported": counts])
+        return AdminResponse.json(.ok, counts)
     }
 }

@@ -6,7 +6,8 @@ import Dispatch
 /// 1. a fault rule may fire first (delay, answer for the endpoint, drop or reset the connection);
 /// 2. the endpoint decides: the answer, and the change to store;
 /// 3. the change and the journal row commit in one transaction, and only then is the answer sent;
-/// 4. metrics are counted and the waiters for what changed are woken.
+/// 4. metrics are counted and the waiters for what changed are woken (the event stream learns of the
+///    change from the store's writer, see `CommittedChange`).
 ///
 /// A `200` thus always means "stored", and a refused request changes nothing but the journal.
 struct EndpointPipeline: Sendable {
@@ -141,7 +142,6 @@ struct EndpointPipeline: Sendable {
         var journaled = ChangeNotice(kind: .request, facts: ["endpoint": endpoint.rawValue, "status": String(status)])
         journaled.facts["app"] = result.appKey
         waits.notify(notices + [journaled])
-        stream.changed()
     }
 
     private static func record(_ request: HTTPRequest, endpoint: EndpointFamily, result: EndpointResult)

@@ -19,6 +19,10 @@ package final class SQLiteConnection {
     /// of a tracking hit); appends, trims and clears keep it, anything else that deletes or rolls back
     /// forgets it.
     package var journalCount: Int64?
+    /// The rows the event stream publishes, noted as the transaction under way writes them (nil: no
+    /// stream is open, nothing is noted). The store's writer hands them on after the commit, and drops
+    /// what a rollback undid; see ``CommittedChange``.
+    package var recordedChanges: [CommittedChange]?
 
     /// Opens (and creates) the database at `path`; `:memory:` opens a private in-memory database.
     package init(path: String, readOnly: Bool = false) throws(SQLiteError) {

@@ -78,6 +78,7 @@ extension StoreTransaction {
             VALUES (?, ?, ?, ?, ?, ?)
             """,
             [deviceID, receivedAt, changes.joined(separator: ","), registration.userKey, fields, params])
+        record(.registration(id: connection.lastInsertRowID))
     }
 
 }
@@ -151,6 +152,11 @@ extension StoreReader {
                 userKey: try row.text("user_key"),
                 changes: try row.text("changes").split(separator: ",").map(String.init))
         }
+    }
+
+    /// The registration with `id`, or nil.
+    package func registration(id: Int64) throws -> RegistrationNotice? {
+        try registrations(after: id - 1, since: nil, matching: DeviceFilter(), limit: 1, upTo: id).first
     }
 
     /// The newest registration id (0 when none).

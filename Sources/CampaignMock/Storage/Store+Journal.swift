@@ -40,6 +40,7 @@ extension StoreTransaction {
                 record.remoteAddress,
             ])
         if let count = connection.journalCount { connection.journalCount = count + 1 }
+        self.record(.request(id: connection.lastInsertRowID, record))
     }
 
     /// Deletes the oldest entries beyond `limit` and counts them as dropped.
@@ -107,24 +108,42 @@ extension StoreReader {
     }
 
     private static func entry(_ row: SQLiteRow) throws -> JournalEntry {
-        let body = try row.blob("body")
-        let kept = Array(body.prefix(JournalEntry.bodyLimit))
-        let text = String(validating: kept, as: UTF8.self)
-        let headers = JSONArrays.decodePairs(try row.text("headers"))
-        return JournalEntry(
+        JournalEntry(
             id: try row.integer("id"),
-            receivedAt: try row.time("received_at"),
-            method: try row.text("method"),
-            target: try row.text("target"),
-            endpoint: try row.text("endpoint"),
-            headers: headers,
+            record: JournalRecord(
+                receivedAtMicros: try row.integer("received_at"),
+                method: try row.text("method"),
+                target: try row.text("target"),
+                endpoint: try row.text("endpoint"),
+                headersJSON: try row.text("headers"),
+                body: try row.blob("body"),
+                status: Int(try row.integer("status")),
+                reason: try row["reason"].text,
+                appKey: try row["app_key"].text,
+                durationMicros: try row.integer("duration_us"),
+                remoteAddress: try row["remote_address"].text))
+    }
+}
+
+extension JournalEntry {
+    /// The entry the admin API shows for the stored `record`.
+    init(id: Int64, record: JournalRecord) {
+        let kept = Array(record.body.prefix(JournalEntry.bodyLimit))
+        let text = String(validating: kept, as: UTF8.self)
+        self.init(
+            id: id,
+            receivedAt: HTTPDate.iso8601(microsecondsSince1970: record.receivedAtMicros),
+            method: record.method,
+            target: record.target,
+            endpoint: record.endpoint,
+            headers: JSONArrays.decodePairs(record.headersJSON),
             body: text ?? Base64.encode(kept),
             bodyEncoding: text == nil ? "base64" : "utf-8",
-            bodyTruncated: body.count > JournalEntry.bodyLimit,
-            status: Int(try row.integer("status")),
-            reason: try row["reason"].text,
-            appKey: try row["app_key"].text,
-            durationMs: Double(try row.integer("duration_us")) / 1000,
-            remoteAddress: try row["remote_address"].text)
+            bodyTruncated: record.body.count > JournalEntry.bodyLimit,
+            status: record.status,
+            reason: record.reason,
+            appKey: record.appKey,
+            durationMs: Double(record.durationMicros) / 1000,
+            remoteAddress: record.remoteAddress)
     }
 }

@@ -39,6 +39,7 @@ extension StoreTransaction {
         let now = Clock.wallClockMicroseconds()
         try connection.query("INSERT INTO pushes (id, created_at, delivery_id) VALUES (?, ?, '')", [id, now])
         let pushID = connection.lastInsertRowID
+        record(.push(id: pushID))
         let deliveryID = String(0x7A000 + pushID, radix: 16)
         try connection.query("UPDATE pushes SET delivery_id = ? WHERE id = ?", [deliveryID, pushID])
         var messages: [ComposedMessage] = []

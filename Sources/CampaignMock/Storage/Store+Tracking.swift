@@ -97,6 +97,11 @@ extension StoreReader {
         try connection.integer("SELECT count(*) FROM tracking_events")
     }
 
+    /// The hit with `id`, or nil.
+    package func event(id: Int64) throws -> TrackingEvent? {
+        try events(matching: EventFilter(), after: id - 1, limit: 1, upTo: id).events.first
+    }
+
     private static func event(_ row: SQLiteRow) throws -> TrackingEvent {
         let tag = Int(try row.integer("tag"))
         let value = try row["message_value"].integer.map { String(UInt64(bitPattern: $0)) }
@@ -139,16 +144,7 @@ extension StoreTransaction {
         _ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64, messageRef: Int64?,
         deviceID: Int64?, applicationID: Int64?
     ) throws {
-        var hex: String?
-        var value: Int64?
-        var uuid: String?
-        switch id.message {
-        case .numeric(let text, let number):
-            hex = text
-            value = Int64(bitPattern: number)
-        case .uuid(let text):
-            uuid = text
-        }
+        let (hex, value, uuid) = id.storedMessage
         try connection.query(
             """
             INSERT INTO tracking_events (received_at, raw_id, message_hex, message_value, message_uuid, delivery_id,
@@ -159,6 +155,14 @@ extension StoreTransaction {
                 receivedAt, id.raw, hex, value, uuid, id.deliveryID, id.tag.rawValue, userAgent, remoteAddress,
                 messageRef, deviceID, applicationID,
             ])
+        let rowID = connection.lastInsertRowID
+        record(
+            messageRef == nil
+                ? .hit(
+                    id: rowID,
+                    HitRecord(
+                        trackingID: id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt))
+                : .linkedHit(id: rowID))
     }
 
     /// Records a message the mock issued (`_mId` decimal or UUID, `_dId`), so later hits link to it.
@@ -187,5 +191,35 @@ extension StoreTransaction {
             """,
             [messageID, numeric, low32, uuid, deliveryID, deviceID, applicationID, createdAt])
         return connection.lastInsertRowID
+    }
+}
+
+extension TrackingID {
+    /// The message part as stored: the hex as sent and its value for numeric ids, the UUID for v8 ids.
+    var storedMessage: (hex: String?, value: Int64?, uuid: String?) {
+        switch message {
+        case .numeric(let text, let number): (text, Int64(bitPattern: number), nil)
+        case .uuid(let text): (nil, nil, text)
+        }
+    }
+}
+
+extension TrackingEvent {
+    /// A hit linked to no issued message, from what was written (the stream publishes it without a read).
+    init(id: Int64, unlinked hit: HitRecord) {
+        let message = hit.trackingID.storedMessage
+        self.init(
+            id: id,
+            receivedAt: HTTPDate.iso8601(microsecondsSince1970: hit.receivedAt),
+            tag: hit.trackingID.tag.rawValue,
+            type: hit.trackingID.tag.name,
+            rawId: hit.trackingID.raw,
+            messageHex: message.hex,
+            messageValue: message.value.map { String(UInt64(bitPattern: $0)) },
+            messageUuid: message.uuid,
+            deliveryId: hit.trackingID.deliveryID,
+            userAgent: hit.userAgent,
+            remoteAddress: hit.remoteAddress,
+            linked: nil)
     }
 }

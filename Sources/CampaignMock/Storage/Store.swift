@@ -5,7 +5,7 @@ import Synchronization
 /// The SQLite store: one writer thread with group commit, and reader connections.
 ///
 /// Writes are jobs. The writer takes every job queued when it wakes, runs them in one transaction
-/// (each in its own savepoint, so one failing job does not sink the others), commits, and only then
+/// (one failing job does not sink the others: see `Writer.commit`), commits, and only then
 /// calls the jobs' completions: every caller learns of its write after it is durable in the WAL, and
 /// many concurrent writes share one commit. WAL with `synchronous=NORMAL`: a committed transaction
 /// survives the process being killed (it may not survive a power cut).
@@ -83,6 +83,18 @@ package final class Store: Sendable {
         return try result.withLock { $0! }.get()
     }
 
+    /// Hands the rows the event stream publishes to `sink`, batch by batch, right after each commit, on
+    /// the writer thread (keep it short), while recording is on (``recordChanges(_:)``).
+    package func publishCommits(to sink: @escaping @Sendable ([CommittedChange]) -> Void) {
+        writer.sink.withLock { $0 = Writer.Sink(hand: sink) }
+    }
+
+    /// Turns noting written rows for the event stream on or off, and waits until every batch after
+    /// this one does so.
+    package func recordChanges(_ on: Bool) throws {
+        try writeAndWait { $0.recordChanges(on) }
+    }
+
     /// Runs `work` on a connection that sees every write committed so far.
     package func read<T: Sendable>(_ work: @escaping @Sendable (StoreReader) throws -> T) throws -> T {
         guard let readers else {
@@ -113,6 +125,13 @@ extension Store {
         private let applications: ApplicationCache
         private let checkpointer: Checkpointer?
         private let queue = Mutex<(jobs: [Job], closing: Bool)>(([], false))
+        /// Where the rows noted for the event stream go after their commit. The closure sits in a struct:
+        /// a `Mutex` holding a bare closure re-wrapped it in one more thunk on every access (each call
+        /// then went through all of them).
+        struct Sink {
+            let hand: @Sendable ([CommittedChange]) -> Void
+        }
+        let sink = Mutex<Sink?>(nil)
         private let wakeup = DispatchSemaphore(value: 0)
         private var thread: SystemThread?
         private static let batchLimit = 2048
@@ -190,11 +209,18 @@ extension Store {
             do {
                 for job in jobs { completions.append(try job.run(transaction)) }
             } catch {
-                connection.journalCount = nil  // what the batch appended is gone again
+                forgetBatch()
                 try? connection.execute("ROLLBACK")
                 return commitEachInItsSavepoint(jobs)
             }
             finish(jobs, transaction, completions: completions, failures: [])
+        }
+
+        /// What the connection kept about the batch being rolled back: the journal's row count, the rows
+        /// noted for the stream.
+        private func forgetBatch() {
+            connection.journalCount = nil
+            if connection.recordedChanges != nil { connection.recordedChanges = [] }
         }
 
         private func commitEachInItsSavepoint(_ jobs: [Job]) {
@@ -208,13 +234,16 @@ extension Store {
                 return
             }
             for job in jobs {
+                let recorded = connection.recordedChanges?.count
                 do {
                     try connection.query("SAVEPOINT job")
                     do {
                         completions.append(try job.run(transaction))
                         try connection.query("RELEASE job")
                     } catch {
-                        connection.journalCount = nil  // what the job appended is gone again
+                        // What the job appended or noted is gone again.
+                        connection.journalCount = nil
+                        if let recorded { connection.recordedChanges?.removeSubrange(recorded...) }
                         try connection.query("ROLLBACK TO job")
                         try connection.query("RELEASE job")
                         failures.append((job, error))
@@ -235,12 +264,17 @@ extension Store {
                 try afterEachBatch?(transaction)
                 try connection.query("COMMIT")
             } catch {
-                connection.journalCount = nil
+                forgetBatch()
                 try? connection.execute("ROLLBACK")
                 for job in jobs { job.fail(error) }
                 return
             }
             forgetApplicationsIfWritten()  // before any completion: "created" means the next request sees it
+            // Before any completion too: a client that saw its answer finds its change in the stream.
+            if let changes = connection.recordedChanges, !changes.isEmpty {
+                connection.recordedChanges = []
+                sink.withLock { $0 }?.hand(changes)
+            }
             for completion in completions { completion() }
             for (job, error) in failures { job.fail(error) }
         }

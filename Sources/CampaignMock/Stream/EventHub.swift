@@ -4,15 +4,16 @@ import Synchronization
 
 /// `GET /_mock/stream`: every change as a Server-Sent Event, as it happens.
 ///
-/// Stored changes (registrations, tracking hits, journaled requests, pushes) are read from the store
-/// after they commit, the way `/_mock/wait` reads them: the hub keeps a cursor per kind and, after each
-/// burst of commits, reads what is new, oldest first, and gives each item the next event id. Changes
-/// that are not stored rows (an application added, a fault fired, a reset) are published by the code
-/// that makes them. Recent events stay in a ring of `ringCapacity`, so a client that reconnects with
-/// `Last-Event-ID` (or `?since=`) gets exactly what it missed. Nothing is read while no stream is open
-/// and none closed within `graceMilliseconds`: an idle console costs one atomic load per commit. A resume
-/// from before the ring (or from before such an idle time) first gets a `gap` event, and the client
-/// reloads from the admin API.
+/// Stored changes (registrations, tracking hits, journaled requests, pushes) come from the store's
+/// writer: while a stream is open, it notes each row it writes and hands a batch's rows on right after
+/// the commit (``CommittedChange``), in commit order, never a rolled-back one. The hub gathers them for
+/// `batchMilliseconds` and gives each the next event id; hits and requests carry what was written, so
+/// publishing them reads nothing back. Changes that are not stored rows (an application added, a fault
+/// fired, a reset) are published by the code that makes them. Recent events stay in a ring of
+/// `ringCapacity`, so a client that reconnects with `Last-Event-ID` (or `?since=`) gets exactly what it
+/// missed. Nothing is noted while no stream is open and none closed within `graceMilliseconds`: an idle
+/// console costs nothing per request. A resume from before the ring (or from before such an idle time)
+/// first gets a `gap` event, and the client reloads from the admin API.
 package final class EventHub: Sendable {
     /// One published event.
     package struct Event: Sendable {
@@ -65,22 +66,6 @@ package final class EventHub: Sendable {
     /// The event types, for documentation and validation.
     package static let types = ["registration", "receive", "open", "request", "push", "fault", "app", "reset", "gap"]
 
-    /// The stored kinds, each read from its table.
-    enum Group: CaseIterable {
-        case registrations, tracking, journal, pushes
-
-        /// The groups a filter needs (all when it names no type).
-        static func needed(by filter: Filter) -> Set<Group> {
-            guard !filter.types.isEmpty else { return Set(allCases) }
-            var groups: Set<Group> = []
-            if filter.types.contains("registration") { groups.insert(.registrations) }
-            if filter.types.contains("receive") || filter.types.contains("open") { groups.insert(.tracking) }
-            if filter.types.contains("request") { groups.insert(.journal) }
-            if filter.types.contains("push") { groups.insert(.pushes) }
-            return groups
-        }
-    }
-
     private struct Subscriber {
         let stream: ResponseStream
         let filter: Filter
@@ -92,10 +77,8 @@ package final class EventHub: Sendable {
         /// The oldest id the ring holds without a hole (after an idle time, the first id recorded again).
         var firstKept: UInt64 = 1
         var subscribers: [UInt64: Subscriber] = [:]
-        /// Per stored kind the hub reads (those some stream asked for since it became active), the last
-        /// row read, and the first event id from which that kind is complete.
-        var cursors: [Group: Int64] = [:]
-        var completeFrom: [Group: UInt64] = [:]
+        /// Committed rows not published yet.
+        var pending: [CommittedChange] = []
         var lastSubscriberLeftAt: UInt64 = 0
         var scheduled = false
     }
@@ -120,6 +103,7 @@ package final class EventHub: Sendable {
         self.graceMilliseconds = graceMilliseconds
         self.bufferLimit = bufferLimit
         self.heartbeatMilliseconds = heartbeatMilliseconds
+        store.publishCommits { [weak self] changes in self?.committed(changes) }
         scheduleHeartbeat()
     }
 
@@ -147,24 +131,20 @@ package final class EventHub: Sendable {
         ) { [weak self] in self?.unsubscribe(id) }
         queue.async { [self] in
             activate()
-            // Catch up on what is committed, so the replay and the live events join without a hole.
-            collect()
-            startReading(Group.needed(by: filter))
+            // Publish what is committed, so the replay and the live events join without a hole.
+            flush()
             state.withLock { state in
                 var backlog: [Event] = []
                 if let after {
-                    // Events of a kind this stream wants are complete from the latest of these ids.
-                    let complete = Group.needed(by: filter).compactMap { state.completeFrom[$0] }.max() ?? 1
-                    let kept = max(state.firstKept, complete)
                     if after >= state.nextID {
                         // A cursor from another run of the server (ids start again at each start).
                         let gap =
                             #"{"error":"event \#(after) is not from this run of the server; reload from the admin API","resumeFrom":\#(state.nextID)}"#
                         backlog.append(Event(id: state.nextID - 1, type: "gap", data: gap, facts: [:]))
-                    } else if after + 1 < kept {
+                    } else if after + 1 < state.firstKept {
                         let gap =
-                            #"{"error":"events after \#(after) are no longer kept; reload from the admin API","resumeFrom":\#(kept)}"#
-                        backlog.append(Event(id: kept - 1, type: "gap", data: gap, facts: [:]))
+                            #"{"error":"events after \#(after) are no longer kept; reload from the admin API","resumeFrom":\#(state.firstKept)}"#
+                        backlog.append(Event(id: state.firstKept - 1, type: "gap", data: gap, facts: [:]))
                     }
                     backlog += state.ring.filter { $0.id > after && filter.matches($0) }
                 }
@@ -183,60 +163,48 @@ package final class EventHub: Sendable {
         }
     }
 
-    /// Starts, if it was idle, with a fresh ring and no kind read yet.
+    /// Starts, if it was idle: the writer notes rows from now on, the ring starts afresh. On the queue.
     private func activate() {
         guard !active.load(ordering: .acquiring) else { return }
+        // Waits for the writer: every row committed after this is handed on.
+        do { try store.recordChanges(true) } catch { return }  // the store is closing
         state.withLock { state in
-            state.cursors = [:]
-            state.completeFrom = [:]
             state.ring.removeAll()
             state.firstKept = state.nextID
         }
         active.store(true, ordering: .releasing)
     }
 
-    /// Reads `groups` from now on, those not read yet from what is committed now: a kind no stream asked
-    /// for costs nothing (until the hub goes idle, a kind once asked for stays read, so a client that
-    /// reconnects misses nothing).
-    private func startReading(_ groups: Set<Group>) {
-        let new = state.withLock { state in groups.filter { state.cursors[$0] == nil } }
-        guard !new.isEmpty else { return }
-        let last = try? store.read { reader in
-            (
-                try reader.lastRegistrationID(), try reader.lastEventID(), try reader.lastJournalID(),
-                try reader.lastPushID()
-            )
+    /// Stops when no stream is open and none closed within the grace time. On the queue.
+    private func deactivateIfIdle() {
+        let idle = state.withLock { state in
+            state.subscribers.isEmpty
+                && Clock.monotonicNanoseconds() - state.lastSubscriberLeftAt > UInt64(graceMilliseconds) * 1_000_000
         }
-        state.withLock { state in
-            for group in new {
-                switch group {
-                case .registrations: state.cursors[group] = last?.0 ?? 0
-                case .tracking: state.cursors[group] = last?.1 ?? 0
-                case .journal: state.cursors[group] = last?.2 ?? 0
-                case .pushes: state.cursors[group] = last?.3 ?? 0
-                }
-                state.completeFrom[group] = state.nextID
-            }
-        }
+        guard idle, active.load(ordering: .acquiring) else { return }
+        active.store(false, ordering: .releasing)
+        try? store.recordChanges(false)
+        // Nothing is handed on after the writer stopped noting; what came before is for nobody.
+        state.withLock { $0.pending.removeAll() }
     }
 
     // MARK: - Publishing
 
-    /// Something was committed: read it soon, on the hub's queue. Reads are at least `batchMilliseconds`
-    /// apart, so a busy server's changes go out in batches (one read, one write per stream) rather than one
-    /// by one. Cheap when idle: one atomic load.
-    package func changed() {
-        guard active.load(ordering: .relaxed) else { return }
+    /// A batch of rows committed (on the writer thread): they are published soon, on the hub's queue.
+    /// Publishing waits `batchMilliseconds`, so a busy server's changes go out in batches (one write per
+    /// stream) rather than one by one.
+    private func committed(_ changes: [CommittedChange]) {
         let schedule = state.withLock { state in
+            state.pending += changes
             defer { state.scheduled = true }
             return !state.scheduled
         }
         if schedule {
-            queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [self] in collect() }
+            queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [self] in flush() }
         }
     }
 
-    /// How long changes gather before they are read and sent.
+    /// How long changes gather before they are sent.
     static let batchMilliseconds = 20
 
     /// Publishes a change that is not a stored row (an application, a fault, a reset).
@@ -244,8 +212,8 @@ package final class EventHub: Sendable {
         guard active.load(ordering: .relaxed) else { return }
         let data = Array(JSONText.compact(item).utf8)
         queue.async { [self] in
-            collect()
-            emit([(type, data, facts)])
+            flush()
+            emit([Published(type: type, data: data, facts: facts)])
         }
     }
 
@@ -260,73 +228,81 @@ package final class EventHub: Sendable {
         }
     }
 
-    /// Reads what was committed since the cursors of the kinds read, and publishes it, oldest first.
-    private func collect() {
-        state.withLock { $0.scheduled = false }
-        let cursors = state.withLock { $0.cursors }
-        guard !cursors.isEmpty else { return }
-        let batch = 1000
+    /// Publishes the committed rows not published yet, in commit order. On the queue.
+    private func flush() {
+        let changes = state.withLock { state in
+            state.scheduled = false
+            defer { state.pending.removeAll() }
+            return state.pending
+        }
+        guard !changes.isEmpty else { return }
+        emit(published(changes))
+    }
+
+    /// One event to publish: its type, its data (the item as the admin API shows it) and its facts.
+    private struct Published: Sendable {
+        let type: String
+        let data: [UInt8]
+        let facts: [String: String]
+    }
+
+    /// The events for `changes`. Hits and requests are made from what was written; the rare kinds are
+    /// read back, all in one read.
+    private func published(_ changes: [CommittedChange]) -> [Published] {
+        let make = { @Sendable (reader: StoreReader?) throws -> [Published] in
+            try changes.compactMap { change in
+                switch change {
+                case .request(let id, let record): Self.published(JournalEntry(id: id, record: record))
+                case .hit(let id, let hit): Self.published(TrackingEvent(id: id, unlinked: hit))
+                case .linkedHit(let id): try reader?.event(id: id).map(Self.published)
+                case .registration(let id): try reader?.registration(id: id).map(Self.published)
+                case .push(let id): try reader?.push(id: id).map(Self.published)
+                }
+            }
+        }
+        let readsBack = changes.contains { change in
+            switch change {
+            case .request, .hit: false
+            case .linkedHit, .registration, .push: true
+            }
+        }
         do {
-            let (registrations, events, requests, pushes) = try store.read { reader in
-                (
-                    try cursors[.registrations].map {
-                        try reader.registrations(after: $0, since: nil, matching: DeviceFilter(), limit: batch)
-                    } ?? [],
-                    try cursors[.tracking].map {
-                        try reader.events(matching: EventFilter(), after: $0, limit: batch).events
-                    } ?? [],
-                    try cursors[.journal].map { try reader.journalPage(after: $0, limit: batch).requests } ?? [],
-                    try cursors[.pushes].map { try reader.pushes(after: $0, limit: batch) } ?? []
-                )
-            }
-            var items: [(time: String, order: Int, type: String, data: [UInt8], facts: [String: String])] = []
-            for item in registrations {
-                items.append(
-                    (
-                        item.receivedAt, 0, "registration", Array(JSONText.compact(item).utf8),
-                        [
-                            "app": item.integrationKey, "token": item.registrationToken,
-                            "platform": item.platform.rawValue, "userKey": item.userKey,
-                        ]
-                    ))
-            }
-            for item in events {
-                var facts = ["deliveryId": item.deliveryId]
-                facts["token"] = item.linked?.registrationToken
-                facts["app"] = item.linked?.integrationKey
-                items.append((item.receivedAt, 1, item.type, item.json, facts))
-            }
-            for item in pushes {
-                var facts: [String: String] = [:]
-                facts["app"] = item.messages.first?.app
-                facts["token"] = item.messages.first?.registrationToken
-                items.append((item.createdAt, 2, "push", Array(JSONText.compact(item).utf8), facts))
-            }
-            for item in requests {
-                var facts = ["endpoint": item.endpoint, "status": String(item.status)]
-                facts["app"] = item.appKey
-                items.append((item.receivedAt, 3, "request", item.json, facts))
-            }
-            // One order for all kinds: by time, then the change before the request that made it.
-            items.sort { ($0.time, $0.order) < ($1.time, $1.order) }
-            state.withLock { state in
-                if let last = registrations.last?.id { state.cursors[.registrations] = last }
-                if let last = events.last?.id { state.cursors[.tracking] = last }
-                if let last = requests.last?.id { state.cursors[.journal] = last }
-                if let last = pushes.last?.id { state.cursors[.pushes] = last }
-            }
-            emit(items.map { ($0.type, $0.data, $0.facts) })
-            if registrations.count == batch || events.count == batch || requests.count == batch
-                || pushes.count == batch
-            {
-                collect()
-            }
+            return readsBack ? try store.read { try make($0) } : try make(nil)
         } catch {
-            // The store is closing; nothing to publish.
+            return []  // the store is closing; nothing to publish
         }
     }
 
-    private func emit(_ items: [(type: String, data: [UInt8], facts: [String: String])]) {
+    private static func published(_ entry: JournalEntry) -> Published {
+        var facts = ["endpoint": entry.endpoint, "status": String(entry.status)]
+        facts["app"] = entry.appKey
+        return Published(type: "request", data: entry.json, facts: facts)
+    }
+
+    private static func published(_ event: TrackingEvent) -> Published {
+        var facts = ["deliveryId": event.deliveryId]
+        facts["token"] = event.linked?.registrationToken
+        facts["app"] = event.linked?.integrationKey
+        return Published(type: event.type, data: event.json, facts: facts)
+    }
+
+    private static func published(_ registration: RegistrationNotice) -> Published {
+        Published(
+            type: "registration", data: Array(JSONText.compact(registration).utf8),
+            facts: [
+                "app": registration.integrationKey, "token": registration.registrationToken,
+                "platform": registration.platform.rawValue, "userKey": registration.userKey,
+            ])
+    }
+
+    private static func published(_ push: ComposedPush) -> Published {
+        var facts: [String: String] = [:]
+        facts["app"] = push.messages.first?.app
+        facts["token"] = push.messages.first?.registrationToken
+        return Published(type: "push", data: Array(JSONText.compact(push).utf8), facts: facts)
+    }
+
+    private func emit(_ items: [Published]) {
         guard !items.isEmpty else { return }
         let deliveries: [(ResponseStream, [UInt8])] = state.withLock { state in
             var published: [Event] = []
@@ -354,15 +330,6 @@ package final class EventHub: Sendable {
             }
         }
         for (stream, bytes) in deliveries { stream.write(bytes) }
-    }
-
-    /// Stops reading changes when no stream is open and none closed within the grace time.
-    private func deactivateIfIdle() {
-        let idle = state.withLock { state in
-            state.subscribers.isEmpty
-                && Clock.monotonicNanoseconds() - state.lastSubscriberLeftAt > UInt64(graceMilliseconds) * 1_000_000
-        }
-        if idle { active.store(false, ordering: .releasing) }
     }
 
     private func heartbeat() {

@@ -25,7 +25,8 @@ struct JSONObjectWriter {
         empty = false
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes += $0 }
-        bytes += [UInt8(ascii: "\""), UInt8(ascii: ":")]
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     mutating func string(_ name: StaticString, _ value: String?) {

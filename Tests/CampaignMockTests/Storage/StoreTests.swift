@@ -1,6 +1,7 @@
 import CampaignMockTestSupport
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CampaignMock
@@ -87,6 +88,9 @@ struct StoreTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/db.sqlite3"
         let store = try Store(path: path)
+        let published = Mutex<[String]>([])
+        store.publishCommits { changes in published.withLock { $0 += changes.map(Self.target) } }
+        try store.recordChanges(true)
         let group = DispatchGroup()
         let outcomes = Outcomes()
         // Hold the writer in a first job so the ten below queue up and commit as one batch: the failing
@@ -117,6 +121,29 @@ struct StoreTests {
         #expect(outcomes.failed == [4])
         #expect(try count("SELECT count(*) FROM request_journal", in: path) == 9)
         #expect(try count("SELECT count(*) FROM request_journal WHERE target = '/job/4'", in: path) == 0)
+        // The event stream gets the committed rows once each, in order, and never the rolled-back one.
+        #expect(published.withLock { $0 } == [0, 1, 2, 3, 5, 6, 7, 8, 9].map { "/job/\($0)" })
+    }
+
+    /// What a change handed to the event stream says, for comparing (journal entries only here).
+    private static func target(_ change: CommittedChange) -> String {
+        if case .request(_, let record) = change { record.target } else { "\(change)" }
+    }
+
+    @Test func handsRowsToTheStreamOnlyWhileRecording() throws {
+        let store = try Store(path: nil)
+        defer { store.close() }
+        let published = Mutex<[String]>([])
+        store.publishCommits { changes in published.withLock { $0 += changes.map(Self.target) } }
+        try store.writeAndWait { try $0.appendJournal(record("/before")) }
+        try store.recordChanges(true)
+        try store.writeAndWait { try $0.appendJournal(record("/during")) }
+        try store.writeAndWait { transaction in
+            try transaction.withoutRecording { try transaction.appendJournal(record("/imported")) }
+        }
+        try store.recordChanges(false)
+        try store.writeAndWait { try $0.appendJournal(record("/after")) }
+        #expect(published.withLock { $0 } == ["/during"])
     }
 
     @Test func writesAfterCloseFailWithAReason() throws {

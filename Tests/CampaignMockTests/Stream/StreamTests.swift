@@ -211,9 +211,9 @@ struct StreamTests {
         #expect(events.first?.type == "gap" || events.first?.id == 1)
     }
 
-    /// Kinds no open stream asked for are not read (they would cost the server for nothing); a stream that
-    /// asks for them later and wants to resume from before learns it with a gap event.
-    @Test func kindsNoStreamAskedForAreNotKept() throws {
+    /// While any stream is open every kind is kept, so a stream that asks for more later resumes
+    /// without a gap.
+    @Test func aStreamOfOneTypeKeepsEveryKindForALaterResume() throws {
         let live = try LiveServer.withSDKApplications()
         let hits = try StreamReader(port: live.port, query: "?type=receive")
         while live.server.stream.count == 0 { usleep(1000) }
@@ -221,12 +221,26 @@ struct StreamTests {
         let first = try hits.read { !$0.isEmpty }
         #expect(first.map(\.type) == ["receive"])
         let all = try StreamReader(port: live.port, query: "?since=0")
-        let events = try all.read { !$0.isEmpty }
-        #expect(events.first?.type == "gap")
-        // From now on everything is read: a hit comes with its request.
+        let events = try all.read { $0.count >= 2 }
+        #expect(events.map(\.type) == ["receive", "request"])
+        #expect(events.map(\.id) == [1, 2])
+    }
+
+    /// A state import is announced as one `reset` (consoles reload), not as the rows it wrote.
+    @Test func anImportIsAnnouncedAsAReset() throws {
+        let live = try LiveServer.withSDKApplications()
+        try hit(live, 1)
+        let exported = try live.request("GET", "/_mock/state")
+        #expect(exported.status == 200)
+        let reader = try StreamReader(port: live.port)
+        while live.server.stream.count == 0 { usleep(1000) }
+        let imported = try live.request(
+            "PUT", "/_mock/state", body: exported.body, headers: ["Content-Type": "application/json"])
+        #expect(imported.status == 200)
         try hit(live, 2)
-        let next = try all.read { $0.count >= 2 }
-        #expect(Set(next.map(\.type)) == ["receive", "request"])
+        let events = try reader.read { $0.contains { $0.type == "request" && $0.data.contains("d2") } }
+        #expect(events.map(\.type) == ["reset", "receive", "request"])
+        #expect(events.first?.data.contains(#""imported":{"#) == true)
     }
 
     @Test func withAnAdminTokenTheStreamTakesItAsAQueryParameter() throws {
