@@ -1,3 +1,5 @@
+import CampaignMockCore
+
 /// One request as the journal keeps it: what arrived, what was answered, and why.
 package struct JournalEntry: Sendable, Codable, Equatable {
     /// Increasing id; also the paging cursor.
@@ -49,21 +51,26 @@ package struct JournalPage: Sendable, Codable, Equatable {
     package var nextCursor: Int64?
 }
 
-extension JournalEntry {
-    /// The entry as JSON, the same text `JSONText.compact` writes (the event stream sends one per request).
-    var json: [UInt8] {
-        var object = JSONObjectWriter(capacity: 512 + body.utf8.count)
+extension JournalRecord {
+    /// The journal entry `id` for this record as JSON: the text JSONEncoder writes for
+    /// `JournalEntry(id:record:)`, written without building the entry (the event stream sends one per
+    /// request). The header list goes in as stored: `JSONArrays.encodePairs` wrote it, with the same
+    /// writer the rest uses.
+    func entryJSON(id: Int64) -> [UInt8] {
+        let kept = body.prefix(JournalEntry.bodyLimit)
+        let isText = kept.allSatisfy { $0 < 0x80 } || String(validating: kept, as: UTF8.self) != nil
+        var object = JSONObjectWriter(capacity: 512 + kept.count)
         object.string("appKey", appKey)
-        object.string("body", body)
-        object.string("bodyEncoding", bodyEncoding)
-        object.bool("bodyTruncated", bodyTruncated)
-        object.number("durationMs", durationMs)
+        if isText { object.string("body", utf8: kept) } else { object.string("body", Base64.encode(Array(kept))) }
+        object.string("bodyEncoding", isText ? "utf-8" : "base64")
+        object.bool("bodyTruncated", body.count > JournalEntry.bodyLimit)
+        object.number("durationMs", Double(durationMicros) / 1000)
         object.string("endpoint", endpoint)
-        object.stringArrays("headers", headers)
+        object.json("headers", text: headersJSON)
         object.integer("id", id)
         object.string("method", method)
         object.string("reason", reason)
-        object.string("receivedAt", receivedAt)
+        object.string("receivedAt", HTTPDate.iso8601(microsecondsSince1970: receivedAtMicros))
         object.string("remoteAddress", remoteAddress)
         object.integer("status", status)
         object.string("target", target)

@@ -252,7 +252,7 @@ package final class EventHub: Sendable {
         let make = { @Sendable (reader: StoreReader?) throws -> [Published] in
             try changes.compactMap { change in
                 switch change {
-                case .request(let id, let record): Self.published(JournalEntry(id: id, record: record))
+                case .request(let id, let record): Self.published(id, record)
                 case .hit(let id, let hit): Self.published(TrackingEvent(id: id, unlinked: hit))
                 case .linkedHit(let id): try reader?.event(id: id).map(Self.published)
                 case .registration(let id): try reader?.registration(id: id).map(Self.published)
@@ -273,10 +273,10 @@ package final class EventHub: Sendable {
         }
     }
 
-    private static func published(_ entry: JournalEntry) -> Published {
-        var facts = ["endpoint": entry.endpoint, "status": String(entry.status)]
-        facts["app"] = entry.appKey
-        return Published(type: "request", data: entry.json, facts: facts)
+    private static func published(_ id: Int64, _ record: JournalRecord) -> Published {
+        var facts = ["endpoint": record.endpoint, "status": String(record.status)]
+        facts["app"] = record.appKey
+        return Published(type: "request", data: record.entryJSON(id: id), facts: facts)
     }
 
     private static func published(_ event: TrackingEvent) -> Published {

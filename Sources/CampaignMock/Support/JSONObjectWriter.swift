@@ -35,6 +35,12 @@ struct JSONObjectWriter {
         JSONStringWriter.append(value, to: &bytes)
     }
 
+    /// A string given as valid UTF-8 bytes.
+    mutating func string(_ name: StaticString, utf8 value: ArraySlice<UInt8>) {
+        key(name)
+        value.withUnsafeBufferPointer { JSONStringWriter.append(utf8: $0, to: &bytes) }
+    }
+
     mutating func integer(_ name: StaticString, _ value: (some BinaryInteger)?) {
         guard let value else { return }
         key(name)
@@ -60,6 +66,12 @@ struct JSONObjectWriter {
         guard let value else { return }
         key(name)
         bytes += value
+    }
+
+    /// A member whose value is JSON text already.
+    mutating func json(_ name: StaticString, text value: String) {
+        key(name)
+        bytes += value.utf8
     }
 
     /// An array of arrays of strings (header lists).

@@ -4,20 +4,23 @@
 /// non-ASCII text are written as they are.
 enum JSONStringWriter {
     static func append(_ value: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { text in
-            // Runs of bytes that need no escape are copied whole.
-            var start = 0
-            for index in 0..<text.count {
-                let byte = text[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes += UnsafeBufferPointer(rebasing: text[start..<index])
-                escape(byte, to: &bytes)
-                start = index + 1
-            }
-            bytes += UnsafeBufferPointer(rebasing: text[start...])
+        value.withUTF8 { append(utf8: $0, to: &bytes) }
+    }
+
+    /// Appends text given as valid UTF-8 bytes.
+    static func append(utf8 text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        // Runs of bytes that need no escape are copied whole.
+        var start = 0
+        for index in 0..<text.count {
+            let byte = text[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes += UnsafeBufferPointer(rebasing: text[start..<index])
+            escape(byte, to: &bytes)
+            start = index + 1
         }
+        bytes += UnsafeBufferPointer(rebasing: text[start...])
         bytes.append(UInt8(ascii: "\""))
     }
 

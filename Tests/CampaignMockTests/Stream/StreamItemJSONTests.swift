@@ -26,17 +26,24 @@ struct StreamItemJSONTests {
         #expect(String(decoding: sparse.json, as: UTF8.self) == (try encoderText(sparse)))
     }
 
-    @Test(arguments: zip(texts, [0, 0.001, 0.25, 1, 12.5, 1234.567, 0.000_01, 86_400_000.5]))
-    func journalEntriesMatchJSONEncoder(_ text: String, _ duration: Double) throws {
-        let entry = JournalEntry(
-            id: 7, receivedAt: "2026-11-23T09:00:00.000001Z", method: "POST", target: "/r/?id=\(text)",
-            endpoint: "tracking", headers: [["Host", text], ["X", ""]], body: text, bodyEncoding: "utf8",
-            bodyTruncated: !text.isEmpty, status: 200, reason: text.isEmpty ? nil : text, appKey: text,
-            durationMs: duration, remoteAddress: nil)
-        #expect(String(decoding: entry.json, as: UTF8.self) == (try encoderText(entry)))
-        var bare = entry
-        bare.headers = []
-        bare.appKey = nil
-        #expect(String(decoding: bare.json, as: UTF8.self) == (try encoderText(bare)))
+    @Test(arguments: zip(texts, [0, 1, 250, 1000, 12_500, 1_234_567, 10, 86_400_000_500]))
+    func journalEntriesMatchJSONEncoder(_ text: String, _ durationMicros: Int64) throws {
+        var record = JournalRecord(
+            receivedAtMicros: 1_795_424_400_000_001, method: "POST", target: "/r/?id=\(text)", endpoint: "tracking",
+            headersJSON: JSONArrays.encodePairs([("Host", text), ("X", "")]), body: Array(text.utf8), status: 200,
+            reason: text.isEmpty ? nil : text, appKey: text, durationMicros: durationMicros, remoteAddress: nil)
+        #expect(try entryText(record, id: 7) == encoderText(JournalEntry(id: 7, record: record)))
+        record.headersJSON = JSONArrays.encodePairs([])
+        record.appKey = nil
+        record.remoteAddress = "::1"
+        // Not UTF-8 (base64), and longer than the journal keeps (truncated).
+        record.body = [0xFF, 0xFE] + Array(text.utf8)
+        #expect(try entryText(record, id: 8) == encoderText(JournalEntry(id: 8, record: record)))
+        record.body = Array(repeating: UInt8(ascii: "a"), count: JournalEntry.bodyLimit + 1)
+        #expect(try entryText(record, id: 9) == encoderText(JournalEntry(id: 9, record: record)))
+    }
+
+    private func entryText(_ record: JournalRecord, id: Int64) -> String {
+        String(decoding: record.entryJSON(id: id), as: UTF8.self)
     }
 }
