@@ -139,9 +139,14 @@ struct EndpointPipeline: Sendable {
         for notice in notices where notice.kind == .receive || notice.kind == .open {
             metrics.recordTrackingEvent(tag: notice.kind == .receive ? 1 : 2)
         }
-        var journaled = ChangeNotice(kind: .request, facts: ["endpoint": endpoint.rawValue, "status": String(status)])
-        journaled.facts["app"] = result.appKey
-        waits.notify(notices + [journaled])
+        waits.notify(notices + [Self.journaled(endpoint, status: status, appKey: result.appKey)])
+    }
+
+    /// The notice for the journal entry of a request.
+    private static func journaled(_ endpoint: EndpointFamily, status: Int, appKey: String?) -> ChangeNotice {
+        var notice = ChangeNotice(kind: .request, facts: ["endpoint": endpoint.rawValue, "status": String(status)])
+        notice.facts["app"] = appKey
+        return notice
     }
 
     private static func record(_ request: HTTPRequest, endpoint: EndpointFamily, result: EndpointResult)

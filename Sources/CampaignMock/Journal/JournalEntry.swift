@@ -64,7 +64,7 @@ extension JournalRecord {
         if isText { object.string("body", utf8: kept) } else { object.string("body", Base64.encode(Array(kept))) }
         object.string("bodyEncoding", isText ? "utf-8" : "base64")
         object.bool("bodyTruncated", body.count > JournalEntry.bodyLimit)
-        object.number("durationMs", Double(durationMicros) / 1000)
+        object.milliseconds("durationMs", micros: durationMicros)
         object.string("endpoint", endpoint)
         object.json("headers", text: headersJSON)
         object.integer("id", id)

@@ -20,13 +20,13 @@ package final class EventHub: Sendable {
         package let id: UInt64
         package let type: String
         /// What the filters compare (`app`, `token`, `platform`, `endpoint`, `status`, …).
-        package let facts: [String: String]
+        package let facts: Facts
 
         /// The event in the text/event-stream format, made once for every stream; its `data:` line is
         /// the item as the admin API shows it (JSON).
         let bytes: [UInt8]
 
-        init(id: UInt64, type: String, data: [UInt8], facts: [String: String]) {
+        init(id: UInt64, type: String, data: [UInt8], facts: Facts) {
             self.id = id
             self.type = type
             self.facts = facts
@@ -42,8 +42,26 @@ package final class EventHub: Sendable {
             self.bytes = bytes
         }
 
-        init(id: UInt64, type: String, data: String, facts: [String: String]) {
+        init(id: UInt64, type: String, data: String, facts: Facts) {
             self.init(id: id, type: type, data: Array(data.utf8), facts: facts)
+        }
+    }
+
+    /// What the filters of an event compare, a few names with their values. A list rather than a
+    /// dictionary: it is made for every event and read only by streams that filter on a fact.
+    package struct Facts: Sendable, ExpressibleByDictionaryLiteral {
+        private var pairs: [(name: String, value: String)]
+
+        package init(dictionaryLiteral elements: (String, String)...) {
+            pairs = elements.map { ($0.0, $0.1) }
+        }
+
+        package subscript(name: String) -> String? {
+            get { pairs.first { $0.name == name }?.value }
+            set {
+                pairs.removeAll { $0.name == name }
+                if let newValue { pairs.append((name, newValue)) }
+            }
         }
     }
 
@@ -208,7 +226,7 @@ package final class EventHub: Sendable {
     static let batchMilliseconds = 20
 
     /// Publishes a change that is not a stored row (an application, a fault, a reset).
-    package func publish(_ type: String, _ item: some Encodable, facts: [String: String] = [:]) {
+    package func publish(_ type: String, _ item: some Encodable, facts: Facts = [:]) {
         guard active.load(ordering: .relaxed) else { return }
         let data = Array(JSONText.compact(item).utf8)
         queue.async { [self] in
@@ -243,7 +261,7 @@ package final class EventHub: Sendable {
     private struct Published: Sendable {
         let type: String
         let data: [UInt8]
-        let facts: [String: String]
+        let facts: Facts
     }
 
     /// The events for `changes`. Hits and requests are made from what was written; the rare kinds are
@@ -274,15 +292,17 @@ package final class EventHub: Sendable {
     }
 
     private static func published(_ id: Int64, _ record: JournalRecord) -> Published {
-        var facts = ["endpoint": record.endpoint, "status": String(record.status)]
-        facts["app"] = record.appKey
+        var facts: Facts = ["endpoint": record.endpoint, "status": String(record.status)]
+        if let app = record.appKey { facts["app"] = app }
         return Published(type: "request", data: record.entryJSON(id: id), facts: facts)
     }
 
     private static func published(_ event: TrackingEvent) -> Published {
-        var facts = ["deliveryId": event.deliveryId]
-        facts["token"] = event.linked?.registrationToken
-        facts["app"] = event.linked?.integrationKey
+        var facts: Facts = ["deliveryId": event.deliveryId]
+        if let link = event.linked {
+            facts["token"] = link.registrationToken
+            facts["app"] = link.integrationKey
+        }
         return Published(type: event.type, data: event.json, facts: facts)
     }
 
@@ -296,7 +316,7 @@ package final class EventHub: Sendable {
     }
 
     private static func published(_ push: ComposedPush) -> Published {
-        var facts: [String: String] = [:]
+        var facts: Facts = [:]
         facts["app"] = push.messages.first?.app
         facts["token"] = push.messages.first?.registrationToken
         return Published(type: "push", data: Array(JSONText.compact(push).utf8), facts: facts)

@@ -65,8 +65,11 @@ package final class WaitRegistry: Sendable {
     }
 
     /// Tells the waiters what was committed. Cheap; safe from any thread (the writer calls it).
-    package func notify(_ notices: [ChangeNotice]) {
-        guard waiterCount.load(ordering: .relaxed) > 0, !notices.isEmpty else { return }
+    /// `notices` are made only while someone waits (most requests have nobody to tell).
+    package func notify(_ makeNotices: @autoclosure () -> [ChangeNotice]) {
+        guard waiterCount.load(ordering: .relaxed) > 0 else { return }
+        let notices = makeNotices()
+        guard !notices.isEmpty else { return }
         let schedule = pending.withLock { state in
             if state.notices.count + notices.count > Self.pendingLimit {
                 state.overflow = true

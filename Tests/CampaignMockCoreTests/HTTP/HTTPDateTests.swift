@@ -3,6 +3,10 @@ import Testing
 
 @testable import CampaignMockCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Every stored time reaches the admin API and the event stream through `HTTPDate.iso8601`.
 @Suite("ISO 8601 times")
 struct HTTPDateTests {
@@ -27,5 +31,19 @@ struct HTTPDateTests {
             let date = Date(timeIntervalSince1970: Double(micros / 1000) / 1000)
             #expect(HTTPDate.iso8601(microsecondsSince1970: micros) == formatter.string(from: date))
         }
+    }
+
+    /// The date arithmetic agrees with the C library's gmtime_r from year 1 to 9999, leap days included.
+    @Test func civilDatesAgreeWithGmtime() {
+        for days in stride(from: -719_162, through: 2_932_896, by: 61) {
+            var time = time_t(days * 86_400)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let expected = (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+            let date = HTTPDate.civilDate(daysSince1970: days)
+            #expect(date == expected, "day \(days)")
+        }
+        #expect(HTTPDate.iso8601(microsecondsSince1970: -1_000_000) == "1969-12-31T23:59:59.000Z")
+        #expect(HTTPDate.iso8601(microsecondsSince1970: -62_135_596_800_000_000) == "0001-01-01T00:00:00.000Z")
     }
 }

@@ -46,4 +46,20 @@ struct StreamItemJSONTests {
     private func entryText(_ record: JournalRecord, id: Int64) -> String {
         String(decoding: record.entryJSON(id: id), as: UTF8.self)
     }
+
+    /// Durations are written from their microseconds; the text is JSONEncoder's for the Double.
+    @Test func durationsMatchJSONEncoder() throws {
+        var micros: Int64 = 7
+        var values: [Int64] = Array(0...2100) + [-1, -999, -1000, -1001, 999_999_999_999_999, -999_999_999_999_999]
+        for _ in 0..<3000 {
+            micros = (micros &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407) & ((1 << 47) - 1)
+            values.append(micros >> Int64(micros % 40))
+        }
+        for value in values {
+            var object = JSONObjectWriter()
+            object.milliseconds("d", micros: value)
+            let expected = try encoderText(["d": Double(value) / 1000])
+            #expect(String(decoding: object.finish(), as: UTF8.self) == expected, "\(value) µs")
+        }
+    }
 }
