@@ -33,6 +33,12 @@ final class EventLoop: @unchecked Sendable {
     private var running = true
     private var lastSweep: UInt64 = 0
     private var thread: SystemThread?
+    /// The loop thread's ``SystemThread/currentID``, taken when it starts.
+    private var threadID: UInt = 0
+    /// While a handler runs on this thread: the connection it answers, and the response it gave before
+    /// returning (delivered right after, without the mailbox). Loop-thread only.
+    private var answering: UInt64?
+    private var answeredInline: HTTPResponse?
 
     init(index: Int, server: HTTPServerCore) throws(SystemCallError) {
         self.index = index
@@ -76,6 +82,7 @@ final class EventLoop: @unchecked Sendable {
     // MARK: - The loop
 
     private func run() {
+        threadID = SystemThread.currentID
         while running {
             polling.store(true, ordering: .sequentiallyConsistent)
             let pending = mailbox.withLock { !$0.isEmpty }
@@ -222,17 +229,33 @@ final class EventLoop: @unchecked Sendable {
         return true
     }
 
+    /// Runs the handler for each complete request the connection holds, one at a time. A response the
+    /// handler gives before it returns (health, the admin API) is written at once; one given later (after
+    /// a commit, a delay, a long poll) comes through the mailbox, and the next request waits for it.
     private func dispatchRequests(on connection: Connection, now: UInt64) {
-        if let request = connection.nextRequest(now: now, server: server.configuration.serverName) {
+        let serverName = server.configuration.serverName
+        while let request = connection.nextRequest(now: now, server: serverName) {
             let id = connection.id
+            let loopThread = threadID
             let reply = ReplyChannel { [self] reply in
+                // Only the loop thread reads `answering`; any other thread posts.
+                if case .response(let response) = reply, SystemThread.currentID == loopThread, answering == id {
+                    answeredInline = response
+                    return
+                }
                 post(.reply(connection: id, reply))
                 // Attached after the reply is queued, so the head goes out before any chunk.
                 if case .stream(_, let stream) = reply {
                     stream.attach { [self] event in post(.stream(connection: id, event)) }
                 }
             }
+            answering = id
             server.handler.handle(request, reply: reply)
+            answering = nil
+            guard let response = answeredInline else { break }
+            answeredInline = nil
+            connection.complete(
+                with: response, date: dateHeader(), server: serverName, forceClose: server.isShuttingDown, now: now)
         }
         if connection.hasPendingOutput {
             guard connection.flush(now: now) else { return close(connection) }

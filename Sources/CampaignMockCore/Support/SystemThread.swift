@@ -50,6 +50,15 @@ package final class SystemThread: Sendable {
         #endif
     }
 
+    /// The calling thread's identity, to compare with one taken earlier.
+    package static var currentID: UInt {
+        #if canImport(Glibc)
+            UInt(pthread_self())
+        #elseif canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #endif
+    }
+
     /// Waits for the thread to finish.
     package func join() {
         _ = pthread_join(thread, nil)

@@ -53,6 +53,18 @@ struct HTTPServerTests {
         #expect(bodies == ["GET /a ", "later", "GET /b ", "later", "GET /c "])
     }
 
+    /// Answers given while the handler runs are written without the mailbox; two thousand pipelined in
+    /// one write all come back, in order, with a delayed one among them.
+    @Test func answersManyPipelinedImmediateRequestsInOrder() throws {
+        let server = try startServer()
+        defer { server.shutdown() }
+        let client = try RawHTTPClient(port: server.localAddress.port)
+        let paths = (0..<2000).map { $0 == 1000 ? "/later" : "/n\($0)" }
+        try client.send(paths.map { get($0) }.joined())
+        let bodies = try paths.map { _ in try client.readResponse().text }
+        #expect(bodies == paths.map { $0 == "/later" ? "later" : "GET \($0) " })
+    }
+
     @Test(
         "malformed request gets its status, the connection closes, the server stays up",
         arguments: MalformedRequest.examples)
