@@ -99,11 +99,21 @@ struct AdminAPI: Sendable {
     /// `{"status":"ok","version":"…","uptimeSeconds":12.345}`, written directly: probes call it often, and
     /// Foundation's encoder was a quarter of the cost of answering it.
     private func health(_ request: HTTPRequest) throws -> HTTPResponse {
-        let milliseconds = (Clock.monotonicNanoseconds() - startedAt) / 1_000_000
-        let fraction = String(milliseconds % 1000)
-        let uptime = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-        let body = #"{"status":"ok","uptimeSeconds":\#(uptime),"version":"\#(CampaignMockServer.version)"}"#
-        return .content(.ok, type: "application/json", Array(body.utf8))
+        // Written as bytes: load balancers and benchmarks call it more than anything else.
+        let milliseconds = Int64((Clock.monotonicNanoseconds() - startedAt) / 1_000_000)
+        var body: [UInt8] = []
+        body.reserveCapacity(80)
+        body += #"{"status":"ok","uptimeSeconds":"#.utf8
+        ASCII.appendDecimal(milliseconds / 1000, to: &body)
+        body.append(UInt8(ascii: "."))
+        let fraction = milliseconds % 1000
+        body.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+        body.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        body.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+        body += #","version":""#.utf8
+        body += CampaignMockServer.version.utf8
+        body += #""}"#.utf8
+        return .content(.ok, type: "application/json", body)
     }
 
     private func ready(_ request: HTTPRequest) throws -> HTTPResponse {

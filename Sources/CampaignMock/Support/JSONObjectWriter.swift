@@ -1,3 +1,5 @@
+import CampaignMockCore
+
 /// Writes one JSON object straight into bytes, for items sent on every change (the event stream's
 /// tracking events and journal entries), where Foundation's encoder cost more than reading the row.
 ///
@@ -45,7 +47,7 @@ struct JSONObjectWriter {
     mutating func integer(_ name: StaticString, _ value: Int64?) {
         guard let value else { return }
         key(name)
-        Self.appendDecimal(value, to: &bytes)
+        ASCII.appendDecimal(value, to: &bytes)
     }
 
     mutating func integer(_ name: StaticString, _ value: Int) {
@@ -59,7 +61,7 @@ struct JSONObjectWriter {
         key(name)
         if micros < 0 { bytes.append(UInt8(ascii: "-")) }
         let magnitude = Int64(micros.magnitude)
-        Self.appendDecimal(magnitude / 1000, to: &bytes)
+        ASCII.appendDecimal(magnitude / 1000, to: &bytes)
         var fraction = magnitude % 1000
         guard fraction != 0 else { return }
         bytes.append(UInt8(ascii: "."))
@@ -72,22 +74,6 @@ struct JSONObjectWriter {
         while divisor > 0 {
             bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
             divisor /= 10
-        }
-    }
-
-    /// The decimal digits of `value` (`String(value)` went through the generic radix conversion).
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                count += 1
-                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            for index in (24 - count)..<24 { bytes.append(buffer[index]) }
         }
     }
 

@@ -271,24 +271,33 @@ package struct HTTPRequestParser {
 
     /// RFC 9112 §3: request-line = method SP request-target SP HTTP-version.
     private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPError) -> Head {
-        let parts = line.split(separator: 32, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
+        // Three parts separated by single spaces, found by index (split built an array per request).
+        guard let firstSpace = line.firstIndex(of: 32),
+            let secondSpace = line[(firstSpace + 1)...].firstIndex(of: 32),
+            !line[(secondSpace + 1)...].contains(32)
+        else {
             throw HTTPError(.badRequest, "malformed request line (expected 'METHOD target HTTP/1.1')")
         }
-        guard parts[0].allSatisfy(isTokenCharacter) else {
+        let methodBytes = line[..<firstSpace]
+        let targetBytes = line[(firstSpace + 1)..<secondSpace]
+        let versionBytes = line[(secondSpace + 1)...]
+        guard !methodBytes.isEmpty, !targetBytes.isEmpty, !versionBytes.isEmpty else {
+            throw HTTPError(.badRequest, "malformed request line (expected 'METHOD target HTTP/1.1')")
+        }
+        guard methodBytes.allSatisfy(isTokenCharacter) else {
             throw HTTPError(.badRequest, "invalid method token")
         }
-        let method = HTTPMethod(rawValue: String(decoding: parts[0], as: UTF8.self))
+        let method = HTTPMethod(rawValue: String(decoding: methodBytes, as: UTF8.self))
         // RFC 9112 §3.2: request-target is visible ASCII.
-        guard parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
+        guard targetBytes.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             throw HTTPError(.badRequest, "request-target contains a space, control or non-ASCII byte")
         }
         // RFC 9112 §3.2: no form of request-target has a fragment; a client strips it before sending.
-        if parts[1].contains(UInt8(ascii: "#")) {
+        if targetBytes.contains(UInt8(ascii: "#")) {
             throw HTTPError(.badRequest, "request-target contains a fragment ('#'); a client must not send one")
         }
-        let target = try normalizedTarget(String(decoding: parts[1], as: UTF8.self), method: method)
-        let version = try parseVersion(parts[2])
+        let target = try normalizedTarget(String(decoding: targetBytes, as: UTF8.self), method: method)
+        let version = try parseVersion(versionBytes)
         return Head(method: method, target: target, version: version)
     }
 
@@ -307,14 +316,15 @@ package struct HTTPRequestParser {
 
     /// RFC 9112 §2.3: HTTP-version = "HTTP/" DIGIT "." DIGIT.
     private static func parseVersion(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> (major: Int, minor: Int) {
-        let text = Array(bytes)
-        guard text.count == 8, text[0..<5].elementsEqual("HTTP/".utf8), isDigit(text[5]), text[6] == 46,
-            isDigit(text[7])
+        let start = bytes.startIndex
+        guard bytes.count == 8, bytes[start] == 72, bytes[start + 1] == 84, bytes[start + 2] == 84,
+            bytes[start + 3] == 80, bytes[start + 4] == 47, isDigit(bytes[start + 5]), bytes[start + 6] == 46,
+            isDigit(bytes[start + 7])
         else {
             throw HTTPError(.badRequest, "malformed HTTP version")
         }
-        let major = Int(text[5] - 48)
-        let minor = Int(text[7] - 48)
+        let major = Int(bytes[start + 5] - 48)
+        let minor = Int(bytes[start + 7] - 48)
         guard major == 1 else {
             throw HTTPError(.httpVersionNotSupported, "HTTP/\(major).\(minor) is not supported; use HTTP/1.1")
         }

@@ -16,17 +16,23 @@ extension HTTPResponse {
         var bytes: [UInt8] = []
         let capacity: Int = 128 + date.utf8.count + server.utf8.count + body.count
         bytes.reserveCapacity(capacity + 256)
+        // Single bytes appended one by one: an array literal is an allocation.
+        func lineEnd() {
+            bytes.append(13)
+            bytes.append(10)
+        }
         func line(_ name: String, _ value: String) {
             bytes += name.utf8
-            bytes += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(UInt8(ascii: " "))
             bytes += value.utf8
-            bytes += [13, 10]
+            lineEnd()
         }
         bytes += "HTTP/1.1 ".utf8
-        bytes += String(status.code).utf8
+        ASCII.appendDecimal(status.code, to: &bytes)
         bytes.append(UInt8(ascii: " "))
         bytes += status.reasonPhrase.utf8
-        bytes += [13, 10]
+        lineEnd()
         line("Date", date)
         line("Server", server)
         for (name, value) in headers
@@ -36,7 +42,9 @@ extension HTTPResponse {
         if chunked {
             line("Transfer-Encoding", "chunked")
         } else if !status.forbidsBody {
-            line("Content-Length", String(body.count))
+            bytes += "Content-Length: ".utf8
+            ASCII.appendDecimal(body.count, to: &bytes)
+            lineEnd()
         }
         if close {
             line("Connection", "close")
@@ -44,7 +52,7 @@ extension HTTPResponse {
             // An HTTP/1.0 client keeps the connection only when the answer says so (RFC 9112 §9.3, C.2.2).
             line("Connection", "keep-alive")
         }
-        bytes += [13, 10]
+        lineEnd()
         if !isHead && !status.forbidsBody && !chunked {
             bytes.append(contentsOf: body)
         }
