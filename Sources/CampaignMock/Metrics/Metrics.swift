@@ -10,10 +10,21 @@ package final class Metrics: Sendable {
         var counts = [Int](repeating: 0, count: Metrics.buckets.count)
         var total = 0
         var sum = 0.0
+
+        mutating func record(_ seconds: Double) {
+            if let bucket = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { counts[bucket] += 1 }
+            total += 1
+            sum += seconds
+        }
+    }
+
+    private struct RequestKey: Hashable {
+        let endpoint: String
+        let status: Int
     }
 
     private struct State {
-        var requests: [String: Int] = [:]
+        var requests: [RequestKey: Int] = [:]
         var latency: [String: Histogram] = [:]
         var registrations: [String: Int] = [:]
         var trackingEvents: [Int: Int] = [:]
@@ -26,13 +37,10 @@ package final class Metrics: Sendable {
 
     /// Counts one answered request of `endpoint` with `status`, taking `seconds`.
     package func recordRequest(endpoint: String, status: Int, seconds: Double) {
+        // Updated in place: a copied-out histogram copied its bucket array on every request.
         state.withLock { state in
-            state.requests["\(endpoint)\u{0}\(status)", default: 0] += 1
-            var histogram = state.latency[endpoint] ?? Histogram()
-            if let bucket = Self.buckets.firstIndex(where: { seconds <= $0 }) { histogram.counts[bucket] += 1 }
-            histogram.total += 1
-            histogram.sum += seconds
-            state.latency[endpoint] = histogram
+            state.requests[RequestKey(endpoint: endpoint, status: status), default: 0] += 1
+            state.latency[endpoint, default: Histogram()].record(seconds)
         }
     }
 
@@ -55,10 +63,9 @@ package final class Metrics: Sendable {
         var text = ""
         text += "# HELP campaign_mock_requests_total Answered requests by endpoint family and status.\n"
         text += "# TYPE campaign_mock_requests_total counter\n"
-        for key in state.requests.keys.sorted() {
-            let parts = key.split(separator: "\u{0}")
+        for key in state.requests.keys.sorted(by: { ($0.endpoint, "\($0.status)") < ($1.endpoint, "\($1.status)") }) {
             text +=
-                "campaign_mock_requests_total{endpoint=\"\(parts[0])\",status=\"\(parts[1])\"} \(state.requests[key]!)\n"
+                "campaign_mock_requests_total{endpoint=\"\(key.endpoint)\",status=\"\(key.status)\"} \(state.requests[key]!)\n"
         }
         text += "# HELP campaign_mock_request_duration_seconds Time from a complete request to its answer.\n"
         text += "# TYPE campaign_mock_request_duration_seconds histogram\n"
