@@ -1,8 +1,6 @@
 """Adobe's own Campaign client, acc-js-sdk, against a live campaign-mock.
 
-ACC_JS_SDK_DIR names a folder holding `acc-js-sdk/` (the SDK, unmodified) and `shims/` (stand-ins for
-npm packages Debian lacks); Node.js and Debian's node-axios and node-jsdom must be installed. Without
-them these tests are skipped, saying why. `acc_js_sdk_flows.js` runs the flows and reports each.
+What it needs, and the skip that says what is missing: acc_js_sdk_setup.py. `acc_js_sdk_flows.js` runs the flows and reports each.
 
 Run by `make test` (pytest Tests/Contract).
 """
@@ -10,26 +8,15 @@ import json
 import os
 import pathlib
 import re
-import shutil
 import subprocess
 import urllib.request
 
 import pytest
 
+from acc_js_sdk_setup import SDK_DIR, missing, node_path
 from live_server import LiveServer
 
-SDK_DIR = os.environ.get("ACC_JS_SDK_DIR")
 SCHEMAS = pathlib.Path(__file__).resolve().parents[2] / "Sources" / "CampaignMock" / "SOAP" / "Schemas"
-
-
-def missing():
-    if not SDK_DIR:
-        return "ACC_JS_SDK_DIR is not set (it names the folder with acc-js-sdk/ and shims/)"
-    if not (pathlib.Path(SDK_DIR) / "acc-js-sdk" / "src" / "index.js").is_file():
-        return f"no acc-js-sdk/src/index.js in ACC_JS_SDK_DIR={SDK_DIR}"
-    if not shutil.which("node"):
-        return "node is not installed (Debian: nodejs node-axios node-jsdom)"
-    return None
 
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
@@ -63,8 +50,7 @@ def results():
 
 def node_environment(**extra):
     """NODE_PATH for Debian's Node packages and the shims that stand in for npm packages Debian lacks."""
-    return dict(os.environ, NODE_PATH=os.pathsep.join(["/usr/share/nodejs", str(pathlib.Path(SDK_DIR) / "shims")]),
-                **extra)
+    return dict(os.environ, NODE_PATH=node_path(), **extra)
 
 
 def admin(results, path):

@@ -28,6 +28,8 @@ import time
 
 import pytest
 
+import acc_js_sdk_setup
+
 BINARY = os.path.abspath(os.environ.get("CAMPAIGN_MOCK_BINARY", ".build/debug/campaign-mock"))
 README = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")
 FENCE = re.compile(r"^```(\w*)\s*$")
@@ -155,14 +157,14 @@ def test_readme_example(session, line, language, mode, reason, code):
 
 def node_command(session, line, code):
     """`node -e CODE` with acc-js-sdk resolvable as `@adobe/acc-js-sdk`, or a skip saying what is missing."""
-    sdk_dir = os.environ.get("ACC_JS_SDK_DIR")
-    if not shutil.which("node") or not sdk_dir or not os.path.isdir(os.path.join(sdk_dir, "acc-js-sdk")):
-        pytest.skip(f"README.md:{line}: needs Node.js and ACC_JS_SDK_DIR (Adobe's acc-js-sdk)")
+    if acc_js_sdk_setup.missing():
+        pytest.skip(f"README.md:{line}: needs Adobe's acc-js-sdk: {acc_js_sdk_setup.missing()}")
+    sdk_dir = acc_js_sdk_setup.SDK_DIR
     modules = os.path.join(session["work"], "node_modules")
     if not os.path.exists(os.path.join(modules, "@adobe", "acc-js-sdk")):
         os.makedirs(os.path.join(modules, "@adobe"), exist_ok=True)
         os.symlink(os.path.join(sdk_dir, "acc-js-sdk"), os.path.join(modules, "@adobe", "acc-js-sdk"))
-    env = dict(session["env"], NODE_PATH=os.pathsep.join([modules, "/usr/share/nodejs", os.path.join(sdk_dir, "shims")]))
+    env = dict(session["env"], NODE_PATH=acc_js_sdk_setup.node_path(modules))
     return ["node", "-e", code], env
 
 
