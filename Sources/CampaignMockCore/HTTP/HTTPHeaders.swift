@@ -7,7 +7,13 @@ package struct HTTPHeaderName: RawRepresentable, Sendable, Hashable, CustomStrin
 
     package init(rawValue: String) {
         self.rawValue = rawValue
-        self.canonical = rawValue.lowercased()
+        // Names are tokens, ASCII: lowered byte by byte (String.lowercased() is Unicode-aware and cost
+        // several hundred instructions for every header of every request).
+        if rawValue.utf8.allSatisfy({ $0 < 0x80 }) {
+            self.canonical = String(decoding: rawValue.utf8.map(ASCII.lowercased), as: UTF8.self)
+        } else {
+            self.canonical = rawValue.lowercased()
+        }
     }
 
     package static func == (lhs: HTTPHeaderName, rhs: HTTPHeaderName) -> Bool { lhs.canonical == rhs.canonical }
@@ -89,10 +95,19 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
 extension StringProtocol {
     /// The string without leading and trailing spaces and tabs (HTTP's OWS).
     package func trimmingASCIISpaces() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
+        // On the UTF-8 bytes: spaces and tabs are single bytes, so their indices are valid in `self`
+        // (walking Characters cost a grapheme-break check per step).
+        let bytes = utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex, bytes[start] == 32 || bytes[start] == 9 { start = bytes.index(after: start) }
+        var end = start  // just after the last byte that is not a space or tab
+        var index = start
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index = bytes.index(after: index)
+            if byte != 32 && byte != 9 { end = index }
+        }
+        return String(self[start..<end])
     }
 }
 

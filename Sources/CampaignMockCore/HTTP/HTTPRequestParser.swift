@@ -352,9 +352,14 @@ package struct HTTPRequestParser {
             throw HTTPError(
                 .badRequest, "control character in value of header '\(String(decoding: name, as: UTF8.self))'")
         }
+        // OWS trimmed on the bytes, before the value becomes a String.
+        var first = value.startIndex
+        var end = value.endIndex
+        while first < end, value[first] == 32 || value[first] == 9 { first += 1 }
+        while end > first, value[end - 1] == 32 || value[end - 1] == 9 { end -= 1 }
         return (
             HTTPHeaderName(rawValue: String(decoding: name, as: UTF8.self)),
-            String(decoding: value, as: UTF8.self).trimmingASCIISpaces()
+            String(decoding: value[first..<end], as: UTF8.self)
         )
     }
 

@@ -268,4 +268,17 @@ struct HTTPRequestParserTests {
         let request = try #require(try requests("GET / HTTP/1.7\r\nHost: a\r\n\r\n").first)
         #expect(request.version.minor == 1)
     }
+
+    /// Field values lose their surrounding spaces and tabs only; names compare without case.
+    @Test func trimsFieldValuesAndComparesNamesWithoutCase() throws {
+        let request = try #require(
+            try requests("GET / HTTP/1.1\r\nHost: a\r\nX-Name: \t é b \t\r\nX-Empty:   \r\n\r\n").first)
+        #expect(request.headers[HTTPHeaderName(rawValue: "x-NAME")] == "é b")
+        #expect(request.headers[HTTPHeaderName(rawValue: "X-EMPTY")] == "")
+        #expect(HTTPHeaderName(rawValue: "Content-TYPE") == .contentType)
+        #expect(HTTPHeaderName(rawValue: "Ünïcode").canonical == "ünïcode")
+        #expect(" \t a é\t ".trimmingASCIISpaces() == "a é")
+        #expect("\t".trimmingASCIISpaces() == "")
+        #expect("é".dropFirst(0).trimmingASCIISpaces() == "é")
+    }
 }
