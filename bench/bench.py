@@ -9,6 +9,7 @@ and peak RSS. After each load it counts the stored rows: nothing lost, nothing d
 table and writes bench/results/bench-<time>.json. Exit 1 when rows were lost or duplicated, or a load
 failed; a missed target is reported, not an error.
 """
+import contextlib
 import datetime
 import json
 import os
@@ -218,17 +219,27 @@ class StreamReaders:
         return self.counts
 
 
-def tracking_with_streams(work, results, problems):
-    """The tracking load again while 10 clients read the stream, on a server of its own that starts as
-    empty as the one of the tracking row: run on that server after it, the hits would also pay for the
-    rows the first load left. Returns the server's peak RSS."""
+@contextlib.contextmanager
+def serving(data):
+    """The release build serving `data` on a free port, ready and settled; stopped on leaving.
+    Yields (port, process, database path)."""
     port = free_port()
-    data = os.path.join(work, "data-streams")
     server = subprocess.Popen([BINARY, "serve", "--port", str(port), "--data-dir", data, "--log-level", "error"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_ready(port, server)
         time.sleep(1)
+        yield port, server, os.path.join(data, "campaign-mock.sqlite3")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait()
+
+
+def tracking_with_streams(work, results, problems):
+    """The tracking load again while 10 clients read the stream, on a server of its own that starts as
+    empty as the one of the tracking row: run on that server after it, the hits would also pay for the
+    rows the first load left. Returns the server's peak RSS."""
+    with serving(os.path.join(work, "data-streams")) as (port, server, database):
         with open(os.path.join(work, "streaming.lua"), "w") as handle:
             handle.write(STREAMING_TRACKING_LUA)
         readers = StreamReaders(port, 10)
@@ -238,15 +249,11 @@ def tracking_with_streams(work, results, problems):
         received = readers.finish()
         results["tracking_streams"]["events_per_stream"] = received
         check_rows("tracking with streams", results["tracking_streams"],
-                   *count(os.path.join(data, "campaign-mock.sqlite3"),
-                          "SELECT count(*), count(DISTINCT delivery_id) FROM tracking_events"), problems)
+                   *count(database, "SELECT count(*), count(DISTINCT delivery_id) FROM tracking_events"), problems)
         if min(received) < results["tracking_streams"]["completed"]:
             problems.append(f"tracking with streams: a stream got {min(received)} of "
                             f"{results['tracking_streams']['completed']} events")
         return rss_mb(server.pid, "VmHWM")
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait()
 
 
 def check_rows(name, load, stored, distinct, problems):
@@ -279,15 +286,8 @@ def main():
         print("start-to-ready (10 starts)…", flush=True)
         results["start_to_ready_ms"] = start_to_ready()
 
-        port = free_port()
-        data = os.path.join(work, "data")
-        server = subprocess.Popen([BINARY, "serve", "--port", str(port), "--data-dir", data, "--log-level", "error"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            wait_ready(port, server)
-            time.sleep(1)
+        with serving(os.path.join(work, "data")) as (port, server, database):
             results["idle_rss_mb"] = rss_mb(server.pid)
-            database = os.path.join(data, "campaign-mock.sqlite3")
             print(f"tracking hits ({SECONDS} s)…", flush=True)
             results["tracking"] = wrk(port, "/", os.path.join(work, "tracking.lua"))
             check_rows("tracking", results["tracking"],
@@ -305,9 +305,6 @@ def main():
             results["rss_after_load_mb"] = rss_mb(server.pid)
             results["requests_served"] = sum(results[name]["completed"]
                                              for name in ("tracking", "tracking_streams", "registration", "health"))
-        finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait()
 
     baseline = results["nginx"]["requests_per_second"]
     for name in ("tracking", "tracking_streams", "registration", "health"):
