@@ -56,28 +56,7 @@ package final class CampaignMockServer: Sendable {
             store: store, log: log, startedAt: startedAt, access: AdminAccess(token: configuration.adminToken),
             faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
             pushIDStyle: configuration.pushIDStyle)
-        var router = Router(
-            notFound: { request, reply in
-                if request.path.hasPrefix("/_mock") {
-                    admin.notFound(request, reply)
-                } else {
-                    pipeline.run(.unknown, request, reply) { request in
-                        throw HTTPError(.notFound, "no Campaign endpoint at \(request.path)")
-                    }
-                }
-            },
-            methodNotAllowed: admin.methodNotAllowed)
-        admin.register(on: &router)
-        router.add(.get, "/", admin.root)
-        for platform in Platform.allCases {
-            let endpoint = RegistrationEndpoint(platform: platform, store: store)
-            let path = platform == .ios ? "registerIOS" : "registerAndroid"
-            router.add(
-                nil, "/nms/mobile/1/\(path).jssp",
-                pipeline.route(endpoint.family, identify: endpoint.identify, endpoint.decide))
-        }
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
-        router.add(nil, "/r", pipeline.route(.tracking, identify: tracking.identify, tracking.decide))
         let soap = SOAPEndpoint(
             store: store,
             sessions: SOAPSessions(
@@ -85,12 +64,43 @@ package final class CampaignMockServer: Sendable {
                 bearerTokens: configuration.soapBearerTokens,
                 lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds),
             pushIDStyle: configuration.pushIDStyle)
-        router.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route(.soap, soap.decide))
-        router.add(nil, "/nl/jsp/schemawsdl.jsp", pipeline.route(.soap, WSDL.decide))
         let health = HealthPages()
-        router.add(nil, "/r/test", pipeline.route(.health, health.redirectTest))
-        router.add(nil, "/nl/jsp/ping.jsp", pipeline.route(.health, health.ping))
-        router.add(nil, "/nl/jsp/mcPing.jsp", pipeline.route(.health, soap.mcPing))
+        let registrations = Platform.allCases.map { [store] in RegistrationEndpoint(platform: $0, store: store) }
+
+        var router = Router()
+        router.group(
+            "/_mock", middleware: admin.middleware, notFound: AdminAPI.notFound, errorResponse: AdminError.response(for:)
+        ) { group in
+            admin.register(on: &group)
+        }
+        // The Campaign endpoints: everything outside `/_mock`, unknown paths journaled too.
+        let unknown: Router.Body = { request, _, reply in
+            pipeline.run(.unknown, request, reply) { request in
+                throw HTTPError(.notFound, "no Campaign endpoint at \(request.path)")
+            }
+        }
+        let campaignMiddleware: [any Middleware]
+        do {
+            campaignMiddleware = try Self.campaignMiddleware(configuration, log: log, logger: logger)
+        } catch {
+            store.close()
+            throw error
+        }
+        router.group("/", middleware: campaignMiddleware, notFound: unknown) { group in
+            group.add(.get, "/", admin.root)
+            for endpoint in registrations {
+                let path = endpoint.platform == .ios ? "registerIOS" : "registerAndroid"
+                group.add(
+                    nil, "/nms/mobile/1/\(path).jssp",
+                    pipeline.route(endpoint.family, identify: endpoint.identify, endpoint.decide))
+            }
+            group.add(nil, "/r", pipeline.route(.tracking, identify: tracking.identify, tracking.decide))
+            group.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route(.soap, soap.decide))
+            group.add(nil, "/nl/jsp/schemawsdl.jsp", pipeline.route(.soap, WSDL.decide))
+            group.add(nil, "/r/test", pipeline.route(.health, health.redirectTest))
+            group.add(nil, "/nl/jsp/ping.jsp", pipeline.route(.health, health.ping))
+            group.add(nil, "/nl/jsp/mcPing.jsp", pipeline.route(.health, soap.mcPing))
+        }
 
         self.router = router
         var listeners = configuration.http
@@ -112,7 +122,7 @@ package final class CampaignMockServer: Sendable {
             }
             http = try HTTPServer(
                 configuration: listeners,
-                handler: try Self.outerHandler(configuration, router: router, log: log, logger: logger))
+                handler: router)
         } catch {
             store.close()
             if let failure = error as? SystemCallError, let listenError = ListenError(failure, listeners: listeners) {
@@ -134,20 +144,21 @@ package final class CampaignMockServer: Sendable {
             adminTokenRequired: configuration.adminToken != nil, recording: configuration.recordDirectory)
     }
 
-    /// The router, behind the upstream proxy (`--upstream`) and the recorder (`--record`) when asked for.
-    private static func outerHandler(_ configuration: Configuration, router: Router, log: AccessLog, logger: Logger)
-        throws -> any HTTPHandler
+    /// What runs around the Campaign endpoints: the recorder (`--record`) outside the upstream proxy
+    /// (`--upstream`), when asked for.
+    private static func campaignMiddleware(_ configuration: Configuration, log: AccessLog, logger: Logger)
+        throws -> [any Middleware]
     {
-        var handler: any HTTPHandler = router
-        if let upstream = configuration.upstream {
-            handler = try UpstreamProxy(
-                upstream: upstream, extraCAFile: configuration.upstreamCAFile, local: router, log: log)
-        }
+        var middleware: [any Middleware] = []
         if let directory = configuration.recordDirectory {
-            handler = try Recorder(
-                directory: directory, redact: configuration.redactRecordings, inner: handler, logger: logger)
+            middleware.append(
+                try Recorder(directory: directory, redact: configuration.redactRecordings, logger: logger))
         }
-        return handler
+        if let upstream = configuration.upstream {
+            middleware.append(
+                try UpstreamProxy(upstream: upstream, extraCAFile: configuration.upstreamCAFile, log: log))
+        }
+        return middleware
     }
 
     /// The request handler, for tests that feed requests without a socket (a remote address, say).

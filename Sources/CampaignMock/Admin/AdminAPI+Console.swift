@@ -10,14 +10,14 @@ extension AdminAPI {
         "console.js": ("text/javascript; charset=utf-8", PackageResources.console_js),
     ]
 
-    func registerConsole(on router: inout Router) {
+    func registerConsole(on group: inout RouteGroup) {
         // `/_mock/ui` and `/_mock/ui/` are one route (the router ignores a trailing slash); the page links
         // its files by absolute path, so both work.
-        router.add(.get, "/_mock/ui", route { _ in try Self.file("") })
-        router.add(
+        group.add(.get, "/_mock/ui", route { _ in try Self.file("") })
+        group.add(
             .get, "/_mock/ui/{file}", routeWithParameters { _, parameters in try Self.file(parameters["file"] ?? "") })
-        router.add(.get, "/_mock/info", route(info))
-        router.add(.get, "/_mock/ca", route(certificateAuthority))
+        group.add(.get, "/_mock/info", route(info))
+        group.add(.get, "/_mock/ca", route(certificateAuthority))
     }
 
     /// `GET /`: to the console.

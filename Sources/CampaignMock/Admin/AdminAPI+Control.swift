@@ -2,14 +2,14 @@ import CampaignMockCore
 
 /// `/_mock/reset`, `/_mock/faults`, `/_mock/wait`, `/_mock/metrics`: steering the mock from a test.
 extension AdminAPI {
-    func registerControl(on router: inout Router) {
-        router.add(.post, "/_mock/reset", route(reset))
-        router.add(.get, "/_mock/faults", route { _ in AdminResponse.json(.ok, ["faults": faults.list()]) })
-        router.add(.post, "/_mock/faults", route(addFault))
-        router.add(.delete, "/_mock/faults", route { _ in AdminResponse.json(.ok, ["deleted": faults.clear()]) })
-        router.add(.delete, "/_mock/faults/{id}", routeWithParameters(deleteFault))
-        router.add(.get, "/_mock/wait", asyncRoute(wait))
-        router.add(.get, "/_mock/metrics", route(renderMetrics))
+    func registerControl(on group: inout RouteGroup) {
+        group.add(.post, "/_mock/reset", route(reset))
+        group.add(.get, "/_mock/faults", route { _ in AdminResponse.json(.ok, ["faults": faults.list()]) })
+        group.add(.post, "/_mock/faults", route(addFault))
+        group.add(.delete, "/_mock/faults", route { _ in AdminResponse.json(.ok, ["deleted": faults.clear()]) })
+        group.add(.delete, "/_mock/faults/{id}", routeWithParameters(deleteFault))
+        group.add(.get, "/_mock/wait", wait)
+        group.add(.get, "/_mock/metrics", route(renderMetrics))
     }
 
     // MARK: - Reset

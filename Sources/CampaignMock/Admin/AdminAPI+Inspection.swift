@@ -2,14 +2,14 @@ import CampaignMockCore
 
 /// `/_mock/apps`, `/_mock/devices`, `/_mock/events`: what the SDK endpoints stored.
 extension AdminAPI {
-    func registerInspection(on router: inout Router) {
-        router.add(.get, "/_mock/apps", route(listApplications))
-        router.add(.post, "/_mock/apps", route(addApplication))
-        router.add(.put, "/_mock/apps/{key}", routeWithParameters(updateApplication))
-        router.add(.delete, "/_mock/apps/{key}", routeWithParameters(deleteApplication))
-        router.add(.get, "/_mock/devices", route(listDevices))
-        router.add(.get, "/_mock/devices/{token}", routeWithParameters(showDevice))
-        router.add(.get, "/_mock/events", route(listEvents))
+    func registerInspection(on group: inout RouteGroup) {
+        group.add(.get, "/_mock/apps", route(listApplications))
+        group.add(.post, "/_mock/apps", route(addApplication))
+        group.add(.put, "/_mock/apps/{key}", routeWithParameters(updateApplication))
+        group.add(.delete, "/_mock/apps/{key}", routeWithParameters(deleteApplication))
+        group.add(.get, "/_mock/devices", route(listDevices))
+        group.add(.get, "/_mock/devices/{token}", routeWithParameters(showDevice))
+        group.add(.get, "/_mock/events", route(listEvents))
     }
 
     // MARK: - Applications

@@ -2,9 +2,9 @@ import CampaignMockCore
 
 /// `POST /_mock/push`, `GET /_mock/push/{id}`: compose the notification a device would receive.
 extension AdminAPI {
-    func registerPush(on router: inout Router) {
-        router.add(.post, "/_mock/push", route(compose))
-        router.add(.get, "/_mock/push/{id}", routeWithParameters(showPush))
+    func registerPush(on group: inout RouteGroup) {
+        group.add(.post, "/_mock/push", route(compose))
+        group.add(.get, "/_mock/push/{id}", routeWithParameters(showPush))
     }
 
     private func compose(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -2,9 +2,9 @@ import CampaignMockCore
 
 /// `GET /_mock/state` and `PUT /_mock/state`: export and atomic import of the whole state.
 extension AdminAPI {
-    func registerState(on router: inout Router) {
-        router.add(.get, "/_mock/state", route(exportState))
-        router.add(.put, "/_mock/state", route(importState))
+    func registerState(on group: inout RouteGroup) {
+        group.add(.get, "/_mock/state", route(exportState))
+        group.add(.put, "/_mock/state", route(importState))
     }
 
     private func exportState(_ request: HTTPRequest) throws -> HTTPResponse {

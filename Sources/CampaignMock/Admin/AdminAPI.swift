@@ -15,83 +15,43 @@ struct AdminAPI: Sendable {
     /// The message id style of pushes that do not name one.
     let pushIDStyle: MessageIDStyle
 
-    /// Adds the admin routes to `router`.
-    func register(on router: inout Router) {
-        router.add(.get, "/_mock/health", route(health))
-        router.add(.get, "/_mock/ready", route(ready))
-        router.add(.get, "/_mock/requests", route(listRequests))
-        router.add(.delete, "/_mock/requests", route(clearRequests))
-        registerInspection(on: &router)
-        registerControl(on: &router)
-        registerState(on: &router)
-        registerPush(on: &router)
-        router.add(.get, "/_mock/stream", asyncRoute(openStream))
-        registerConsole(on: &router)
-        router.add(
+    /// The admin group's middleware, outermost first: every answer is logged and counted, and access is
+    /// checked before any route runs. (Errors are answered as JSON: ``AdminError/response(for:)``.)
+    var middleware: [any Middleware] {
+        [AnswerLogging(endpoint: "admin", log: log, metrics: metrics), access]
+    }
+
+    /// Adds the admin routes to the `/_mock` group.
+    func register(on group: inout RouteGroup) {
+        group.add(.get, "/_mock/health", route(health))
+        group.add(.get, "/_mock/ready", route(ready))
+        group.add(.get, "/_mock/requests", route(listRequests))
+        group.add(.delete, "/_mock/requests", route(clearRequests))
+        registerInspection(on: &group)
+        registerControl(on: &group)
+        registerState(on: &group)
+        registerPush(on: &group)
+        group.add(.get, "/_mock/stream", openStream)
+        registerConsole(on: &group)
+        group.add(
             .get, "/_mock/openapi.json", route { _ in .content(.ok, type: "application/json", OpenAPIDocument.bytes) })
     }
 
-    /// Wraps an admin handler: access is checked, errors become JSON, every request is logged and counted.
+    /// A route body that answers at once from the request.
     func route(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> Router.Body {
-        routeWithParameters { request, _ in try body(request) }
+        { request, _, reply in reply.send(try body(request)) }
     }
 
-    /// Wraps an admin handler that reads path parameters.
+    /// A route body that answers at once from the request and its path parameters.
     func routeWithParameters(_ body: @escaping @Sendable (HTTPRequest, RouteParameters) throws -> HTTPResponse)
         -> Router.Body
     {
-        asyncRoute { request, parameters, reply in reply.send(try body(request, parameters)) }
-    }
-
-    /// Wraps an admin handler that answers later (the long poll); it gets the channel to answer on.
-    func asyncRoute(_ body: @escaping @Sendable (HTTPRequest, RouteParameters, ReplyChannel) throws -> Void)
-        -> Router.Body
-    {
-        { request, parameters, reply in
-            let logged = ReplyChannel { answer in
-                let status: Int
-                switch answer {
-                case .response(let response): status = response.status.code
-                case .stream(let head, _): status = head.status.code
-                case .drop, .reset: status = 0
-                }
-                if status != 0 {
-                    log.record(request, status: status)
-                    let seconds = Double(Clock.monotonicNanoseconds() &- request.receivedAt) / 1e9
-                    metrics.recordRequest(endpoint: "admin", status: status, seconds: seconds)
-                }
-                reply.send(answer)
-            }
-            if let refusal = access.refusal(for: request) {
-                logged.send(refusal.response)
-                return
-            }
-            do {
-                try body(request, parameters, logged)
-            } catch let error as any HTTPResponseError {
-                logged.send(error.response)
-            } catch {
-                logged.send(AdminError(.internalServerError, "\(error)").response)
-            }
-        }
+        { request, parameters, reply in reply.send(try body(request, parameters)) }
     }
 
     /// The answer for an unknown `/_mock/` path.
-    func notFound(_ request: HTTPRequest, _ reply: ReplyChannel) {
-        route { _ in throw AdminError(.notFound, "no admin endpoint at \(request.path)") }(
-            request, RouteParameters(), reply)
-    }
-
-    /// The answer for a known `/_mock/` path with the wrong method.
-    func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod], _ reply: ReplyChannel) {
-        let list = allowed.map(\.rawValue).joined(separator: ", ")
-        route { _ in
-            var response = AdminError(
-                .methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)"
-            ).response
-            response.headers.set(.allow, list)
-            return response
-        }(request, RouteParameters(), reply)
+    static let notFound: Router.Body = { request, _, _ in
+        throw AdminError(.notFound, "no admin endpoint at \(request.path)")
     }
 
     // MARK: - Endpoints

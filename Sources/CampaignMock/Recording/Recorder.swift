@@ -7,12 +7,12 @@ import Synchronization
     import Darwin
 #endif
 
-/// `serve --record DIR`: wraps the server's handler and writes every exchange outside `/_mock/` as a
-/// fixture file, numbered in the order the answers were given, before the answer goes out.
-package final class Recorder: HTTPHandler {
+/// `serve --record DIR`: middleware of the Campaign endpoints (everything outside `/_mock/`) that writes
+/// every exchange as a fixture file, numbered in the order the answers were given, before the answer goes
+/// out.
+package final class Recorder: Middleware {
     private let directory: String
     private let redactor: Redactor?
-    private let inner: any HTTPHandler
     private let logger: Logger
     private let sequence = Mutex(0)
     /// The id in `recording.json`: requests replayed from this very recording are not recorded again.
@@ -22,10 +22,9 @@ package final class Recorder: HTTPHandler {
 
     /// - Throws: ``ExchangeFileError`` when the directory cannot be made or already holds a recording
     ///   (placeholders are numbered per recording, so two recordings must not mix).
-    package init(directory: String, redact: Bool, inner: any HTTPHandler, logger: Logger) throws(ExchangeFileError) {
+    package init(directory: String, redact: Bool, logger: Logger) throws(ExchangeFileError) {
         self.directory = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         redactor = redact ? Redactor() : nil
-        self.inner = inner
         self.logger = logger
         try Self.makeDirectory(self.directory)
         let earlier = ExchangeFiles.list(self.directory)
@@ -37,15 +36,14 @@ package final class Recorder: HTTPHandler {
         recordingID = try RecordingDirectory.start(self.directory)
     }
 
-    package func handle(_ request: HTTPRequest, reply: ReplyChannel) {
-        guard !request.path.hasPrefix("/_mock"), request.headers[RecordingDirectory.replayHeader] != recordingID else {
-            inner.handle(request, reply: reply)
-            return
+    package func handle(_ request: HTTPRequest, reply: ReplyChannel, next: MiddlewareNext) {
+        guard request.headers[RecordingDirectory.replayHeader] != recordingID else {
+            return next(request, reply)
         }
         let wallClock = Clock.wallClockMicroseconds()
-        inner.handle(
+        next(
             request,
-            reply: ReplyChannel { [self] outcome in
+            ReplyChannel { [self] outcome in
                 if case .response(let response) = outcome {
                     record(request, response, startedAt: wallClock)
                 }

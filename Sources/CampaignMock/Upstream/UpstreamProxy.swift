@@ -1,12 +1,12 @@
 import CampaignMockCore
 import Dispatch
 
-/// `serve --upstream URL`: every request outside `/_mock/` is forwarded to a real Campaign server and
-/// its answer relayed as it came. The mock's store is not touched; `/_mock/` is still served here.
-final class UpstreamProxy: HTTPHandler {
+/// `serve --upstream URL`: middleware of the Campaign endpoints (everything outside `/_mock/`) that
+/// forwards every request to a real Campaign server and relays its answer as it came. The mock's store is
+/// not touched; `/_mock/` is still served here.
+final class UpstreamProxy: Middleware {
     private let upstream: HTTPClient.Endpoint
     private let tls: TLSClientContext?
-    private let local: any HTTPHandler
     private let log: AccessLog
     private let timeoutSeconds: Int
     /// Forwarding blocks, so it runs here and never on an event loop.
@@ -15,9 +15,8 @@ final class UpstreamProxy: HTTPHandler {
     /// - Parameters:
     ///   - upstream: `http://…` or `https://…`.
     ///   - extraCAFile: more CAs to trust for an https upstream (besides the system's).
-    ///   - local: what answers `/_mock/`.
     /// - Throws: ``ConfigurationError`` for a URL or CA file that cannot be used.
-    init(upstream: String, extraCAFile: String?, local: any HTTPHandler, log: AccessLog, timeoutSeconds: Int = 30)
+    init(upstream: String, extraCAFile: String?, log: AccessLog, timeoutSeconds: Int = 30)
         throws(ConfigurationError)
     {
         do {
@@ -30,16 +29,12 @@ final class UpstreamProxy: HTTPHandler {
         } catch {
             throw ConfigurationError("--upstream-ca: \(error)")
         }
-        self.local = local
         self.log = log
         self.timeoutSeconds = timeoutSeconds
     }
 
-    func handle(_ request: HTTPRequest, reply: ReplyChannel) {
-        guard !request.path.hasPrefix("/_mock") else {
-            local.handle(request, reply: reply)
-            return
-        }
+    /// Answers without `next`: the local endpoints never see the request.
+    func handle(_ request: HTTPRequest, reply: ReplyChannel, next: MiddlewareNext) {
         queue.async { [self] in
             let (response, reason) = forward(request)
             log.record(request, status: response.status.code, reason: reason)

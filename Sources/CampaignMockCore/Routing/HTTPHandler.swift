@@ -51,14 +51,3 @@ package final class ReplyChannel: Sendable {
         send(.response(response))
     }
 }
-
-/// Runs a throwing, synchronous handler body and turns its errors into responses.
-package func respond(_ reply: ReplyChannel, _ body: () throws -> HTTPResponse) {
-    do {
-        reply.send(try body())
-    } catch let error as any HTTPResponseError {
-        reply.send(error.response)
-    } catch {
-        reply.send(HTTPError(.internalServerError, "internal error: \(error)").response)
-    }
-}

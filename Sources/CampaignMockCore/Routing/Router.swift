@@ -8,22 +8,33 @@ package struct RouteParameters: Sendable {
     }
 }
 
-/// Routes requests by method and path pattern (`/_mock/devices/{token}`).
+/// Routes requests by method and path pattern (`/_mock/devices/{token}`), each behind the middleware of
+/// its group (``group(_:middleware:notFound:errorResponse:_:)``).
 ///
 /// A path that matches with another method gets `405` and an `Allow` header; HEAD falls back to GET;
-/// no match goes to the fallback (404 by default).
+/// no match goes to the group's `notFound` (404 by default). Thrown errors are answered in the group's
+/// error format (see ``Middleware``).
 package struct Router: HTTPHandler {
-    /// A route's body.
-    package typealias Body = @Sendable (HTTPRequest, RouteParameters, ReplyChannel) -> Void
+    /// A route's body: answers on the channel, now or later, or throws.
+    package typealias Body = @Sendable (HTTPRequest, RouteParameters, ReplyChannel) throws -> Void
 
-    /// Answers a path that exists with a method it does not take; gets the allowed methods.
-    package typealias MethodNotAllowed = @Sendable (HTTPRequest, [HTTPMethod], ReplyChannel) -> Void
+    /// The response for an error a route or middleware threw.
+    package typealias ErrorResponse = @Sendable (any Error) -> HTTPResponse
 
     private struct Route: Sendable {
         /// nil: any method (the body checks it).
         let method: HTTPMethod?
         let segments: [Segment]
         let body: Body
+        /// Index in `groups`; nil for a route added outside any group.
+        let group: Int?
+    }
+
+    struct Group: Sendable {
+        let prefix: String
+        let middleware: [any Middleware]
+        let notFound: Body
+        let errorResponse: ErrorResponse
     }
 
     /// One segment of a route pattern: bytes to match exactly, or `{name}`, which takes any one segment.
@@ -33,26 +44,30 @@ package struct Router: HTTPHandler {
     }
 
     private var routes: [Route] = []
-    private let notFound: @Sendable (HTTPRequest, ReplyChannel) -> Void
-    private let methodNotAllowed: MethodNotAllowed
+    private var groups: [Group] = []
 
-    package init(
-        notFound: @escaping @Sendable (HTTPRequest, ReplyChannel) -> Void = Router.notFound,
-        methodNotAllowed: @escaping MethodNotAllowed = Router.methodNotAllowed
-    ) {
-        self.notFound = notFound
-        self.methodNotAllowed = methodNotAllowed
+    package init() {}
+
+    /// Adds a route outside any group (no middleware); `method` nil takes every method. `pattern` segments
+    /// in braces capture one segment.
+    package mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body) {
+        add(method, pattern, body, group: nil)
     }
 
-    /// Adds a route; `method` nil takes every method. `pattern` segments in braces capture one segment.
-    package mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body) {
+    private mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body, group: Int?) {
         let segments = pattern.utf8.split(separator: UInt8(ascii: "/")).map { bytes -> Segment in
             if bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}") {
                 return .parameter(String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self))
             }
             return .literal(Array(bytes))
         }
-        routes.append(Route(method: method, segments: segments, body: body))
+        routes.append(Route(method: method, segments: segments, body: body, group: group))
+    }
+
+    mutating func addGroup(_ group: Group, routes groupRoutes: [(method: HTTPMethod?, pattern: String, body: Body)]) {
+        precondition(!groups.contains { $0.prefix == group.prefix }, "two route groups under \(group.prefix)")
+        groups.append(group)
+        for route in groupRoutes { add(route.method, route.pattern, route.body, group: groups.count - 1) }
     }
 
     /// Every route as (method, pattern); a nil method takes every method.
@@ -87,31 +102,73 @@ package struct Router: HTTPHandler {
             return (nil, allowed)
         }
         if let (route, parameters) = found {
-            route.body(request, parameters, reply)
+            run(route.group, request, reply) { request, reply in try route.body(request, parameters, reply) }
             return
         }
+        let group = groupIndex(for: request.path)
         var allowed = matching
         if allowed.isEmpty {
-            notFound(request, reply)
+            let notFound = group.map { groups[$0].notFound } ?? Self.notFound
+            run(group, request, reply) { request, reply in try notFound(request, RouteParameters(), reply) }
         } else {
             if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
-            methodNotAllowed(request, allowed, reply)
+            run(group, request, reply) { request, _ in throw Self.methodNotAllowed(request, allowed) }
         }
     }
 
-    /// The default: `404` naming the path.
-    package static func notFound(_ request: HTTPRequest, _ reply: ReplyChannel) {
-        reply.send(HTTPError(.notFound, "no endpoint at \(request.path)").response)
+    /// Runs `body` behind the group's middleware.
+    private func run(
+        _ group: Int?, _ request: HTTPRequest, _ reply: ReplyChannel,
+        _ body: (HTTPRequest, ReplyChannel) throws -> Void
+    ) {
+        guard let group else {
+            return Self.chain([], Self.errorResponse, request, reply, body)
+        }
+        Self.chain(groups[group].middleware[...], groups[group].errorResponse, request, reply, body)
     }
 
-    /// The default: `405` with `Allow`.
-    package static func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod], _ reply: ReplyChannel) {
+    /// Runs the first middleware with the rest as its `next`; an error is answered on the channel the
+    /// thrower was given.
+    private static func chain(
+        _ middleware: ArraySlice<any Middleware>, _ errorResponse: ErrorResponse, _ request: HTTPRequest,
+        _ reply: ReplyChannel, _ body: (HTTPRequest, ReplyChannel) throws -> Void
+    ) {
+        do {
+            guard let first = middleware.first else { return try body(request, reply) }
+            try first.handle(request, reply: reply) { request, reply in
+                chain(middleware.dropFirst(), errorResponse, request, reply, body)
+            }
+        } catch {
+            reply.send(errorResponse(error))
+        }
+    }
+
+    /// The group with the longest prefix covering `path`.
+    private func groupIndex(for path: String) -> Int? {
+        var best: Int?
+        for (index, group) in groups.enumerated() where Self.isUnder(path, group.prefix) {
+            if best.map({ groups[$0].prefix.utf8.count < group.prefix.utf8.count }) ?? true { best = index }
+        }
+        return best
+    }
+
+    /// The default answer for a path no route takes: `404` naming the path.
+    package static let notFound: Body = { request, _, _ in
+        throw HTTPError(.notFound, "no endpoint at \(request.path)")
+    }
+
+    /// `405` with `Allow`.
+    private static func methodNotAllowed(_ request: HTTPRequest, _ allowed: [HTTPMethod]) -> HTTPError {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
-        reply.send(
-            HTTPError(
-                .methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)",
-                headers: [.allow: list]
-            ).response)
+        return HTTPError(
+            .methodNotAllowed, "\(request.method) is not allowed on \(request.path); use \(list)",
+            headers: [.allow: list])
+    }
+
+    /// The default error format: the error's own response, or a `500` naming it.
+    package static func errorResponse(_ error: any Error) -> HTTPResponse {
+        (error as? any HTTPResponseError)?.response
+            ?? HTTPError(.internalServerError, "internal error: \(error)").response
     }
 
     /// Where the path's segments are, split on `/` (empty ones left out, as `split` does).
