@@ -69,7 +69,8 @@ package final class CampaignMockServer: Sendable {
 
         var router = Router()
         router.group(
-            "/_mock", middleware: admin.middleware, notFound: AdminAPI.notFound, errorResponse: AdminError.response(for:)
+            "/_mock", middleware: admin.middleware, notFound: AdminAPI.notFound,
+            errorResponse: AdminError.response(for:)
         ) { group in
             admin.register(on: &group)
         }
