@@ -273,7 +273,7 @@ def main():
     for tool in ("wrk", "nginx"):
         if not shutil.which(tool) and not os.path.exists(f"/usr/sbin/{tool}"):
             raise SystemExit(f"{tool} is missing: make setup-bench")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "campaign-mock"], cwd=ROOT, check=True)
+    subprocess.run(["make", "--no-print-directory", "release"], cwd=ROOT, check=True)
     results = {"seconds": SECONDS, "connections": CONNECTIONS, "cpus": os.cpu_count(),
                "when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     problems = []

@@ -139,7 +139,7 @@ def main():
     parser.add_argument("--requests", type=int, default=int(os.environ.get("BENCH_REQUESTS", "1000")))
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "campaign-mock"))
     arguments = parser.parse_args()
-    subprocess.run(["swift", "build", "-c", "release", "--product", "campaign-mock"], cwd=ROOT, check=True)
+    subprocess.run(["make", "--no-print-directory", "release"], cwd=ROOT, check=True)
     results = {"requests": arguments.requests,
                "when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     with tempfile.TemporaryDirectory() as work:
