@@ -7,8 +7,8 @@ import CampaignMockCore
 #endif
 
 extension StoreTransaction {
-    /// Upserts the device keyed by (application, token), replaces its params, and appends a history row
-    /// saying what changed. All in the caller's transaction.
+    /// Upserts the device keyed by (application, token) with its params, and appends a history row saying
+    /// what changed: three statements, in the caller's transaction.
     ///
     /// - Throws: ``StoreConflict`` when the application was removed meanwhile.
     package func register(_ registration: RegistrationRequest, receivedAt: Int64) throws {
@@ -43,34 +43,29 @@ extension StoreTransaction {
             try connection.query(
                 """
                 UPDATE devices SET user_key = ?, device_imei = ?, device_name = ?, device_model = ?, device_brand = ?,
-                    device_manufacturer = ?, os_name = ?, os_version = ?, os_language = ?, updated_at = ?
+                    device_manufacturer = ?, os_name = ?, os_version = ?, os_language = ?, params = ?, updated_at = ?
                 WHERE id = ?
                 """,
                 [
                     registration.userKey, device.deviceImei, device.deviceName, device.deviceModel, device.deviceBrand,
-                    device.deviceManufacturer, device.osName, device.osVersion, device.osLanguage, receivedAt, deviceID,
+                    device.deviceManufacturer, device.osName, device.osVersion, device.osLanguage, params, receivedAt,
+                    deviceID,
                 ])
-            try connection.query("DELETE FROM device_params WHERE device_id = ?", [deviceID])
         } else {
             let device = registration.device
             try connection.query(
                 """
                 INSERT INTO devices (application_id, registration_token, user_key, device_imei, device_name,
-                    device_model, device_brand, device_manufacturer, os_name, os_version, os_language, created_at,
-                    updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    device_model, device_brand, device_manufacturer, os_name, os_version, os_language, params,
+                    created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     applicationID, registration.registrationToken, registration.userKey, device.deviceImei,
                     device.deviceName, device.deviceModel, device.deviceBrand, device.deviceManufacturer,
-                    device.osName, device.osVersion, device.osLanguage, receivedAt, receivedAt,
+                    device.osName, device.osVersion, device.osLanguage, params, receivedAt, receivedAt,
                 ])
             deviceID = connection.lastInsertRowID
             changes.append("new")
-        }
-        for param in registration.params {
-            try connection.query(
-                "INSERT INTO device_params (device_id, name, type, value) VALUES (?, ?, ?, ?)",
-                [deviceID, param.name, param.kind.rawValue, param.value])
         }
         try connection.query(
             """
@@ -86,10 +81,19 @@ extension StoreTransaction {
 extension StoreReader {
     private static let deviceColumns = """
         SELECT d.id, d.registration_token, d.user_key, d.device_imei, d.device_name, d.device_model, d.device_brand,
-            d.device_manufacturer, d.os_name, d.os_version, d.os_language, d.disabled, d.created_at, d.updated_at,
+            d.device_manufacturer, d.os_name, d.os_version, d.os_language, d.params, d.disabled, d.created_at,
+            d.updated_at,
             a.integration_key, a.name AS app_name, a.platform,
             (SELECT count(*) FROM registrations r WHERE r.device_id = d.id) AS registration_count
         FROM devices d JOIN applications a ON a.id = d.application_id
+        """
+
+    /// The clause for one param filter on the device `d`: its name and value are bound, never spliced in.
+    private static let paramFilter = """
+
+            AND EXISTS (
+                SELECT 1 FROM json_each(d.params) p
+                WHERE json_extract(p.value, '$.name') = ? AND json_extract(p.value, '$.value') = ?)
         """
 
     /// Devices matching `filter` with id above `after`, oldest first.
@@ -106,8 +110,7 @@ extension StoreReader {
         ]
         // One fixed clause per param filter; names and values are bound, never spliced in.
         for param in filter.params {
-            sql +=
-                "\n    AND EXISTS (SELECT 1 FROM device_params p WHERE p.device_id = d.id AND p.name = ? AND p.value = ?)"
+            sql += Self.paramFilter
             values += [param.name, param.value]
         }
         sql += "\nORDER BY d.id LIMIT ?"
@@ -136,8 +139,7 @@ extension StoreReader {
         ]
         // One fixed clause per param filter; names and values are bound, never spliced in.
         for param in filter.params {
-            sql +=
-                "\n    AND EXISTS (SELECT 1 FROM device_params p WHERE p.device_id = d.id AND p.name = ? AND p.value = ?)"
+            sql += Self.paramFilter
             values += [param.name, param.value]
         }
         sql += "\nORDER BY r.id LIMIT ?"
@@ -175,13 +177,7 @@ extension StoreReader {
 
     private func device(_ row: SQLiteRow, withHistory: Bool) throws -> DeviceSubscription {
         let id = try row.integer("id")
-        let params = try connection.query(
-            "SELECT name, type, value FROM device_params WHERE device_id = ? ORDER BY name", [id]
-        ).map { param in
-            AdditionalParam(
-                name: try param.text("name"), value: try param.text("value"),
-                kind: try param.value("type", as: AdditionalParam.Kind.self))
-        }
+        let params = try Self.params(row)
         var history: [DeviceSubscription.HistoryEntry]?
         if withHistory {
             history = try connection.query(
@@ -215,6 +211,17 @@ extension StoreReader {
             registrationCount: Int(try row.integer("registration_count")),
             history: history,
             messages: withHistory ? try messageLifecycles(deviceID: id) : nil)
+    }
+
+    /// A device row's params (its `params` column), by name.
+    ///
+    /// - Throws: ``SQLiteError`` when the column is not a JSON list of params.
+    static func params(_ row: SQLiteRow) throws -> [AdditionalParam] {
+        let text = try row.text("params")
+        guard let params = decode([AdditionalParam].self, text) else {
+            throw SQLiteError(code: 0, message: "a device's params are not a list of params: \(text.prefix(80))")
+        }
+        return params.sorted { $0.name < $1.name }
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {

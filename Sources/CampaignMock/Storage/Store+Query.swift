@@ -79,7 +79,10 @@ enum QuerySchemas {
                 linked("mobileApp", "name"): Column(sql: "a.name", kind: .text),
                 linked("mobileApp", "platform"): Column(sql: "a.platform", kind: .text),
             ],
-            paramColumn: "(SELECT p.value FROM device_params p WHERE p.device_id = d.id AND p.name = ?)",
+            paramColumn: """
+                (SELECT json_extract(p.value, '$.value') FROM json_each(d.params) p
+                WHERE json_extract(p.value, '$.name') = ?)
+                """,
             defaultOrder: "d.id"),
         "nms:broadLogAppSubRcp": Table(
             from: """

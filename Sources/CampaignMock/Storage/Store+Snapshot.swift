@@ -18,13 +18,7 @@ extension StoreReader {
             """
         ).map { row in
             let id = try row.integer("id")
-            let params = try connection.query(
-                "SELECT name, type, value FROM device_params WHERE device_id = ? ORDER BY name", [id]
-            ).map {
-                AdditionalParam(
-                    name: try $0.text("name"), value: try $0.text("value"),
-                    kind: try $0.value("type", as: AdditionalParam.Kind.self))
-            }
+            let params = try StoreReader.params(row)
             let history = try connection.query(
                 "SELECT received_at, changes, user_key, fields, params FROM registrations WHERE device_id = ? ORDER BY id",
                 [id]
@@ -97,22 +91,17 @@ extension StoreTransaction {
             try connection.query(
                 """
                 INSERT INTO devices (application_id, registration_token, user_key, device_imei, device_name,
-                    device_model, device_brand, device_manufacturer, os_name, os_version, os_language, disabled,
-                    created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    device_model, device_brand, device_manufacturer, os_name, os_version, os_language, params,
+                    disabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     applicationIDs[device.integrationKey], device.registrationToken, device.userKey, fields.deviceImei,
                     fields.deviceName, fields.deviceModel, fields.deviceBrand, fields.deviceManufacturer, fields.osName,
-                    fields.osVersion, fields.osLanguage, device.disabled, times(device.createdAt),
-                    times(device.updatedAt),
+                    fields.osVersion, fields.osLanguage, RegistrationJSON.params(device.params), device.disabled,
+                    times(device.createdAt), times(device.updatedAt),
                 ])
             let deviceID = connection.lastInsertRowID
             deviceIDs[device.integrationKey + "\u{0}" + device.registrationToken] = deviceID
-            for param in device.params {
-                try connection.query(
-                    "INSERT INTO device_params (device_id, name, type, value) VALUES (?, ?, ?, ?)",
-                    [deviceID, param.name, param.kind.rawValue, param.value])
-            }
             for entry in device.history {
                 try connection.query(
                     """

@@ -31,6 +31,41 @@ struct StoreTests {
         #expect(try connection.scalar("PRAGMA journal_mode").text == "wal")
     }
 
+    @Test func movesTheParamsOfAnEarlierSchemaIntoTheirDevices() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        let earlier = Schema.migrations.prefix { $0.name != "0009-device-params-inline" }
+        do {
+            let connection = try SQLiteConnection(path: path)
+            _ = try SQLiteMigrator.migrate(connection, Array(earlier))
+            try connection.execute(
+                """
+                INSERT INTO applications (id, name, platform, integration_key, created_at) VALUES (1, 'A', 'android', 'k', 0);
+                INSERT INTO devices (id, application_id, registration_token, user_key, created_at, updated_at)
+                    VALUES (1, 1, 'with-params', 'u1', 0, 0), (2, 1, 'without', 'u2', 0, 0);
+                INSERT INTO device_params (device_id, name, type, value) VALUES
+                    (1, 'zone', 'string', 'eu "west"'), (1, 'age', 'integer', '42');
+                """)
+        }
+        let store = try Store(path: path)
+        defer { store.close() }
+        let withParams = try store.read { try $0.devices(token: "with-params", applicationKey: nil) }
+        #expect(
+            withParams.first?.params == [
+                AdditionalParam(name: "age", value: "42", kind: .integer),
+                AdditionalParam(name: "zone", value: "eu \"west\"", kind: .string),
+            ])
+        let without = try store.read { try $0.devices(token: "without", applicationKey: nil) }
+        #expect(without.first?.params == [])
+        let filtered = try store.read {
+            var filter = DeviceFilter()
+            filter.params = [(name: "zone", value: "eu \"west\"")]
+            return try $0.devices(matching: filter, after: 0, limit: 10)
+        }
+        #expect(filtered.devices.map(\.registrationToken) == ["with-params"])
+        #expect(try count("SELECT count(*) FROM sqlite_master WHERE name = 'device_params'", in: path) == 0)
+    }
+
     @Test func refusesADatabaseFromANewerVersion() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/db.sqlite3"
