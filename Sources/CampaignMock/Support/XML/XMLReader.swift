@@ -251,12 +251,19 @@ package struct XMLReader {
         return index > start
     }
 
-    private func starts(with text: String) -> Bool {
-        starts(with: Array(text.utf8))
+    /// Whether the bytes at `index` are `pattern`'s. Compared byte by byte from the string's own UTF-8
+    /// (making an array of it first allocated on every call, several times per element).
+    private func starts(with pattern: some Sequence<UInt8>) -> Bool {
+        var position = index
+        for byte in pattern {
+            guard position < bytes.count, bytes[position] == byte else { return false }
+            position += 1
+        }
+        return true
     }
 
-    private func starts(with pattern: [UInt8]) -> Bool {
-        bytes.count - index >= pattern.count && bytes[index..<(index + pattern.count)].elementsEqual(pattern)
+    private func starts(with text: String) -> Bool {
+        starts(with: text.utf8)
     }
 
     private mutating func consume(_ text: String) -> Bool {
