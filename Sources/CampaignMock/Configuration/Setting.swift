@@ -23,26 +23,24 @@ package struct Setting: Sendable {
     }
 
     /// `--journal-limit`.
-    package var flag: String { flagName ?? "--" + Self.kebab(key) }
+    package var flag: String { flagName ?? "--" + Self.words(of: key, separator: "-", uppercase: false) }
     /// `CAMPAIGN_MOCK_JOURNAL_LIMIT`.
-    package var environmentVariable: String { "CAMPAIGN_MOCK_" + Self.kebab(key).replacingDashes().uppercased() }
-
-    private static func kebab(_ key: String) -> String {
-        var result = ""
-        for character in key {
-            if character.isUppercase {
-                result += "-" + character.lowercased()
-            } else {
-                result.append(character)
-            }
-        }
-        return result
+    package var environmentVariable: String {
+        "CAMPAIGN_MOCK_" + Self.words(of: key, separator: "_", uppercase: true)
     }
-}
 
-extension String {
-    fileprivate func replacingDashes() -> String {
-        String(map { $0 == "-" ? "_" : $0 })
+    /// The words of a camelCase key (ASCII), joined by `separator`: `journalLimit` → `journal-limit`.
+    /// Done on bytes: on Characters it was a tenth of the time to start (every flag's help names it).
+    private static func words(of key: String, separator: Unicode.Scalar, uppercase: Bool) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(key.utf8.count + 4)
+        for byte in key.utf8 {
+            let isUpper = (65...90).contains(byte)
+            if isUpper { bytes.append(UInt8(separator.value)) }
+            let lower = isUpper ? byte + 32 : byte
+            bytes.append(uppercase && (97...122).contains(lower) ? lower - 32 : lower)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
