@@ -93,10 +93,13 @@ run: setup
 build:
 	$(SWIFT) build
 
-# The Swift runtime is linked in: the installed binary runs without the toolchain next to it, and it
-# starts sooner (no dynamic loading of the Swift libraries; see the README's benchmarks).
+# On Linux the Swift runtime is linked in: the installed binary runs without the toolchain next to it,
+# and it starts sooner (no dynamic loading of the Swift libraries; see the README's benchmarks). macOS
+# has the runtime in the system.
+STATIC_SWIFT_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
+
 release:
-	$(SWIFT) build -c release --static-swift-stdlib --product campaign-mock
+	$(SWIFT) build -c release $(STATIC_SWIFT_STDLIB) --product campaign-mock
 
 # Installs the release build as $(PREFIX)/bin/campaign-mock (default /usr/local; PREFIX=~/.local for
 # no sudo).
