@@ -13,11 +13,11 @@ extension AdminAPI {
     func registerConsole(on group: inout RouteGroup) {
         // `/_mock/ui` and `/_mock/ui/` are one route (the router ignores a trailing slash); the page links
         // its files by absolute path, so both work.
-        group.add(.get, "/_mock/ui", route { _ in try Self.file("") })
+        group.add(.get, "/_mock/ui", respond: { _ in try Self.file("") })
         group.add(
-            .get, "/_mock/ui/{file}", routeWithParameters { _, parameters in try Self.file(parameters["file"] ?? "") })
-        group.add(.get, "/_mock/info", route(info))
-        group.add(.get, "/_mock/ca", route(certificateAuthority))
+            .get, "/_mock/ui/{file}", respond: { _, parameters in try Self.file(parameters["file"] ?? "") })
+        group.add(.get, "/_mock/info", respond: info)
+        group.add(.get, "/_mock/ca", respond: certificateAuthority)
     }
 
     /// `GET /`: to the console.

@@ -3,13 +3,13 @@ import CampaignMockCore
 /// `/_mock/reset`, `/_mock/faults`, `/_mock/wait`, `/_mock/metrics`: steering the mock from a test.
 extension AdminAPI {
     func registerControl(on group: inout RouteGroup) {
-        group.add(.post, "/_mock/reset", route(reset))
-        group.add(.get, "/_mock/faults", route { _ in AdminResponse.json(.ok, ["faults": faults.list()]) })
-        group.add(.post, "/_mock/faults", route(addFault))
-        group.add(.delete, "/_mock/faults", route { _ in AdminResponse.json(.ok, ["deleted": faults.clear()]) })
-        group.add(.delete, "/_mock/faults/{id}", routeWithParameters(deleteFault))
+        group.add(.post, "/_mock/reset", respond: reset)
+        group.add(.get, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, ["faults": faults.list()]) })
+        group.add(.post, "/_mock/faults", respond: addFault)
+        group.add(.delete, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, ["deleted": faults.clear()]) })
+        group.add(.delete, "/_mock/faults/{id}", respond: deleteFault)
         group.add(.get, "/_mock/wait", wait)
-        group.add(.get, "/_mock/metrics", route(renderMetrics))
+        group.add(.get, "/_mock/metrics", respond: renderMetrics)
     }
 
     // MARK: - Reset

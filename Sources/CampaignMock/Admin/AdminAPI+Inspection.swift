@@ -3,13 +3,13 @@ import CampaignMockCore
 /// `/_mock/apps`, `/_mock/devices`, `/_mock/events`: what the SDK endpoints stored.
 extension AdminAPI {
     func registerInspection(on group: inout RouteGroup) {
-        group.add(.get, "/_mock/apps", route(listApplications))
-        group.add(.post, "/_mock/apps", route(addApplication))
-        group.add(.put, "/_mock/apps/{key}", routeWithParameters(updateApplication))
-        group.add(.delete, "/_mock/apps/{key}", routeWithParameters(deleteApplication))
-        group.add(.get, "/_mock/devices", route(listDevices))
-        group.add(.get, "/_mock/devices/{token}", routeWithParameters(showDevice))
-        group.add(.get, "/_mock/events", route(listEvents))
+        group.add(.get, "/_mock/apps", respond: listApplications)
+        group.add(.post, "/_mock/apps", respond: addApplication)
+        group.add(.put, "/_mock/apps/{key}", respond: updateApplication)
+        group.add(.delete, "/_mock/apps/{key}", respond: deleteApplication)
+        group.add(.get, "/_mock/devices", respond: listDevices)
+        group.add(.get, "/_mock/devices/{token}", respond: showDevice)
+        group.add(.get, "/_mock/events", respond: listEvents)
     }
 
     // MARK: - Applications

@@ -3,8 +3,8 @@ import CampaignMockCore
 /// `POST /_mock/push`, `GET /_mock/push/{id}`: compose the notification a device would receive.
 extension AdminAPI {
     func registerPush(on group: inout RouteGroup) {
-        group.add(.post, "/_mock/push", route(compose))
-        group.add(.get, "/_mock/push/{id}", routeWithParameters(showPush))
+        group.add(.post, "/_mock/push", respond: compose)
+        group.add(.get, "/_mock/push/{id}", respond: showPush)
     }
 
     private func compose(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -3,8 +3,8 @@ import CampaignMockCore
 /// `GET /_mock/state` and `PUT /_mock/state`: export and atomic import of the whole state.
 extension AdminAPI {
     func registerState(on group: inout RouteGroup) {
-        group.add(.get, "/_mock/state", route(exportState))
-        group.add(.put, "/_mock/state", route(importState))
+        group.add(.get, "/_mock/state", respond: exportState)
+        group.add(.put, "/_mock/state", respond: importState)
     }
 
     private func exportState(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -23,10 +23,10 @@ struct AdminAPI: Sendable {
 
     /// Adds the admin routes to the `/_mock` group.
     func register(on group: inout RouteGroup) {
-        group.add(.get, "/_mock/health", route(health))
-        group.add(.get, "/_mock/ready", route(ready))
-        group.add(.get, "/_mock/requests", route(listRequests))
-        group.add(.delete, "/_mock/requests", route(clearRequests))
+        group.add(.get, "/_mock/health", respond: health)
+        group.add(.get, "/_mock/ready", respond: ready)
+        group.add(.get, "/_mock/requests", respond: listRequests)
+        group.add(.delete, "/_mock/requests", respond: clearRequests)
         registerInspection(on: &group)
         registerControl(on: &group)
         registerState(on: &group)
@@ -34,19 +34,8 @@ struct AdminAPI: Sendable {
         group.add(.get, "/_mock/stream", openStream)
         registerConsole(on: &group)
         group.add(
-            .get, "/_mock/openapi.json", route { _ in .content(.ok, type: "application/json", OpenAPIDocument.bytes) })
-    }
-
-    /// A route body that answers at once from the request.
-    func route(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> Router.Body {
-        { request, _, reply in reply.send(try body(request)) }
-    }
-
-    /// A route body that answers at once from the request and its path parameters.
-    func routeWithParameters(_ body: @escaping @Sendable (HTTPRequest, RouteParameters) throws -> HTTPResponse)
-        -> Router.Body
-    {
-        { request, parameters, reply in reply.send(try body(request, parameters)) }
+            .get, "/_mock/openapi.json",
+            respond: { _ in .content(.ok, type: "application/json", OpenAPIDocument.bytes) })
     }
 
     /// The answer for an unknown `/_mock/` path.

@@ -26,11 +26,11 @@ package struct Router: HTTPHandler {
         let method: HTTPMethod?
         let segments: [Segment]
         let body: Body
-        /// Index in `groups`; nil for a route added outside any group.
-        let group: Int?
+        /// Index in `groups`.
+        let group: Int
     }
 
-    struct Group: Sendable {
+    private struct Group: Sendable {
         let prefix: String
         let middleware: [any Middleware]
         let notFound: Body
@@ -48,13 +48,7 @@ package struct Router: HTTPHandler {
 
     package init() {}
 
-    /// Adds a route outside any group (no middleware); `method` nil takes every method. `pattern` segments
-    /// in braces capture one segment.
-    package mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body) {
-        add(method, pattern, body, group: nil)
-    }
-
-    private mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body, group: Int?) {
+    private mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body, group: Int) {
         let segments = pattern.utf8.split(separator: UInt8(ascii: "/")).map { bytes -> Segment in
             if bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}") {
                 return .parameter(String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self))
@@ -64,10 +58,31 @@ package struct Router: HTTPHandler {
         routes.append(Route(method: method, segments: segments, body: body, group: group))
     }
 
-    mutating func addGroup(_ group: Group, routes groupRoutes: [(method: HTTPMethod?, pattern: String, body: Body)]) {
-        precondition(!groups.contains { $0.prefix == group.prefix }, "two route groups under \(group.prefix)")
-        groups.append(group)
-        for route in groupRoutes { add(route.method, route.pattern, route.body, group: groups.count - 1) }
+    /// Declares a group: `build` adds its routes, each of which runs behind `middleware` (the first is the
+    /// outermost). A path under `prefix` that no route takes goes through the same middleware to
+    /// `notFound` (by default a `404` naming the path), or to a `405` when another method would match.
+    /// Errors are answered as `errorResponse` makes them (by default the error's own response, or a `500`).
+    ///
+    /// A request belongs to the group with the longest prefix that covers its path.
+    package mutating func group(
+        _ prefix: String, middleware: [any Middleware] = [], notFound: Body? = nil,
+        errorResponse: @escaping ErrorResponse = Router.errorResponse, _ build: (inout RouteGroup) -> Void
+    ) {
+        var group = RouteGroup(prefix: prefix)
+        build(&group)
+        precondition(!groups.contains { $0.prefix == prefix }, "two route groups under \(prefix)")
+        groups.append(
+            Group(
+                prefix: prefix, middleware: middleware, notFound: notFound ?? Self.notFound,
+                errorResponse: errorResponse))
+        for route in group.routes { add(route.method, route.pattern, route.body, group: groups.count - 1) }
+    }
+
+    /// Whether `path` is `prefix` or below it.
+    fileprivate static func isUnder(_ path: String, _ prefix: String) -> Bool {
+        if prefix == "/" || prefix.isEmpty { return path.hasPrefix("/") }
+        return path == prefix
+            || (path.hasPrefix(prefix) && path.utf8.dropFirst(prefix.utf8.count).first == UInt8(ascii: "/"))
     }
 
     /// Every route as (method, pattern); a nil method takes every method.
@@ -121,6 +136,7 @@ package struct Router: HTTPHandler {
         _ group: Int?, _ request: HTTPRequest, _ reply: ReplyChannel,
         _ body: (HTTPRequest, ReplyChannel) throws -> Void
     ) {
+        // A path no group covers (none has the prefix `/`) gets the defaults, without middleware.
         guard let group else {
             return Self.chain([], Self.errorResponse, request, reply, body)
         }
@@ -201,5 +217,40 @@ package struct Router: HTTPHandler {
             }
         }
         return parameters
+    }
+}
+
+/// A set of routes under one path prefix that share middleware (and the answer for a path under the prefix
+/// that no route takes). Build it in ``Router/group(_:middleware:notFound:errorResponse:_:)``.
+package struct RouteGroup {
+    /// `/_mock`; `/` is every path that no other group's prefix covers.
+    package let prefix: String
+    fileprivate var routes: [(method: HTTPMethod?, pattern: String, body: Router.Body)] = []
+
+    fileprivate init(prefix: String) {
+        self.prefix = prefix
+    }
+
+    /// Adds a route; `method` nil takes every method. `pattern` is the whole path, under the prefix;
+    /// segments in braces capture one segment.
+    package mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Router.Body) {
+        precondition(Router.isUnder(pattern, prefix), "\(pattern) is not under the group's prefix \(prefix)")
+        routes.append((method, pattern, body))
+    }
+
+    /// Adds a route whose body answers at once with a response (or throws).
+    package mutating func add(
+        _ method: HTTPMethod?, _ pattern: String,
+        respond: @escaping @Sendable (HTTPRequest, RouteParameters) throws -> HTTPResponse
+    ) {
+        add(method, pattern) { request, parameters, reply in reply.send(try respond(request, parameters)) }
+    }
+
+    /// Adds a route without path parameters whose body answers at once with a response (or throws).
+    package mutating func add(
+        _ method: HTTPMethod?, _ pattern: String,
+        respond: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) {
+        add(method, pattern) { request, _, reply in reply.send(try respond(request)) }
     }
 }

@@ -54,7 +54,7 @@ struct RouterTests {
             group.add(.get, "/admin/fail") { _, _, _ in throw Failure() }
         }
         router.group("/", middleware: [Tracer(name: "site", trace: trace)]) { group in
-            group.add(.get, "/page", respond: { _, _ in .text(.ok, "page") })
+            group.add(.get, "/page", respond: { _ in .text(.ok, "page") })
         }
         return router
     }

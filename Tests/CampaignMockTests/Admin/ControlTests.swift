@@ -173,6 +173,10 @@ struct AdminAccessTests {
             try live.request("GET", "/_mock/devices", headers: ["Authorization": "Bearer s3cret-token"]).status == 200)
         #expect(try live.request("GET", "/_mock/ready").status == 200)
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        // `/` is a Campaign path: its redirect to the console (whose files hold no data) needs no token.
+        let root = try live.request("GET", "/")
+        #expect(root.status == 200)
+        #expect(root.headers["content-type"]?.hasPrefix("text/html") == true)
     }
 }
 
