@@ -16,8 +16,17 @@ struct CampaignMockCommand: ParsableCommand {
     )
 
     /// Runs the command; usage errors exit with 2, failures with 1.
+    ///
+    /// A command line of serve's alone (`serve` or nothing first, then only setting flags) runs the server
+    /// without swift-argument-parser: serve reads its flags from the setting table anyway, and the parser's
+    /// own work on every command line (the command tree, its checks for help and completion requests) was a
+    /// third of the instructions of a start. Every other command line, help included, goes through it.
     static func main() {
         do {
+            if let serveArguments = ServeArguments.commandLine(Array(CommandLine.arguments.dropFirst())) {
+                try ServeCommand.serve(serveArguments)
+                return
+            }
             var command = try parseAsRoot()
             try command.run()
         } catch let error as CommandFailure {

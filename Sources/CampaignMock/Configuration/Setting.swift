@@ -10,15 +10,28 @@ package struct Setting: Sendable {
     package let help: String
     /// The flag when it is not the kebab-case key (`--app` for `apps`).
     private var flagName: String?
+    /// How the flag takes its value on the command line.
+    package let form: FlagForm
     let apply: @Sendable (inout Configuration, String) throws -> Void
 
+    /// How a setting's flag takes its value.
+    package enum FlagForm: Sendable {
+        /// `--port 9000` or `--port=9000`.
+        case value
+        /// `--in-memory`: no value; given means `true`.
+        case `switch`
+        /// `--app A --app B`: a value each time, handed over one per line.
+        case repeated
+    }
+
     init(
-        key: String, help: String, flag: String? = nil,
+        key: String, help: String, flag: String? = nil, form: FlagForm = .value,
         apply: @escaping @Sendable (inout Configuration, String) throws -> Void
     ) {
         self.key = key
         self.help = help
         self.flagName = flag
+        self.form = form
         self.apply = apply
     }
 
@@ -60,7 +73,8 @@ extension Setting {
             guard !value.isEmpty else { throw ConfigurationError("dataDir: must not be empty") }
             config.dataDirectory = value
         },
-        Setting(key: "inMemory", help: "Keep all state in memory; nothing is written to disk.") { config, value in
+        Setting(key: "inMemory", help: "Keep all state in memory; nothing is written to disk.", form: .switch) {
+            config, value in
             config.inMemory = try parse(value, as: "boolean (true or false)", parseBool)
         },
         Setting(key: "logLevel", help: "trace, debug, info, warning or error.") { config, value in
@@ -115,7 +129,8 @@ extension Setting {
         Setting(
             key: "apps",
             help: "Applications as PLATFORM:KEY[:NAME] (ios or android); repeat the flag, or separate with commas.",
-            flag: "--app"
+            flag: "--app",
+            form: .repeated
         ) { config, value in
             let entries = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
             config.applications = try checkedApplications(
@@ -127,7 +142,10 @@ extension Setting {
                     }
                 })
         },
-        Setting(key: "strictTracking", help: "Answer 404 to tracking hits for message ids the mock never issued.") {
+        Setting(
+            key: "strictTracking", help: "Answer 404 to tracking hits for message ids the mock never issued.",
+            form: .switch
+        ) {
             config, value in
             config.strictTracking = try parse(value, as: "boolean (true or false)", parseBool)
         },
@@ -161,7 +179,8 @@ extension Setting {
         Setting(
             key: "tlsSans",
             help: "More names (DNS or IP) for the --tls auto certificate; repeat, or separate with commas.",
-            flag: "--tls-san"
+            flag: "--tls-san",
+            form: .repeated
         ) { config, value in
             config.tlsNames = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
                 .filter { !$0.isEmpty }
@@ -171,7 +190,7 @@ extension Setting {
                 throw ConfigurationError("'\(bad)' is not a DNS name or an IP address")
             }
         },
-        Setting(key: "noHttp", help: "Serve HTTPS only (no plain HTTP listener).") { config, value in
+        Setting(key: "noHttp", help: "Serve HTTPS only (no plain HTTP listener).", form: .switch) { config, value in
             config.http.plainHTTP = !(try parse(value, as: "boolean (true or false)", parseBool))
         },
         Setting(key: "soapLogin", help: "Login the SOAP router accepts in xtk:session#Logon (default admin).") {
@@ -186,7 +205,8 @@ extension Setting {
             help:
                 "A bearer token the SOAP router accepts (BearerTokenLogon, Authorization: Bearer); repeat, or "
                 + "separate with commas (default campaign-mock-bearer-token).",
-            flag: "--soap-bearer-token"
+            flag: "--soap-bearer-token",
+            form: .repeated
         ) { config, value in
             let tokens = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
                 .filter { !$0.isEmpty }
@@ -212,7 +232,8 @@ extension Setting {
             config, value in
             config.recordDirectory = try parse(value, as: "directory") { $0.isEmpty ? nil : $0 }
         },
-        Setting(key: "noRedact", help: "Keep secrets (keys, tokens, passwords) in recordings.") { config, value in
+        Setting(key: "noRedact", help: "Keep secrets (keys, tokens, passwords) in recordings.", form: .switch) {
+            config, value in
             config.redactRecordings = !(try parse(value, as: "boolean (true or false)", parseBool))
         },
         Setting(

@@ -23,6 +23,7 @@ struct CertificateAuthorityCommand: ParsableCommand {
     /// `campaign-mock ca export`.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the local CA in the form a simulator, an emulator or a phone needs.",
             discussion: """
                 pem           PEM: xcrun simctl keychain booted add-root-cert FILE; curl --cacert FILE
