@@ -36,7 +36,7 @@ package final class Store: Sendable {
         // (wrk, 10 s of hits then 10 s of registrations on one server, three rounds: registrations
         // 10.7k/s with 32 MiB, 11.5k/s with 8 MiB) and cost 26 MB of peak RSS (53 MB against 27 MB).
         try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-8192")
-        try SQLiteMigrator.migrate(connection, Schema.migrations)
+        try SQLiteMigrator.migrate(connection, Schema.migrations, current: Schema.current)
         readers = path.map { ReaderPool(path: $0) }
         // Checkpoints run on their own thread, never inside a commit (see Checkpointer).
         let checkpointer = try path.map { try Checkpointer(path: $0) }

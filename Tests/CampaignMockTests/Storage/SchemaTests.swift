@@ -1,0 +1,70 @@
+import Testing
+
+@testable import CampaignMock
+
+/// A new database is made from ``Schema/current``, an existing one is brought up to date by the
+/// migrations: both must end with the same schema.
+@Suite struct SchemaTests {
+    /// Every table and index by name, with its SQL without the layout: whitespace collapsed, and none
+    /// around commas and parentheses (`ALTER TABLE … ADD COLUMN` writes the new column where it can).
+    private func schema(_ connection: SQLiteConnection) throws -> [String: String] {
+        let rows = try connection.query(
+            "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name <> 'schema_migrations'")
+        var objects: [String: String] = [:]
+        for row in rows {
+            let words = (row[2].text ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+            var sql = ""
+            for character in words {
+                if character == " ", let last = sql.last, ",()".contains(last) { continue }
+                if ",()".contains(character), sql.last == " " { sql.removeLast() }
+                sql.append(character)
+            }
+            objects["\(row[0].text ?? "") \(row[1].text ?? "")"] = sql
+        }
+        return objects
+    }
+
+    private func migrated(current: String?) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: ":memory:")
+        let applied = try SQLiteMigrator.migrate(connection, Schema.migrations, current: current)
+        #expect(applied == Schema.migrations.map(\.name))
+        return connection
+    }
+
+    @Test func theCurrentSchemaIsWhatTheMigrationsBuild() throws {
+        let replayed = try schema(migrated(current: nil))
+        let current = try schema(migrated(current: Schema.current))
+        #expect(replayed.count > 20)
+        #expect(Set(current.keys) == Set(replayed.keys))
+        for (name, sql) in replayed {
+            #expect(current[name] == sql, "\(name)")
+        }
+    }
+
+    @Test func theCurrentSchemaHasTheRowsTheMigrationsInsert() throws {
+        for connection in [try migrated(current: nil), try migrated(current: Schema.current)] {
+            let options = try connection.query("SELECT name, data_type, length(value) FROM options")
+            #expect(
+                options.map { [$0[0].text, $0[1].integer.map(String.init), $0[2].integer.map(String.init)] }
+                    == [["XtkDatabaseId", "6", "17"]])
+        }
+    }
+
+    @Test func onlyANewDatabaseIsMadeFromTheCurrentSchema() throws {
+        let migrations = [Migration(name: "0001-a", sql: "CREATE TABLE a (x);")]
+        let tables = "SELECT group_concat(name) FROM sqlite_schema WHERE type = 'table' AND name IN ('a', 'b', 'old')"
+        let fresh = try SQLiteConnection(path: ":memory:")
+        #expect(try SQLiteMigrator.migrate(fresh, migrations, current: "CREATE TABLE b (x);") == ["0001-a"])
+        #expect(try fresh.scalar(tables).text == "b")
+
+        let used = try SQLiteConnection(path: ":memory:")
+        try used.execute("CREATE TABLE old (x)")
+        #expect(try SQLiteMigrator.migrate(used, migrations, current: "CREATE TABLE b (x);") == ["0001-a"])
+        #expect(try used.scalar(tables).text == "old,a")
+    }
+
+    @Test func aDatabaseMadeFromTheCurrentSchemaHasNothingLeftToMigrate() throws {
+        let connection = try migrated(current: Schema.current)
+        #expect(try SQLiteMigrator.migrate(connection, Schema.migrations, current: Schema.current).isEmpty)
+    }
+}
