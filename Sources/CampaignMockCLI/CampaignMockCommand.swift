@@ -23,7 +23,7 @@ struct CampaignMockCommand: ParsableCommand {
     /// third of the instructions of a start. Every other command line, help included, goes through it.
     static func main() {
         do {
-            if let serveArguments = ServeArguments.commandLine(Array(CommandLine.arguments.dropFirst())) {
+            if let serveArguments = ServeArguments.serveOnly(Array(CommandLine.arguments.dropFirst())) {
                 try ServeCommand.serve(serveArguments)
                 return
             }

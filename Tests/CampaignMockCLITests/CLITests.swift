@@ -103,6 +103,19 @@ struct CLITests {
         #expect(child.standardError.contains("shutting down"))
     }
 
+    /// serve is the default command: settings alone start it, read without the command parser.
+    @Test func servesWithSettingsAloneAsTheDefaultCommand() throws {
+        let directory = TemporaryDirectory()
+        let child = try ChildProcess(binary, ["--port=0", "--in-memory"], workingDirectory: directory.path)
+        guard let banner = child.waitForOutput(containing: "Stop with Ctrl-C") else {
+            Issue.record("no banner; stderr: \(child.standardError)")
+            return
+        }
+        #expect(banner.contains("in memory"))
+        child.signal(SIGTERM)
+        #expect(child.waitForExit(timeoutSeconds: 10) == 0)
+    }
+
     @Test func stopsOnSIGINTToo() throws {
         let directory = TemporaryDirectory()
         let (child, _) = try startServe(["--in-memory"], in: directory)

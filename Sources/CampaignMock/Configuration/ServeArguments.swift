@@ -54,7 +54,7 @@ package struct ServeArguments: Equatable, Sendable {
     /// The arguments after `serve` when a command line runs serve and names nothing but settings:
     /// `serve` or a flag first (serve is the default command), and every flag a setting or `--config`.
     /// Nil for another command, and for a flag of the command-line parser's own, such as `--help`.
-    package static func commandLine(_ arguments: [String]) -> [String]? {
+    package static func serveOnly(_ arguments: [String]) -> [String]? {
         var rest = arguments[...]
         if rest.first == "serve" {
             rest.removeFirst()

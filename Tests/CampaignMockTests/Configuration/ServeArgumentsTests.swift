@@ -49,17 +49,17 @@ import Testing
     }
 
     @Test func aCommandLineOfServesAloneSkipsTheCommandParser() {
-        #expect(ServeArguments.commandLine([]) == [])
-        #expect(ServeArguments.commandLine(["serve"]) == [])
-        #expect(ServeArguments.commandLine(["serve", "--port", "0"]) == ["--port", "0"])
-        #expect(ServeArguments.commandLine(["--port=0", "--in-memory"]) == ["--port=0", "--in-memory"])
-        #expect(ServeArguments.commandLine(["serve", "--config", "a.json"]) == ["--config", "a.json"])
+        #expect(ServeArguments.serveOnly([]) == [])
+        #expect(ServeArguments.serveOnly(["serve"]) == [])
+        #expect(ServeArguments.serveOnly(["serve", "--port", "0"]) == ["--port", "0"])
+        #expect(ServeArguments.serveOnly(["--port=0", "--in-memory"]) == ["--port=0", "--in-memory"])
+        #expect(ServeArguments.serveOnly(["serve", "--config", "a.json"]) == ["--config", "a.json"])
         // Another command, help, the version, or a flag serve does not know: the command parser answers.
-        #expect(ServeArguments.commandLine(["push", "--title", "x"]) == nil)
-        #expect(ServeArguments.commandLine(["serve", "--help"]) == nil)
-        #expect(ServeArguments.commandLine(["serve", "-h"]) == nil)
-        #expect(ServeArguments.commandLine(["--version"]) == nil)
-        #expect(ServeArguments.commandLine(["serve", "--no-such-flag"]) == nil)
+        #expect(ServeArguments.serveOnly(["push", "--title", "x"]) == nil)
+        #expect(ServeArguments.serveOnly(["serve", "--help"]) == nil)
+        #expect(ServeArguments.serveOnly(["serve", "-h"]) == nil)
+        #expect(ServeArguments.serveOnly(["--version"]) == nil)
+        #expect(ServeArguments.serveOnly(["serve", "--no-such-flag"]) == nil)
     }
 
     @Test func theHelpListsEveryFlagAndVariableWithinSeventyEightColumns() {
