@@ -52,13 +52,28 @@ final class SQLiteStatement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
             case .real(let number): code = sqlite3_bind_double(handle, index, number)
-            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, CSQLite_transient())
+            case .text(let text): code = bindText(text, at: index)
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes {
                     sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), CSQLite_transient())
                 }
             }
             guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+        }
+    }
+
+    /// Binds `text` from its UTF-8 bytes with their length: handing a `String` to the C parameter made a
+    /// C copy of it for every value (an allocation) and had SQLite measure it again with `strlen`.
+    private func bindText(_ text: String, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let start = bytes.baseAddress, bytes.count > 0 else {
+                return sqlite3_bind_text(handle, index, "", 0, CSQLite_transient())
+            }
+            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text64(
+                    handle, index, $0, sqlite3_uint64(bytes.count), CSQLite_transient(), UInt8(SQLITE_UTF8))
+            }
         }
     }
 

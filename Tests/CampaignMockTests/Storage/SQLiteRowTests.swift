@@ -22,6 +22,18 @@ struct SQLiteRowTests {
         #expect(try row.blob("body") == [0, 255])
     }
 
+    /// Text is bound from its UTF-8 bytes with their length: an empty string stays text (not NULL),
+    /// and every byte arrives, past an embedded NUL too.
+    @Test func bindsTextByItsUTF8Bytes() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        for text in ["", "ios", "Zoë 👍 über-long text beyond fifteen bytes", "a\u{0}b"] {
+            let row = try #require(
+                try connection.query("SELECT typeof(?1) AS type, CAST(?1 AS BLOB) AS bytes", [text]).first)
+            #expect(try row.text("type") == "text")
+            #expect(try row.blob("bytes") == Array(text.utf8), "\(text)")
+        }
+    }
+
     @Test func anUnknownColumnIsAnErrorNamingIt() throws {
         let row = try Self.row()
         let error = try #require(throws: SQLiteError.self) { try row["identifier"] }
