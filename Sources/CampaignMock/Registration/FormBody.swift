@@ -27,7 +27,7 @@ struct FormBody: Equatable {
             guard let value = PercentEncoding.decode(bytes: parts.count > 1 ? parts[1] : [], plusAsSpace: true) else {
                 throw .malformed("malformed percent-encoding in parameter '\(name)'")
             }
-            if fields.contains(where: { $0.name == name }) {
+            if index(of: name) != nil {
                 throw .malformed("parameter '\(name)' appears more than once")
             }
             fields.append((name, value))
@@ -36,7 +36,15 @@ struct FormBody: Equatable {
 
     /// The value of `name`, or nil when absent.
     subscript(_ name: String) -> String? {
-        fields.first { $0.name == name }?.value
+        index(of: name).map { fields[$0].value }
+    }
+
+    /// Where `name` is among the fields. Lengths are compared first: they differ more often than not,
+    /// and a registration looks up a dozen names among a dozen fields (the string comparisons were 3 %
+    /// of its instructions).
+    private func index(of name: String) -> Int? {
+        let length = name.utf8.count
+        return fields.firstIndex { $0.name.utf8.count == length && $0.name == name }
     }
 
     static func == (lhs: FormBody, rhs: FormBody) -> Bool {
