@@ -262,6 +262,11 @@ extension Setting {
         all.first { $0.key == key }
     }
 
+    /// The setting whose command-line flag is `flag` (`--journal-limit`).
+    package static func flagged(_ flag: Substring) -> Setting? {
+        all.first { $0.flag == flag }
+    }
+
     // MARK: - Value parsing
 
     /// Refuses an empty list and repeated integration keys.
