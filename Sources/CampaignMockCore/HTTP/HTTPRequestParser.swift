@@ -82,6 +82,9 @@ package struct HTTPRequestParser {
         bytes.withUnsafeBytes { append($0) }
     }
 
+    /// How many received bytes are not parsed yet.
+    package var unparsedByteCount: Int { buffer.count - start }
+
     /// Whether bytes of a request that is not complete yet are buffered.
     package var hasPartialRequest: Bool {
         if case .requestLine = state { return start < buffer.count }

@@ -19,6 +19,9 @@ final class Connection {
 
     /// A request is with the handler; nothing more is parsed until it answers.
     private(set) var awaitingReply = false
+    /// The client finished sending (end of stream) while a request was with the handler: its answer
+    /// still goes out, then the connection closes.
+    private var clientFinishedSending = false
     /// The streamed body being sent, when the reply was a stream; the connection closes when it ends.
     private(set) var stream: ResponseStream?
     private var replyIsToHead = false
@@ -55,11 +58,26 @@ final class Connection {
         self.handshakeStartedAt = now
     }
 
+    /// What a connection reads ahead while its request is with the handler (pipelined requests wait in
+    /// the parser); past it, reading stops until the answer is out.
+    static let readAheadLimit = 65536
+
     /// What the poller should watch given the state.
+    ///
+    /// Reading goes on while a request is with the handler, up to ``readAheadLimit``: a client that waits
+    /// for its answer sends nothing meanwhile, so the descriptor stays quiet, and its watch is not changed
+    /// twice per request (two `epoll_ctl` calls per tracking hit, most of the loop's system calls after
+    /// the read and the write).
     var wantedInterest: Poller.Interest {
         var wanted: Poller.Interest = []
         // A streaming connection reads too, to notice the client going away.
-        if draining || stream != nil || (!awaitingReply && !closeAfterFlush) { wanted.insert(.read) }
+        if draining || stream != nil {
+            wanted.insert(.read)
+        } else if !closeAfterFlush
+            && (!awaitingReply || (!clientFinishedSending && parser.unparsedByteCount < Self.readAheadLimit))
+        {
+            wanted.insert(.read)
+        }
         if outputOffset < output.count { wanted.insert(.write) }
         return wanted
     }
@@ -194,6 +212,12 @@ final class Connection {
     private func enqueueChunk(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         enqueue(Array("\(String(bytes.count, radix: 16))\r\n".utf8) + bytes + [13, 10])
+    }
+
+    /// Notes the end of the client's stream while its request is with the handler: reading stops (the
+    /// end would be reported again and again), the answer still goes out.
+    func noteClientFinishedSending() {
+        clientFinishedSending = true
     }
 
     /// Closes without a reply; the request is forgotten.

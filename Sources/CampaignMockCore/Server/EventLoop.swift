@@ -75,8 +75,14 @@ final class EventLoop: @unchecked Sendable {
     func post(_ message: Message) {
         mailbox.withLock { $0.append(message) }
         // The loop sets `polling` before its last look at the mailbox, so either it sees this
-        // message or this sees `polling` and wakes it.
-        if polling.load(ordering: .sequentiallyConsistent) { waker.wake() }
+        // message or this sees `polling` and wakes it. The first poster to see it clears it: the loop
+        // takes every message when it wakes, so the messages posted meanwhile (a batch's replies,
+        // one after another) need no wake of their own.
+        if polling.load(ordering: .sequentiallyConsistent),
+            polling.exchange(false, ordering: .sequentiallyConsistent)
+        {
+            waker.wake()
+        }
     }
 
     // MARK: - The loop
@@ -216,7 +222,9 @@ final class EventLoop: @unchecked Sendable {
             case .endOfStream:
                 // A client that half-closes after a complete request still gets its answer; a stream's
                 // reader that closes is gone.
-                return connection.awaitingReply && !connection.draining && connection.stream == nil
+                guard connection.awaitingReply && !connection.draining && connection.stream == nil else { return false }
+                connection.noteClientFinishedSending()
+                return true
             case .bytes(let count):
                 // What a stream's reader sends is not read as requests: it is dropped.
                 if connection.draining || connection.stream != nil { continue }

@@ -138,38 +138,49 @@ package final class Poller {
     #endif
 }
 
-/// Wakes a ``Poller`` from another thread: a pipe whose read end the loop watches.
+/// Wakes a ``Poller`` from another thread: a descriptor the loop watches for reading. On Linux an
+/// eventfd (one read empties it, whatever number of wakes it holds), elsewhere a pipe.
 package final class Waker: Sendable {
     /// The descriptor the loop registers for reading.
     package let readDescriptor: Int32
     private let writeDescriptor: Int32
 
     package init() throws(SystemCallError) {
-        var fds: [Int32] = [0, 0]
-        try systemCall("pipe") { pipe(&fds) }
-        readDescriptor = fds[0]
-        writeDescriptor = fds[1]
-        for fd in fds {
-            let flags = fcntl(fd, F_GETFL)
-            _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
+        #if canImport(Glibc)
+            let fd = try systemCall("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+            readDescriptor = fd
+            writeDescriptor = fd
+        #else
+            var fds: [Int32] = [0, 0]
+            try systemCall("pipe") { pipe(&fds) }
+            readDescriptor = fds[0]
+            writeDescriptor = fds[1]
+            for fd in fds {
+                let flags = fcntl(fd, F_GETFL)
+                _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        #endif
     }
 
     deinit {
         close(readDescriptor)
-        close(writeDescriptor)
+        if writeDescriptor != readDescriptor { close(writeDescriptor) }
     }
 
-    /// Makes the next (or current) wait return. Safe from any thread; a full pipe already means "wake".
+    /// Makes the next (or current) wait return. Safe from any thread; a full pipe (or counter) already
+    /// means "wake".
     package func wake() {
-        var byte: UInt8 = 1
-        _ = write(writeDescriptor, &byte, 1)
+        var one: UInt64 = 1
+        _ = write(writeDescriptor, &one, writeDescriptor == readDescriptor ? 8 : 1)
     }
 
-    /// Empties the pipe; the loop calls it when the read end is readable.
+    /// Empties the descriptor; the loop calls it when it is readable.
     package func drain() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(readDescriptor, &buffer, buffer.count) > 0 {}
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { bytes in
+            // An eventfd's counter is read (and reset) at once; a pipe is read until empty.
+            while read(readDescriptor, bytes.baseAddress, bytes.count) == bytes.count {}
+        }
     }
 }

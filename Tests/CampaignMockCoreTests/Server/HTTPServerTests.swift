@@ -190,6 +190,22 @@ struct HTTPServerTests {
         try client.send(get("/later"))
         client.shutdownWrite()
         #expect(try client.readResponse().text == "later")
+        #expect(client.isClosedByServer())
+    }
+
+    /// The connection keeps reading while a request is with the handler: what the client sends meanwhile
+    /// waits in the parser and is answered after, in order.
+    @Test func readsAheadWhileARequestIsWithTheHandler() throws {
+        let server = try startServer()
+        defer { server.shutdown() }
+        let client = try RawHTTPClient(port: server.localAddress.port)
+        try client.send(get("/slow"))
+        Thread.sleep(forTimeInterval: 0.1)
+        try client.send(get("/second") + get("/third"))
+        client.shutdownWrite()
+        let bodies = try (0..<3).map { _ in try client.readResponse().text }
+        #expect(bodies == ["slow", "GET /second ", "GET /third "])
+        #expect(client.isClosedByServer())
     }
 
     @Test func timesOutAnIncompleteHeadWith408() throws {
