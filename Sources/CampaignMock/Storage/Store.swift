@@ -23,7 +23,11 @@ package final class Store: Sendable {
     ///
     /// - Parameter afterEachBatch: runs inside each batch transaction after its jobs (housekeeping
     ///   such as trimming the journal).
-    package init(path: String?, afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)? = nil) throws {
+    /// - Parameter checkpoints: when the WAL is copied into the database file and started again.
+    package init(
+        path: String?, checkpoints: CheckpointPolicy = CheckpointPolicy(),
+        afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)? = nil
+    ) throws {
         self.path = path
         let connection = try SQLiteConnection(path: path ?? ":memory:")
         if path != nil {
@@ -39,7 +43,7 @@ package final class Store: Sendable {
         try SQLiteMigrator.migrate(connection, Schema.migrations, current: Schema.current)
         readers = path.map { ReaderPool(path: $0) }
         // Checkpoints run on their own thread, never inside a commit (see Checkpointer).
-        let checkpointer = try path.map { try Checkpointer(path: $0) }
+        let checkpointer = try path.map { try Checkpointer(path: $0, policy: checkpoints) }
         if let checkpointer { connection.afterEachCommit { checkpointer.walHas(pages: $0) } }
         writer = Writer(
             connection: connection, afterEachBatch: afterEachBatch, applications: applications,
@@ -280,6 +284,7 @@ extension Store {
             }
             for completion in completions { completion() }
             for (job, error) in failures { job.fail(error) }
+            checkpointer?.finishIfLong(on: connection)
         }
     }
 

@@ -248,7 +248,7 @@ struct StoreTests {
     }
 
     /// The writer never checkpoints inside a commit; the checkpoint thread copies the WAL into the
-    /// database file once it passes `Checkpointer.pagesBeforeCheckpoint`, while the store stays open (without that thread the
+    /// database file once it grows by `CheckpointPolicy.pagesBeforeCheckpoint`, while the store stays open (without that thread the
     /// file would not grow until close: the writer's hook replaced SQLite's automatic checkpoint).
     @Test func theCheckpointThreadCopiesTheWALIntoTheDatabaseFile() throws {
         let directory = TemporaryDirectory()
@@ -271,6 +271,40 @@ struct StoreTests {
         while size() < before + 4_000_000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         #expect(size() >= before + 4_000_000)
         #expect(try store.read { try $0.journalCount() } == 600)
+    }
+
+    /// Under a writer that is never idle the checkpoint thread never copies the whole WAL before the next
+    /// transaction begins, and SQLite starts a WAL again from its beginning only then: without the
+    /// writer finishing the copy itself, the WAL file grew by every page written (535 MB in 6 s of wrk).
+    @Test func theWALStaysBoundedUnderAWriterThatIsNeverIdle() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        let policy = CheckpointPolicy(pagesBeforeCheckpoint: 20, pagesBeforeRestart: 100)
+        let store = try Store(path: path, checkpoints: policy)
+        defer { store.close() }
+        let written = DispatchGroup()
+        let inFlight = DispatchSemaphore(value: 16)
+        // 10,000 rows of 2 KB, 16 at a time (as 16 clients would): small batches back to back, some 60 MB
+        // of WAL frames in all. The WAL stays near the policy's 100 pages plus what the writer wrote while
+        // a copy ran (under 2 MB here); a bound of 16 MB leaves room for a slow disk.
+        let rows = 10_000
+        for index in 0..<rows {
+            inFlight.wait()
+            written.enter()
+            var entry = record("/\(index)")
+            entry.body = [UInt8](repeating: UInt8(ascii: "a"), count: 2048)
+            store.write { [entry] in
+                try $0.appendJournal(entry)
+            } completion: { _ in
+                inFlight.signal()
+                written.leave()
+            }
+        }
+        written.wait()
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(wal > 0)
+        #expect(wal < 16_000_000)
+        #expect(try store.read { try $0.journalCount() } == rows)
     }
 
     @Test func pagesTheJournalWithACursor() throws {
