@@ -41,9 +41,17 @@ final class Checkpointer: @unchecked Sendable {
 
     private let connection: SQLiteConnection
     private let wakeup = DispatchSemaphore(value: 0)
-    /// `copied`: how many of the WAL's frames the last checkpoint had copied.
-    /// `restart`: a copy ended with the WAL past ``CheckpointPolicy/pagesBeforeRestart`` pages; the writer finishes it.
-    private let state = Mutex<(due: Bool, closing: Bool, copied: Int, restart: Bool)>((false, false, 0, false))
+    private struct State {
+        /// A copy is due; the thread runs it when it wakes.
+        var due = false
+        var closing = false
+        /// How many of the WAL's frames the last copy had copied.
+        var copied = 0
+        /// A copy ended with the WAL past ``CheckpointPolicy/pagesBeforeRestart`` pages: the writer
+        /// finishes it, and this thread waits until the WAL has started again.
+        var restart = false
+    }
+    private let state = Mutex(State())
     /// The WAL's length after the writer's last commit. Writer thread only.
     private var pagesAfterLastCommit = 0
     private var thread: SystemThread?
