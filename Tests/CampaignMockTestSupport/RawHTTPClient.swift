@@ -30,11 +30,12 @@ public final class RawHTTPClient {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `host:port`; reads give up after `timeoutSeconds`.
-    public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 10) throws {
+    /// Connects to `host:port`; reads and writes give up after `timeoutSeconds` without progress.
+    public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Double = 10) throws {
         descriptor = socket(AF_INET, Int32(streamSocketType), 0)
         guard descriptor >= 0 else { throw RawClientError("socket failed: \(errno)") }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        let microseconds = Int((timeoutSeconds * 1_000_000).rounded())
+        var timeout = timeval(tv_sec: microseconds / 1_000_000, tv_usec: .init(microseconds % 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -62,12 +63,19 @@ public final class RawHTTPClient {
     }
 
     public func send(_ bytes: [UInt8]) throws {
+        guard sendUntilBlocked(bytes) == bytes.count else { throw RawClientError("write failed: errno \(errno)") }
+    }
+
+    /// Sends what the server takes before a write fails or times out (after `timeoutSeconds` without
+    /// progress); returns how many bytes that was.
+    public func sendUntilBlocked(_ bytes: [UInt8]) -> Int {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            guard written > 0 else { throw RawClientError("write failed: errno \(errno)") }
+            guard written > 0 else { break }
             offset += written
         }
+        return offset
     }
 
     /// Reads one response. `head` true: the response answers a HEAD request (no body follows).

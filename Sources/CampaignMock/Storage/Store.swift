@@ -21,9 +21,10 @@ package final class Store: Sendable {
 
     /// Opens the database at `path` (nil = in memory), runs the migrations, starts the writer.
     ///
-    /// - Parameter afterEachBatch: runs inside each batch transaction after its jobs (housekeeping
-    ///   such as trimming the journal).
-    /// - Parameter checkpoints: when the WAL is copied into the database file and started again.
+    /// - Parameters:
+    ///   - checkpoints: when the WAL is copied into the database file and started again.
+    ///   - afterEachBatch: runs inside each batch transaction after its jobs (housekeeping such as
+    ///     trimming the journal).
     package init(
         path: String?, checkpoints: CheckpointPolicy = CheckpointPolicy(),
         afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)? = nil

@@ -17,6 +17,10 @@ private struct ScriptedHandler: HTTPHandler {
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(400)) {
                 reply.send(.text(.ok, "slow"))
             }
+        case "/held":
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2500)) {
+                reply.send(.text(.ok, "held"))
+            }
         case "/drop":
             reply.send(.drop)
         case "/reset":
@@ -206,6 +210,22 @@ struct HTTPServerTests {
         let bodies = try (0..<3).map { _ in try client.readResponse().text }
         #expect(bodies == ["slow", "GET /second ", "GET /third "])
         #expect(client.isClosedByServer())
+    }
+
+    /// What a client sends while its request is with the handler is read ahead up to
+    /// `Connection.readAheadLimit`, then left in the kernel's buffers: a client pipelining without end
+    /// behind an unanswered request costs the server no more memory than that.
+    @Test func stopsReadingAheadPastItsLimit() throws {
+        let server = try startServer()
+        defer { server.shutdown() }
+        // Answered after 2.5 s; the flood gives up once a write has made no progress for 0.5 s, before that.
+        let client = try RawHTTPClient(port: server.localAddress.port, timeoutSeconds: 0.5)
+        try client.send(get("/held"))
+        let flood = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 20)
+        let taken = client.sendUntilBlocked(flood)
+        // Loopback socket buffers hold a few megabytes; the server reading all of it would take 64 MB.
+        #expect(taken > 0)
+        #expect(taken < 24 << 20)
     }
 
     @Test func timesOutAnIncompleteHeadWith408() throws {
