@@ -156,12 +156,19 @@ extension Store {
         }
 
         func enqueue(_ job: Job) {
-            let accepted = queue.withLock { state in
-                if state.closing { return false }
+            // Only the job that finds the queue empty wakes the writer: it takes every job queued when it
+            // looks (and wakes itself again when it leaves some), so one signal per batch is enough, and
+            // the writer does not come back for a queue it already emptied.
+            let (accepted, wakes) = queue.withLock { state in
+                if state.closing { return (false, false) }
                 state.jobs.append(job)
-                return true
+                return (true, state.jobs.count == 1)
             }
-            if accepted { wakeup.signal() } else { job.fail(StoreError.closed) }
+            if !accepted {
+                job.fail(StoreError.closed)
+            } else if wakes {
+                wakeup.signal()
+            }
         }
 
         func close() {
