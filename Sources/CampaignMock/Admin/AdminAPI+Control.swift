@@ -44,7 +44,7 @@ extension AdminAPI {
             deleted[.faults] = rules.count
         }
         let counts = ["deleted": Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })]
-        stream.publish("reset", counts, facts: application.map { ["app": $0] } ?? [:])
+        stream.publish("reset", counts, facts: application.map { [.app: $0] } ?? [:])
         return AdminResponse.json(.ok, counts)
     }
 

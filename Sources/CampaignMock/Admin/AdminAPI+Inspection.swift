@@ -43,7 +43,7 @@ extension AdminAPI {
         } catch let conflict as StoreConflict {
             throw AdminError(.conflict, conflict.message)
         }
-        stream.publish("app", application, facts: ["app": application.integrationKey])
+        stream.publish("app", application, facts: [.app: application.integrationKey])
         return AdminResponse.json(.created, application)
     }
 
@@ -61,7 +61,7 @@ extension AdminAPI {
         guard try store.writeAndWait({ try $0.updateApplication(key: key, name: change.name, enabled: change.enabled) })
         else { throw AdminError(.notFound, "no application with integration key '\(key)'") }
         let updated = try store.read { try $0.application(key: key) }
-        if let application = updated?.application { stream.publish("app", application, facts: ["app": key]) }
+        if let application = updated?.application { stream.publish("app", application, facts: [.app: key]) }
         return AdminResponse.json(.ok, updated?.application)
     }
 
@@ -70,7 +70,7 @@ extension AdminAPI {
         guard try store.writeAndWait({ try $0.deleteApplication(key: key) }) else {
             throw AdminError(.notFound, "no application with integration key '\(key)'")
         }
-        stream.publish("app", ["deleted": key], facts: ["app": key])
+        stream.publish("app", ["deleted": key], facts: [.app: key])
         return AdminResponse.json(.ok, ["deleted": key])
     }
 

@@ -3,7 +3,7 @@ import CampaignMockCore
 /// `GET /_mock/stream`: Server-Sent Events (see ``EventHub``).
 extension AdminAPI {
     /// Filters as in `/_mock/wait`, by the facts the events carry.
-    private static let streamFilters = ["app", "token", "platform", "userKey", "endpoint", "status", "deliveryId"]
+    private static let streamFilters = EventHub.Fact.allCases.map(\.rawValue)
 
     func openStream(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
         let query = try AdminResponse.query(request)
@@ -16,7 +16,7 @@ extension AdminAPI {
                 throw AdminError(.badRequest, "type '\(unknown)' is not one of \(known.joined(separator: ", "))")
             }
         }
-        for key in Self.streamFilters { filter.facts[key] = query[key] }
+        for fact in EventHub.Fact.allCases { filter.facts[fact] = query[fact.rawValue] }
         // Resume: the browser sends Last-Event-ID by itself when it reconnects; ?since= for others.
         let cursor = request.headers[HTTPHeaderName(rawValue: "Last-Event-ID")] ?? query["since"]
         var after: UInt64?

@@ -19,48 +19,71 @@ package final class EventHub: Sendable {
     package struct Event: Sendable {
         package let id: UInt64
         package let type: String
-        /// What the filters compare (`app`, `token`, `platform`, `endpoint`, `status`, …).
+        /// What the filters compare.
         package let facts: Facts
-
-        /// The event in the text/event-stream format, made once for every stream; its `data:` line is
-        /// the item as the admin API shows it (JSON).
-        let bytes: [UInt8]
+        /// The item as the admin API shows it (JSON): the event's `data:` line.
+        let data: [UInt8]
 
         init(id: UInt64, type: String, data: [UInt8], facts: Facts) {
             self.id = id
             self.type = type
+            self.data = data
             self.facts = facts
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(data.count + type.utf8.count + 32)
-            bytes += "id: ".utf8
-            bytes += String(id).utf8
-            bytes += "\nevent: ".utf8
-            bytes += type.utf8
-            bytes += "\ndata: ".utf8
-            bytes += data
-            bytes += "\n\n".utf8
-            self.bytes = bytes
         }
 
         init(id: UInt64, type: String, data: String, facts: Facts) {
             self.init(id: id, type: type, data: Array(data.utf8), facts: facts)
         }
+
+        /// Appends the event in the text/event-stream format (at most 64 bytes more than `data`). Streams
+        /// with the same filter share the text, so it is written once per filter, not again per stream.
+        func write(to bytes: inout [UInt8]) {
+            bytes += "id: ".utf8
+            ASCII.appendDecimal(Int64(id), to: &bytes)
+            bytes += "\nevent: ".utf8
+            bytes += type.utf8
+            bytes += "\ndata: ".utf8
+            bytes += data
+            bytes += "\n\n".utf8
+        }
     }
 
-    /// What the filters of an event compare, a few names with their values. A list rather than a
-    /// dictionary: it is made for every event and read only by streams that filter on a fact.
-    package struct Facts: Sendable, ExpressibleByDictionaryLiteral {
-        private var pairs: [(name: String, value: String)]
+    /// What a stream may filter events on besides their type: the query parameters of `/_mock/stream`.
+    package enum Fact: String, CaseIterable, Sendable {
+        case app, token, platform, userKey, endpoint, status, deliveryId
+    }
 
-        package init(dictionaryLiteral elements: (String, String)...) {
-            pairs = elements.map { ($0.0, $0.1) }
+    /// The facts of one event. A field per fact rather than a collection: it is made for every event, and
+    /// fields cost no allocation.
+    package struct Facts: Sendable, ExpressibleByDictionaryLiteral {
+        private var app, token, platform, userKey, endpoint, status, deliveryId: String?
+
+        package init(dictionaryLiteral elements: (Fact, String)...) {
+            for (fact, value) in elements { self[fact] = value }
         }
 
-        package subscript(name: String) -> String? {
-            get { pairs.first { $0.name == name }?.value }
+        package subscript(fact: Fact) -> String? {
+            get {
+                switch fact {
+                case .app: app
+                case .token: token
+                case .platform: platform
+                case .userKey: userKey
+                case .endpoint: endpoint
+                case .status: status
+                case .deliveryId: deliveryId
+                }
+            }
             set {
-                pairs.removeAll { $0.name == name }
-                if let newValue { pairs.append((name, newValue)) }
+                switch fact {
+                case .app: app = newValue
+                case .token: token = newValue
+                case .platform: platform = newValue
+                case .userKey: userKey = newValue
+                case .endpoint: endpoint = newValue
+                case .status: status = newValue
+                case .deliveryId: deliveryId = newValue
+                }
             }
         }
     }
@@ -68,16 +91,48 @@ package final class EventHub: Sendable {
     /// What a stream wants: event types (none: all) and, per fact, the value it must have.
     package struct Filter: Sendable, Hashable {
         package var types: Set<String> = []
-        package var facts: [String: String] = [:]
+        package var facts: [Fact: String] = [:]
 
-        package init(types: Set<String> = [], facts: [String: String] = [:]) {
+        package init(types: Set<String> = [], facts: [Fact: String] = [:]) {
             self.types = types
             self.facts = facts
         }
 
         func matches(_ event: Event) -> Bool {
             (types.isEmpty || types.contains(event.type))
-                && facts.allSatisfy { key, value in event.facts[key] == value }
+                && facts.allSatisfy { fact, value in event.facts[fact] == value }
+        }
+    }
+
+    /// The last events, oldest first, for clients that resume. A circular buffer: once full, each new
+    /// event takes the oldest one's place, and nothing is moved.
+    private struct Ring {
+        let capacity: Int
+        private var slots: [Event] = []
+        /// Where the oldest event is once the buffer is full.
+        private var oldest = 0
+
+        init(capacity: Int) { self.capacity = capacity }
+
+        var first: Event? { slots.isEmpty ? nil : slots[oldest] }
+
+        mutating func append(_ event: Event) {
+            if slots.count < capacity {
+                slots.append(event)
+            } else {
+                slots[oldest] = event
+                oldest = (oldest + 1) % capacity
+            }
+        }
+
+        mutating func removeAll() {
+            slots.removeAll()
+            oldest = 0
+        }
+
+        /// The events after `id`, oldest first.
+        func events(after id: UInt64) -> [Event] {
+            (slots[oldest...] + slots[..<oldest]).filter { $0.id > id }
         }
     }
 
@@ -90,7 +145,7 @@ package final class EventHub: Sendable {
     }
 
     private struct State {
-        var ring: [Event] = []
+        var ring: Ring
         var nextID: UInt64 = 1
         /// The oldest id the ring holds without a hole (after an idle time, the first id recorded again).
         var firstKept: UInt64 = 1
@@ -99,10 +154,12 @@ package final class EventHub: Sendable {
         var pending: [CommittedChange] = []
         var lastSubscriberLeftAt: UInt64 = 0
         var scheduled = false
+
+        init(ringCapacity: Int) { ring = Ring(capacity: ringCapacity) }
     }
 
     private let store: Store
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let active = Atomic<Bool>(false)
     private let queue = DispatchQueue(label: "campaign-mock.stream")
     private let subscriberIDs = Atomic<UInt64>(0)
@@ -118,6 +175,7 @@ package final class EventHub: Sendable {
     ) {
         self.store = store
         self.ringCapacity = ringCapacity
+        state = Mutex(State(ringCapacity: ringCapacity))
         self.graceMilliseconds = graceMilliseconds
         self.bufferLimit = bufferLimit
         self.heartbeatMilliseconds = heartbeatMilliseconds
@@ -164,11 +222,13 @@ package final class EventHub: Sendable {
                             #"{"error":"events after \#(after) are no longer kept; reload from the admin API","resumeFrom":\#(state.firstKept)}"#
                         backlog.append(Event(id: state.firstKept - 1, type: "gap", data: gap, facts: [:]))
                     }
-                    backlog += state.ring.filter { $0.id > after && filter.matches($0) }
+                    backlog += state.ring.events(after: after).filter(filter.matches)
                 }
                 state.subscribers[id] = Subscriber(stream: stream, filter: filter)
                 // A comment first, so the client sees the stream open before any event.
-                stream.write(Array(": campaign-mock event stream\nretry: 1000\n\n".utf8) + backlog.flatMap(\.bytes))
+                var opening = Array(": campaign-mock event stream\nretry: 1000\n\n".utf8)
+                for event in backlog { event.write(to: &opening) }
+                stream.write(opening)
             }
         }
         return stream
@@ -292,16 +352,16 @@ package final class EventHub: Sendable {
     }
 
     private static func published(_ id: Int64, _ record: JournalRecord) -> Published {
-        var facts: Facts = ["endpoint": record.endpoint, "status": String(record.status)]
-        if let app = record.appKey { facts["app"] = app }
+        var facts: Facts = [.endpoint: record.endpoint, .status: String(record.status)]
+        if let app = record.appKey { facts[.app] = app }
         return Published(type: "request", data: record.entryJSON(id: id), facts: facts)
     }
 
     private static func published(_ event: TrackingEvent) -> Published {
-        var facts: Facts = ["deliveryId": event.deliveryId]
+        var facts: Facts = [.deliveryId: event.deliveryId]
         if let link = event.linked {
-            facts["token"] = link.registrationToken
-            facts["app"] = link.integrationKey
+            facts[.token] = link.registrationToken
+            facts[.app] = link.integrationKey
         }
         return Published(type: event.type, data: event.json, facts: facts)
     }
@@ -310,15 +370,15 @@ package final class EventHub: Sendable {
         Published(
             type: "registration", data: Array(JSONText.compact(registration).utf8),
             facts: [
-                "app": registration.integrationKey, "token": registration.registrationToken,
-                "platform": registration.platform.rawValue, "userKey": registration.userKey,
+                .app: registration.integrationKey, .token: registration.registrationToken,
+                .platform: registration.platform.rawValue, .userKey: registration.userKey,
             ])
     }
 
     private static func published(_ push: ComposedPush) -> Published {
         var facts: Facts = [:]
-        facts["app"] = push.messages.first?.app
-        facts["token"] = push.messages.first?.registrationToken
+        facts[.app] = push.messages.first?.app
+        facts[.token] = push.messages.first?.registrationToken
         return Published(type: "push", data: Array(JSONText.compact(push).utf8), facts: facts)
     }
 
@@ -326,23 +386,24 @@ package final class EventHub: Sendable {
         guard !items.isEmpty else { return }
         let deliveries: [(ResponseStream, [UInt8])] = state.withLock { state in
             var published: [Event] = []
+            published.reserveCapacity(items.count)
             for item in items {
-                published.append(Event(id: state.nextID, type: item.type, data: item.data, facts: item.facts))
+                let event = Event(id: state.nextID, type: item.type, data: item.data, facts: item.facts)
+                published.append(event)
+                state.ring.append(event)
                 state.nextID += 1
             }
-            state.ring += published
-            if state.ring.count > ringCapacity {
-                state.ring.removeFirst(state.ring.count - ringCapacity)
-                state.firstKept = state.ring.first?.id ?? state.nextID
-            }
+            if let oldest = state.ring.first, oldest.id > state.firstKept { state.firstKept = oldest.id }
             // Streams with the same filter (every console's) share one text, made once.
             var texts: [Filter: [UInt8]] = [:]
             return state.subscribers.values.compactMap { subscriber in
                 let bytes =
                     texts[subscriber.filter]
                     ?? {
+                        let matching = published.filter(subscriber.filter.matches)
                         var bytes: [UInt8] = []
-                        for event in published where subscriber.filter.matches(event) { bytes += event.bytes }
+                        bytes.reserveCapacity(matching.reduce(0) { $0 + $1.data.count + 64 })
+                        for event in matching { event.write(to: &bytes) }
                         texts[subscriber.filter] = bytes
                         return bytes
                     }()
