@@ -19,6 +19,11 @@ package final class SQLiteConnection {
     /// of a tracking hit); appends, trims and clears keep it, anything else that deletes or rolls back
     /// forgets it.
     package var journalCount: Int64?
+    /// The id the next journal row gets (nil: not known yet; then one more than the highest id the table
+    /// holds or ever held, see ``StoreTransaction/appendJournal(_:)``). Kept here rather than left to
+    /// AUTOINCREMENT, which wrote its bookkeeping row with every insert. A rolled-back batch leaves a
+    /// gap in the ids, never a repeat.
+    package var nextJournalID: Int64?
     /// The rows the event stream publishes, noted as the transaction under way writes them (nil: no
     /// stream is open, nothing is noted). The store's writer hands them on after the commit, and drops
     /// what a rollback undid; see ``CommittedChange``.

@@ -29,18 +29,40 @@ package struct JournalRecord: Sendable {
 extension StoreTransaction {
     /// Appends a request to the journal.
     package func appendJournal(_ record: JournalRecord) throws {
+        // Ids only grow, also across a reset: the highest id ever given is the larger of the table's
+        // and `journal_last_id`, which a deletion of journal rows keeps first (``keepLastJournalID()``).
+        let id =
+            try connection.nextJournalID
+            ?? connection.integer(
+                """
+                SELECT max(coalesce((SELECT max(id) FROM request_journal), 0),
+                    coalesce((SELECT value FROM store_counters WHERE name = 'journal_last_id'), 0)) + 1
+                """)
         try connection.query(
             """
-            INSERT INTO request_journal (received_at, method, target, endpoint, headers, body, status, reason,
-                app_key, duration_us, remote_address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO request_journal (id, received_at, method, target, endpoint, headers, body, status, reason,
+                app_key, duration_us, remote_address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                record.receivedAtMicros, record.method, record.target, record.endpoint, record.headersJSON,
+                id, record.receivedAtMicros, record.method, record.target, record.endpoint, record.headersJSON,
                 record.body, record.status, record.reason, record.appKey, record.durationMicros,
                 record.remoteAddress,
             ])
+        connection.nextJournalID = id + 1
         if let count = connection.journalCount { connection.journalCount = count + 1 }
-        self.record(.request(id: connection.lastInsertRowID, record))
+        self.record(.request(id: id, record))
+    }
+
+    /// Notes the highest journal id given so far, before journal rows are deleted, so the ids of later
+    /// entries keep growing (a `wait` or a page cursor from before the deletion stays valid). Trimming
+    /// needs none: it keeps at least the newest entry.
+    func keepLastJournalID() throws {
+        try connection.query(
+            """
+            INSERT INTO store_counters (name, value)
+                SELECT 'journal_last_id', coalesce(max(id), 0) FROM request_journal WHERE true
+                ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)
+            """)
     }
 
     /// Deletes the oldest entries beyond `limit` and counts them as dropped.
@@ -62,6 +84,7 @@ extension StoreTransaction {
 
     /// Empties the journal and its dropped count; returns how many entries were deleted.
     package func clearJournal() throws -> Int {
+        try keepLastJournalID()
         try connection.query("DELETE FROM request_journal")
         connection.journalCount = 0
         let deleted = connection.changes

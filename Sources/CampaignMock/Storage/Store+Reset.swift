@@ -18,6 +18,7 @@ extension StoreTransaction {
         }
         var deleted: [ResetPart: Int] = [:]
         if parts.contains(.journal) {
+            try keepLastJournalID()
             try connection.query(
                 "DELETE FROM request_journal WHERE ? IS NULL OR app_key = ?", [applicationKey, applicationKey])
             deleted[.journal] = connection.changes

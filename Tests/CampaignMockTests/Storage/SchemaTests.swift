@@ -8,8 +8,12 @@ import Testing
     /// Every table and index by name, with its SQL without the layout: whitespace collapsed, and none
     /// around commas and parentheses (`ALTER TABLE … ADD COLUMN` writes the new column where it can).
     private func schema(_ connection: SQLiteConnection) throws -> [String: String] {
+        // `sqlite_sequence` is SQLite's own: a database migrated from before 0010 keeps it (empty).
         let rows = try connection.query(
-            "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name <> 'schema_migrations'")
+            """
+            SELECT type, name, sql FROM sqlite_schema
+            WHERE sql IS NOT NULL AND tbl_name NOT IN ('schema_migrations', 'sqlite_sequence')
+            """)
         var objects: [String: String] = [:]
         for row in rows {
             let words = (row[2].text ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")

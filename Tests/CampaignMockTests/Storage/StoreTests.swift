@@ -307,6 +307,61 @@ struct StoreTests {
         #expect(try store.read { try $0.journalCount() } == rows)
     }
 
+    /// Journal ids only grow: after the journal is emptied (all of it, or one application's entries), and
+    /// after a restart that finds it empty, the next entry gets an id above every id given before, so a
+    /// cursor or a `wait` taken earlier still sees it.
+    @Test func journalIDsKeepGrowingAcrossClearsResetsAndRestarts() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        func append(_ store: Store, _ target: String, app: String? = nil) throws -> Int64 {
+            var entry = record(target)
+            entry.appKey = app
+            let appended = entry
+            try store.writeAndWait { try $0.appendJournal(appended) }
+            return try store.read { try $0.lastJournalID() }
+        }
+        var store = try Store(path: path)
+        #expect(try append(store, "/1") == 1)
+        #expect(try append(store, "/2", app: "a") == 2)
+        _ = try store.writeAndWait { try $0.clearJournal() }
+        #expect(try append(store, "/3", app: "a") == 3)
+        _ = try store.writeAndWait { try $0.reset([.journal], applicationKey: nil) }
+        store.close()
+
+        store = try Store(path: path)
+        defer { store.close() }
+        #expect(try store.read { try $0.lastJournalID() } == 0)  // empty, yet the next id is 4
+        #expect(try append(store, "/4") == 4)
+        let page = try store.read { try $0.journalPage(after: 3, limit: 10) }
+        #expect(page.requests.map(\.target) == ["/4"])
+    }
+
+    /// A database made before journal ids came from the writer (AUTOINCREMENT) keeps its entries and its
+    /// highest id ever given, even when its journal was emptied.
+    @Test func migratingAnAutoincrementJournalKeepsItsHighestID() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        do {  // the connection closes at the end of the block
+            let old = try SQLiteConnection(path: path)
+            _ = try SQLiteMigrator.migrate(old, Array(Schema.migrations.prefix(9)))
+            for target in ["/1", "/2", "/3"] {
+                try old.query(
+                    """
+                    INSERT INTO request_journal (received_at, method, target, endpoint, headers, body, status,
+                        duration_us) VALUES (1, 'GET', ?, 'test', '[]', x'', 200, 0)
+                    """, [target])
+            }
+            try old.query("DELETE FROM request_journal WHERE target = '/3'")  // AUTOINCREMENT still says 3
+        }
+
+        let store = try Store(path: path)
+        defer { store.close() }
+        let before = try store.read { try $0.journalPage(after: 0, limit: 10) }
+        #expect(before.requests.map(\.id) == [1, 2])
+        try store.writeAndWait { try $0.appendJournal(record("/4")) }
+        #expect(try store.read { try $0.journalPage(after: 2, limit: 10) }.requests.map(\.id) == [4])
+    }
+
     @Test func pagesTheJournalWithACursor() throws {
         let store = try Store(path: nil)
         defer { store.close() }
