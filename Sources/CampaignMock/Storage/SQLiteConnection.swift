@@ -69,7 +69,7 @@ package final class SQLiteConnection {
             statement = try SQLiteStatement(connection: handle, sql: sql)
             statements[key] = statement
         }
-        return try statement.run(values.map(\.sqliteValue))
+        return try statement.run(values)
     }
 
     /// The first column of the first row, or `.null`.

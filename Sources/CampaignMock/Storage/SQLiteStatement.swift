@@ -22,33 +22,41 @@ final class SQLiteStatement {
     }
 
     /// Binds `values` to the `?` parameters in order, runs the statement and returns every row.
-    func run(_ values: [SQLiteValue]) throws(SQLiteError) -> [SQLiteRow] {
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-        }
+    func run(_ values: [any SQLiteBindable]) throws(SQLiteError) -> [SQLiteRow] {
+        // Every parameter is bound on every run (`bind` checks the count), so the bindings are not
+        // cleared afterwards.
+        defer { sqlite3_reset(handle) }
         try bind(values)
         var rows: [SQLiteRow] = []
-        let count = sqlite3_column_count(handle)
-        let names = (0..<count).map { String(cString: sqlite3_column_name(handle, $0)) }
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { return rows }
             guard code == SQLITE_ROW else { throw SQLiteError(connection: connection, code: code, sql: sql) }
-            rows.append(SQLiteRow(columns: names, values: (0..<count).map(column)))
+            let names = columnNames
+            rows.append(SQLiteRow(columns: names, values: (0..<Int32(names.count)).map(column)))
         }
     }
 
-    private func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    /// The names of the result columns, read at the first row and kept: they are the same on every run,
+    /// and reading them again made a `String` per column per run.
+    private var columnNames: [String] {
+        if let names = cachedColumnNames { return names }
+        let names = (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
+        cachedColumnNames = names
+        return names
+    }
+    private var cachedColumnNames: [String]?
+
+    private func bind(_ values: [any SQLiteBindable]) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard expected == values.count else {
             throw SQLiteError(
                 code: SQLITE_RANGE, message: "expected \(expected) parameters, got \(values.count)", sql: sql)
         }
-        for (offset, value) in values.enumerated() {
+        for (offset, bindable) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
-            switch value {
+            switch bindable.sqliteValue {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
             case .real(let number): code = sqlite3_bind_double(handle, index, number)
