@@ -158,8 +158,10 @@ package struct XMLReader {
     }
 
     private static func split(_ name: String) -> (prefix: String, local: String) {
-        guard let colon = name.firstIndex(of: ":") else { return ("", name) }
-        return (String(name[..<colon]), String(name[name.index(after: colon)...]))
+        // Searched among the UTF-8 bytes (`:` is ASCII, so its index is valid in the text): searching the
+        // Characters checked grapheme boundaries at every step, a third of reading a registration's params.
+        guard let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) else { return ("", name) }
+        return (String(name[..<colon]), String(name[name.utf8.index(after: colon)...]))
     }
 
     // MARK: - Lexing
