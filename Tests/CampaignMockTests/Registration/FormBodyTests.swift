@@ -27,6 +27,8 @@ import Testing
         ("userKey=日本", "日本"),
         ("userKey=a+b", "a b"),
         ("userKey=a%2Bb", "a+b"),
+        ("userKey=a=b", "a=b"),
+        ("osName=ios&userKey=last", "last"),
     ])
     func decodesValuesAsBothSDKsEncodeThem(_ body: String, _ expected: String) throws {
         #expect(try FormBody(parsing: Array(body.utf8))["userKey"] == expected)
@@ -38,6 +40,8 @@ import Testing
         ([UInt8]("userKey=%FF".utf8), "malformed percent-encoding in parameter 'userKey'"),
         ([UInt8]("userKey=a&userKey=b".utf8), "parameter 'userKey' appears more than once"),
         ([UInt8]("a=1&&b=2".utf8), "empty parameter between '&' separators"),
+        ([UInt8]("&a=1".utf8), "empty parameter between '&' separators"),
+        ([UInt8]("a=1&".utf8), "empty parameter between '&' separators"),
         ([UInt8]("=1".utf8), "parameter without a name before '='"),
         ([UInt8]("a%zz=1".utf8), "malformed parameter name 'a%zz'"),
         ([0x75, 0x3D, 0xFF], "the body is not UTF-8"),
