@@ -10,7 +10,12 @@ package struct HTTPHeaderName: RawRepresentable, Sendable, Hashable, CustomStrin
         // Names are tokens, ASCII: lowered byte by byte (String.lowercased() is Unicode-aware and cost
         // several hundred instructions for every header of every request).
         if rawValue.utf8.allSatisfy({ $0 < 0x80 }) {
-            self.canonical = String(decoding: rawValue.utf8.map(ASCII.lowercased), as: UTF8.self)
+            // Written straight into the string (a name of up to 15 bytes then needs no allocation at all).
+            let count = rawValue.utf8.count
+            self.canonical = String(unsafeUninitializedCapacity: count) { buffer in
+                for (offset, byte) in rawValue.utf8.enumerated() { buffer[offset] = ASCII.lowercased(byte) }
+                return count
+            }
         } else {
             self.canonical = rawValue.lowercased()
         }

@@ -185,27 +185,40 @@ package struct HTTPRequestParser {
     // MARK: - Head
 
     private mutating func finishHead(_ head: Head) throws(HTTPError) -> Event? {
-        let headers = head.headers
+        // The fields that decide the framing, gathered in one pass over the header list.
+        var hosts = 0
+        var expectation: String?
+        var codings: [String] = []
+        var lengths: [String] = []
+        for (name, value) in head.headers {
+            if name == .host {
+                hosts += 1
+            } else if name == .expect {
+                if expectation == nil { expectation = value }
+            } else if name == .transferEncoding {
+                codings.append(value)
+            } else if name == .contentLength {
+                lengths.append(value)
+            }
+        }
         let isHTTP11 = head.version.minor >= 1
         // RFC 9112 §3.2: a server MUST respond 400 to an HTTP/1.1 request without exactly one Host.
-        let hosts = headers.values(.host)
-        if isHTTP11 && hosts.count != 1 {
-            throw HTTPError(.badRequest, hosts.isEmpty ? "missing Host header" : "more than one Host header")
+        if isHTTP11 && hosts != 1 {
+            throw HTTPError(.badRequest, hosts == 0 ? "missing Host header" : "more than one Host header")
         }
-        if let expectation = headers[.expect] {
+        if let expectation {
             // RFC 9110 §10.1.1: only 100-continue is defined; anything else is 417.
             guard expectation.trimmingASCIISpaces().lowercased() == "100-continue" else {
                 throw HTTPError(.expectationFailed, "unsupported expectation '\(expectation)'")
             }
         }
-        let expectsContinue = isHTTP11 && headers[.expect] != nil
+        let expectsContinue = isHTTP11 && expectation != nil
 
-        let codings = headers.values(.transferEncoding)
         if !codings.isEmpty {
             // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 message means faulty framing.
             if !isHTTP11 { throw HTTPError(.badRequest, "Transfer-Encoding in an HTTP/1.0 request") }
             // RFC 9112 §6.3 (3): both headers may signal smuggling; this server rejects the message.
-            if headers.contains(.contentLength) {
+            if !lengths.isEmpty {
                 throw HTTPError(.badRequest, "both Content-Length and Transfer-Encoding")
             }
             try Self.checkTransferCodings(codings)
@@ -213,7 +226,7 @@ package struct HTTPRequestParser {
             return continueEvent(expectsContinue)
         }
 
-        let length = try Self.contentLength(headers.values(.contentLength))
+        let length = try Self.contentLength(lengths)
         if length > limits.bodyBytes { throw bodyTooLarge }
         if length == 0 { return complete(head) }
         state = .fixedBody(head, remaining: length)
@@ -381,8 +394,24 @@ package struct HTTPRequestParser {
         if codings.count > 1 { throw HTTPError(.badRequest, "chunked applied more than once") }
     }
 
+    /// `value` as a length when it is only digits, at most 15 of them after leading zeros; else nil.
+    private static func plainLength(_ value: String) -> Int? {
+        var length = 0
+        var significant = 0
+        for byte in value.utf8 {
+            guard isDigit(byte) else { return nil }
+            if significant > 0 || byte != UInt8(ascii: "0") { significant += 1 }
+            guard significant <= 15 else { return nil }
+            length = length * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value.utf8.isEmpty ? nil : length
+    }
+
     /// RFC 9112 §6.3 (5): repeated identical lengths count as one; anything else is an error.
     private static func contentLength(_ values: [String]) throws(HTTPError) -> Int {
+        // The usual case, one plain number, is read straight from its digits; anything else (a list,
+        // spaces, a sign, too many digits) takes the checks below, which say what is wrong.
+        if values.count == 1, let length = plainLength(values[0]) { return length }
         let items = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingASCIISpaces() }
         guard let first = items.first else { return 0 }
