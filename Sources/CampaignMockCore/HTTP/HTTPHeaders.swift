@@ -81,6 +81,9 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
     /// Whether a comma-separated header (e.g. `Connection`) lists `token`, ignoring case.
     package func hasToken(_ token: String, in name: HTTPHeaderName) -> Bool {
+        // Most messages have no such header (it is asked about three times per request): nothing to
+        // lower or split then.
+        guard contains(name) else { return false }
         let wanted = token.lowercased()
         return values(name).contains { value in
             value.split(separator: ",").contains { $0.trimmingASCIISpaces().lowercased() == wanted }
