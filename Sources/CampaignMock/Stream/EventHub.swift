@@ -112,7 +112,10 @@ package final class EventHub: Sendable {
         /// Where the oldest event is once the buffer is full.
         private var oldest = 0
 
-        init(capacity: Int) { self.capacity = capacity }
+        init(capacity: Int) {
+            precondition(capacity > 0, "the event ring keeps at least one event")
+            self.capacity = capacity
+        }
 
         var first: Event? { slots.isEmpty ? nil : slots[oldest] }
 
