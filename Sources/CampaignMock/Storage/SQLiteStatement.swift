@@ -39,13 +39,9 @@ final class SQLiteStatement {
 
     /// The names of the result columns, read at the first row and kept: they are the same on every run,
     /// and reading them again made a `String` per column per run.
-    private var columnNames: [String] {
-        if let names = cachedColumnNames { return names }
-        let names = (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
-        cachedColumnNames = names
-        return names
+    private lazy var columnNames: [String] = (0..<sqlite3_column_count(handle)).map {
+        String(cString: sqlite3_column_name(handle, $0))
     }
-    private var cachedColumnNames: [String]?
 
     private func bind(_ values: [any SQLiteBindable]) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(handle))

@@ -106,6 +106,12 @@ struct HTTPRequestParserTests {
             status: 400),
         .init(name: "body over limit", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 17\r\n\r\n", status: 413),
         .init(
+            name: "15-digit length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100000000000000\r\n\r\n",
+            status: 413),
+        .init(
+            name: "16-digit length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000000000000\r\n\r\n",
+            status: 413),
+        .init(
             name: "absurd length",
             text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n", status: 413),
         // Transfer-Encoding (RFC 9112 §6.1, §6.3, §7.1)
@@ -208,6 +214,13 @@ struct HTTPRequestParserTests {
             + "5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n"
         let request = try #require(try requests(text).first)
         #expect(request.bodyText == "hello world")
+    }
+
+    /// One plain Content-Length is read straight from its digits; leading zeros do not count towards the
+    /// 15 digits a length may have (the malformed cases hold the 15- and 16-digit lengths).
+    @Test func readsAPlainContentLengthWithLeadingZeros() throws {
+        let text = "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 00000000000000000002\r\n\r\nok"
+        #expect(try #require(try requests(text).first).bodyText == "ok")
     }
 
     @Test func acceptsIdenticalRepeatedContentLengths() throws {
