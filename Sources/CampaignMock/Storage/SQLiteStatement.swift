@@ -19,7 +19,15 @@ final class SQLiteStatement {
 
     deinit {
         sqlite3_finalize(handle)
+        arena.deallocate()
     }
+
+    /// Where the text and blob parameters of a run are copied, bound with `SQLITE_STATIC`: SQLite then
+    /// keeps a pointer instead of allocating its own copy of every value (with `SQLITE_TRANSIENT`, a
+    /// third of a registration's binding cost). The statement owns it, and it is only replaced after
+    /// the bindings are cleared, so no binding ever points into freed memory.
+    private var arena = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 1)
+    private var arenaUsed = 0
 
     /// Binds `values` to the `?` parameters in order, runs the statement and returns every row.
     func run(_ values: [any SQLiteBindable]) throws(SQLiteError) -> [SQLiteRow] {
@@ -49,36 +57,61 @@ final class SQLiteStatement {
             throw SQLiteError(
                 code: SQLITE_RANGE, message: "expected \(expected) parameters, got \(values.count)", sql: sql)
         }
-        for (offset, bindable) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32
-            switch bindable.sqliteValue {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
-            case .real(let number): code = sqlite3_bind_double(handle, index, number)
-            case .text(let text): code = bindText(text, at: index)
-            case .blob(let bytes):
-                code = bytes.withUnsafeBytes {
-                    sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), CSQLite_transient())
+        // Twice at most: when this run's values do not fit the arena, it grows to fit, and binding starts again.
+        bindValues: while true {
+            arenaUsed = 0
+            for (offset, bindable) in values.enumerated() {
+                let index = Int32(offset + 1)
+                let code: Int32
+                switch bindable.sqliteValue {
+                case .null: code = sqlite3_bind_null(handle, index)
+                case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+                case .real(let number): code = sqlite3_bind_double(handle, index, number)
+                case .text(var text):
+                    guard let copy = text.withUTF8(keep) else {
+                        growArena(toHold: values)
+                        continue bindValues
+                    }
+                    code = sqlite3_bind_text64(
+                        handle, index, copy.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        sqlite3_uint64(copy.count), nil, UInt8(SQLITE_UTF8))
+                case .blob(let bytes):
+                    guard let copy = bytes.withUnsafeBufferPointer(keep) else {
+                        growArena(toHold: values)
+                        continue bindValues
+                    }
+                    code = sqlite3_bind_blob64(handle, index, copy.baseAddress, sqlite3_uint64(copy.count), nil)
                 }
+                guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
             }
-            guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+            return
         }
     }
 
-    /// Binds `text` from its UTF-8 bytes with their length: handing a `String` to the C parameter made a
-    /// C copy of it for every value (an allocation) and had SQLite measure it again with `strlen`.
-    private func bindText(_ text: String, at index: Int32) -> Int32 {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let start = bytes.baseAddress, bytes.count > 0 else {
-                return sqlite3_bind_text(handle, index, "", 0, CSQLite_transient())
-            }
-            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text64(
-                    handle, index, $0, sqlite3_uint64(bytes.count), CSQLite_transient(), UInt8(SQLITE_UTF8))
+    /// `bytes` copied to the arena's free part (nil: they do not fit). Never a nil base address, even for
+    /// no bytes: SQLite binds a nil text or blob as NULL.
+    private func keep(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeRawBufferPointer? {
+        guard bytes.count <= arena.count - arenaUsed else { return nil }
+        let copy = arena.baseAddress! + arenaUsed
+        if let source = bytes.baseAddress { copy.copyMemory(from: source, byteCount: bytes.count) }
+        arenaUsed += bytes.count
+        return UnsafeRawBufferPointer(start: copy, count: bytes.count)
+    }
+
+    /// Replaces the arena with one that holds every text and blob of `values`, after clearing the
+    /// bindings that point into the old one.
+    private func growArena(toHold values: [any SQLiteBindable]) {
+        let needed = values.reduce(0) { total, bindable in
+            switch bindable.sqliteValue {
+            case .text(let text): total + text.utf8.count
+            case .blob(let bytes): total + bytes.count
+            case .null, .integer, .real: total
             }
         }
+        let capacity = max(needed, 2 * arena.count)
+        sqlite3_clear_bindings(handle)
+        arena.deallocate()
+        arena = .allocate(byteCount: capacity, alignment: 1)
     }
 
     private func column(_ index: Int32) -> SQLiteValue {

@@ -34,6 +34,32 @@ struct SQLiteRowTests {
         }
     }
 
+    /// Texts and blobs are bound from the statement's own copy of them, which grows when a run's values
+    /// do not fit: every value is stored exactly, whether the copy grew before it, during its run or not
+    /// at all, and an empty blob stays a blob.
+    @Test func storesEveryValueWhileTheParameterCopyGrows() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (n INTEGER, a TEXT, b BLOB, c TEXT)")
+        let sizes = [0, 3, 1_000, 700, 5_000, 2, 40_000, 10, 0, 90_000, 1]
+        let rows: [(String, [UInt8], String)] = sizes.enumerated().map { index, size in
+            (
+                String(repeating: "é", count: size / 2), (0..<size).map { UInt8(($0 + index) % 256) },
+                "tail \(index) " + String(repeating: "z", count: size % 17)
+            )
+        }
+        for (index, row) in rows.enumerated() {
+            _ = try connection.query("INSERT INTO t VALUES (?, ?, ?, ?)", [index, row.0, row.1, row.2])
+        }
+        let stored = try connection.query("SELECT n, a, b, typeof(b) AS bType, c FROM t ORDER BY n")
+        #expect(stored.count == rows.count)
+        for (row, expected) in zip(stored, rows) {
+            #expect(try row.text("a") == expected.0)
+            #expect(try row.blob("b") == expected.1)
+            #expect(try row.text("bType") == "blob")
+            #expect(try row.text("c") == expected.2)
+        }
+    }
+
     @Test func anUnknownColumnIsAnErrorNamingIt() throws {
         let row = try Self.row()
         let error = try #require(throws: SQLiteError.self) { try row["identifier"] }
