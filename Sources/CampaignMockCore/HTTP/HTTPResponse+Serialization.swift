@@ -11,51 +11,47 @@ extension HTTPResponse {
     package func serialized(
         date: String, server: String, close: Bool, isHead: Bool, chunked: Bool = false, announceKeepAlive: Bool = false
     ) -> [UInt8] {
-        // Bytes appended directly: every response passes here, and building a String first cost a
-        // twentieth of a tracking hit.
-        var bytes: [UInt8] = []
-        let capacity: Int = 128 + date.utf8.count + server.utf8.count + body.count
-        bytes.reserveCapacity(capacity + 256)
-        // Single bytes appended one by one: an array literal is an allocation.
-        func lineEnd() {
-            bytes.append(13)
-            bytes.append(10)
-        }
-        func line(_ name: String, _ value: String) {
-            bytes += name.utf8
-            bytes.append(UInt8(ascii: ":"))
+        // Written into room reserved for it (``ByteWriter``): every response passes here, and building a
+        // String first cost a twentieth of a tracking hit, appending to an array a tenth of a health check.
+        // The fixed parts: the status line's 33 bytes at most, `Date: `, `Server: `, the length or
+        // `Transfer-Encoding` (38 at most), `Connection: keep-alive` and the blank line: 115.
+        var capacity = 128 + status.reasonPhrase.utf8.count + date.utf8.count + server.utf8.count
+        for (name, value) in headers { capacity += name.rawValue.utf8.count + value.utf8.count + 4 }
+        let sendsBody = !isHead && !status.forbidsBody && !chunked
+        if sendsBody { capacity += body.count }
+        return ByteWriter.make(capacity: capacity) { bytes in
+            func line(_ name: String, _ value: String) {
+                bytes.append(text: name)
+                bytes.append(": ")
+                bytes.append(text: value)
+                bytes.append("\r\n")
+            }
+            bytes.append("HTTP/1.1 ")
+            bytes.append(decimal: status.code)
             bytes.append(UInt8(ascii: " "))
-            bytes += value.utf8
-            lineEnd()
+            bytes.append(text: status.reasonPhrase)
+            bytes.append("\r\n")
+            line("Date", date)
+            line("Server", server)
+            for (name, value) in headers
+            where name != .contentLength && name != .connection && name != .date && name != .server {
+                line(name.rawValue, value)
+            }
+            if chunked {
+                bytes.append("Transfer-Encoding: chunked\r\n")
+            } else if !status.forbidsBody {
+                bytes.append("Content-Length: ")
+                bytes.append(decimal: body.count)
+                bytes.append("\r\n")
+            }
+            if close {
+                bytes.append("Connection: close\r\n")
+            } else if announceKeepAlive {
+                // An HTTP/1.0 client keeps the connection only when the answer says so (RFC 9112 §9.3, C.2.2).
+                bytes.append("Connection: keep-alive\r\n")
+            }
+            bytes.append("\r\n")
+            if sendsBody { bytes.append(body) }
         }
-        bytes += "HTTP/1.1 ".utf8
-        ASCII.appendDecimal(status.code, to: &bytes)
-        bytes.append(UInt8(ascii: " "))
-        bytes += status.reasonPhrase.utf8
-        lineEnd()
-        line("Date", date)
-        line("Server", server)
-        for (name, value) in headers
-        where name != .contentLength && name != .connection && name != .date && name != .server {
-            line(name.rawValue, value)
-        }
-        if chunked {
-            line("Transfer-Encoding", "chunked")
-        } else if !status.forbidsBody {
-            bytes += "Content-Length: ".utf8
-            ASCII.appendDecimal(body.count, to: &bytes)
-            lineEnd()
-        }
-        if close {
-            line("Connection", "close")
-        } else if announceKeepAlive {
-            // An HTTP/1.0 client keeps the connection only when the answer says so (RFC 9112 §9.3, C.2.2).
-            line("Connection", "keep-alive")
-        }
-        lineEnd()
-        if !isHead && !status.forbidsBody && !chunked {
-            bytes.append(contentsOf: body)
-        }
-        return bytes
     }
 }

@@ -1,0 +1,65 @@
+/// Writes bytes into room reserved up front: each string is one copy, with no check of the array's
+/// uniqueness and capacity per append (what `[UInt8].append(contentsOf:)` costs, about a hundred
+/// instructions per call, more than the copy of a header line).
+///
+/// Made by ``make(capacity:_:)`` for a caller that knows an upper bound of what it writes; writing past
+/// that bound stops the program rather than writing out of the room.
+package struct ByteWriter: ~Copyable {
+    private let room: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    private init(room: UnsafeMutableBufferPointer<UInt8>) { self.room = room }
+
+    /// The bytes `write` writes into a writer of at most `capacity` bytes.
+    package static func make(capacity: Int, _ write: (inout ByteWriter) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            var writer = ByteWriter(room: buffer)
+            write(&writer)
+            initialized = writer.count
+        }
+    }
+
+    package mutating func append(_ byte: UInt8) {
+        precondition(count < room.count, "ByteWriter: more bytes than its capacity")
+        room[count] = byte
+        count += 1
+    }
+
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(bytes.count <= room.count - count, "ByteWriter: more bytes than its capacity")
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (room.baseAddress! + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    package mutating func append(text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            var text = text
+            text.withUTF8 { append($0) }
+        }
+    }
+
+    package mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    package mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// The decimal digits of `value` (at most 20 bytes, with a sign).
+    package mutating func append(decimal value: Int) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = 24
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            append(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[start...]))
+        }
+    }
+}
