@@ -19,7 +19,7 @@ extension StoreTransaction {
                 """
                 SELECT d.id, d.registration_token, a.platform, a.integration_key, a.id AS application_id
                 FROM devices d JOIN applications a ON a.id = d.application_id
-                WHERE d.registration_token = ? AND (? IS NULL OR a.integration_key = ?)
+                WHERE \(DeviceLookup.byToken) AND (? IS NULL OR a.integration_key = ?)
                 AND (? IS NULL OR a.platform = ?) ORDER BY d.id
                 """, [token, request.app, request.app, request.platform?.rawValue, request.platform?.rawValue])
         } else {

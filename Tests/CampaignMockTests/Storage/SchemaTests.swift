@@ -60,6 +60,26 @@ import Testing
         }
     }
 
+    /// There is no index of devices by token alone: lookups by token go through the unique
+    /// (application_id, registration_token) index, never a scan of every device.
+    @Test func devicesAreFoundByTokenThroughTheUniqueIndex() throws {
+        for connection in [try migrated(current: nil), try migrated(current: Schema.current)] {
+            let indexes = try connection.query(
+                "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'devices'")
+            #expect(
+                try indexes.map { try $0.text("name") }.sorted() == ["devices_user_key", "sqlite_autoindex_devices_1"])
+            let plan = try connection.query(
+                "EXPLAIN QUERY PLAN SELECT d.id FROM devices d JOIN applications a ON a.id = d.application_id WHERE "
+                    + DeviceLookup.byToken, ["token"])
+            let details = try plan.map { try $0.text("detail") }
+            #expect(
+                details.contains {
+                    $0.contains("sqlite_autoindex_devices_1 (application_id=? AND registration_token=?)")
+                }, "\(details)")
+            #expect(!details.contains { $0.hasPrefix("SCAN d") }, "\(details)")
+        }
+    }
+
     @Test func theCurrentSchemaHasTheRowsTheMigrationsInsert() throws {
         for connection in [try migrated(current: nil), try migrated(current: Schema.current)] {
             let options = try connection.query("SELECT name, data_type, length(value) FROM options")
