@@ -144,9 +144,9 @@ struct EndpointPipeline: Sendable {
 
     /// The notice for the journal entry of a request.
     private static func journaled(_ endpoint: EndpointFamily, status: Int, appKey: String?) -> ChangeNotice {
-        var notice = ChangeNotice(kind: .request, facts: ["endpoint": endpoint.rawValue, "status": String(status)])
-        notice.facts["app"] = appKey
-        return notice
+        ChangeNotice(
+            kind: .request,
+            facts: ["endpoint": endpoint.rawValue, "status": String(status), "app": appKey].compactMapValues { $0 })
     }
 
     private static func record(_ request: HTTPRequest, endpoint: EndpointFamily, result: EndpointResult)

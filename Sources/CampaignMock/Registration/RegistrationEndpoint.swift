@@ -21,14 +21,19 @@ struct RegistrationEndpoint: Sendable {
         }
     }
 
-    /// The facts of an accepted registration that waiter filters compare.
+    /// An accepted registration's notice.
     private func notice(_ registration: RegistrationRequest) -> ChangeNotice {
+        ChangeNotice(kind: .registration, facts: Self.facts(of: registration, platform: platform))
+    }
+
+    /// The facts of an accepted registration that waiter filters compare.
+    private static func facts(of registration: RegistrationRequest, platform: Platform) -> [String: String] {
         var facts = [
             "app": registration.integrationKey, "platform": platform.rawValue, "userKey": registration.userKey,
             "token": registration.registrationToken,
         ]
         for param in registration.params { facts["param." + param.name] = param.value }
-        return ChangeNotice(kind: .registration, facts: facts)
+        return facts
     }
 
     /// The integration key and token a request names, for fault rules (no validation).
