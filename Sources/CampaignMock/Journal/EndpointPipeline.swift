@@ -158,7 +158,7 @@ struct EndpointPipeline: Sendable {
             method: request.method.rawValue,
             target: request.target,
             endpoint: endpoint.rawValue,
-            headersJSON: JSONArrays.encodePairs(request.headers.fields.map { ($0.name.rawValue, $0.value) }),
+            headersJSON: JSONArrays.encode(request.headers),
             body: Array(request.body.prefix(JournalEntry.bodyLimit + 1)),
             status: result.response.status.code,
             reason: result.reason,

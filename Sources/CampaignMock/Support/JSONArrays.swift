@@ -1,3 +1,5 @@
+import CampaignMockCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -7,8 +9,28 @@
 /// Header lists stored as JSON text: `[["Host","a"],["Accept","*/*"]]`.
 enum JSONArrays {
     static func encodePairs(_ pairs: [(String, String)]) -> String {
+        encodePairs(pairs.count, pairs.lazy.map { $0 })
+    }
+
+    /// A request's header fields as `encodePairs` writes them (the journal stores one list per request):
+    /// written straight from the fields, without a list of arrays in between.
+    static func encode(_ headers: HTTPHeaders) -> String {
+        encodePairs(headers.fields.count, headers.fields.lazy.map { ($0.name.rawValue, $0.value) })
+    }
+
+    private static func encodePairs(_ count: Int, _ pairs: some Sequence<(String, String)>) -> String {
         var bytes: [UInt8] = []
-        JSONStringWriter.appendArrays(pairs.map { [$0.0, $0.1] }, to: &bytes)
+        bytes.reserveCapacity(2 + 64 * count)
+        bytes.append(UInt8(ascii: "["))
+        for (index, (name, value)) in pairs.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "["))
+            JSONStringWriter.append(name, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            JSONStringWriter.append(value, to: &bytes)
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "]"))
         return String(decoding: bytes, as: UTF8.self)
     }
 

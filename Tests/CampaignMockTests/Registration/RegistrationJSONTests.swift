@@ -1,3 +1,4 @@
+import CampaignMockCore
 import Foundation
 import Testing
 
@@ -43,6 +44,23 @@ struct JournalHeaderJSONTests {
         ]
         #expect(JSONArrays.decodePairs(JSONArrays.encodePairs(pairs)) == pairs.map { [$0.0, $0.1] })
         #expect(JSONArrays.encodePairs([]) == "[]")
+    }
+
+    /// A request's header fields are written as the same text, in their order, repeats kept, and as
+    /// JSONEncoder writes the list.
+    @Test func aRequestsHeadersAreWrittenAsTheirPairs() throws {
+        var headers = HTTPHeaders()
+        let pairs = [
+            ("Host", "h"), ("X-Odd", "quote \" backslash \\ newline \n \u{1F} é"), ("Accept", "a"), ("Accept", "b"),
+            ("Empty", ""),
+        ]
+        for (name, value) in pairs { headers.append(HTTPHeaderName(rawValue: name), value) }
+        let text = JSONArrays.encode(headers)
+        #expect(text == JSONArrays.encodePairs(pairs))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        #expect(text == String(decoding: try encoder.encode(pairs.map { [$0.0, $0.1] }), as: UTF8.self))
+        #expect(JSONArrays.encode(HTTPHeaders()) == "[]")
     }
 
     /// Texts written another way (spaces, escaped slashes, \u escapes of any character) still read as
