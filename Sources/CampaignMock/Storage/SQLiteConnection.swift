@@ -61,15 +61,23 @@ package final class SQLiteConnection {
     /// Runs one statement with bound parameters and returns its rows. Statements are prepared once and cached.
     @discardableResult
     package func query(_ sql: String, _ values: [any SQLiteBindable] = []) throws(SQLiteError) -> [SQLiteRow] {
-        let statement: SQLiteStatement
+        try statement(sql).run(values)
+    }
+
+    /// The same, for values given as they bind: what the statements of every request use, as binding
+    /// them costs less (see `SQLiteStatement.run` for `[SQLiteValue]`).
+    @discardableResult
+    package func query(_ sql: String, values: [SQLiteValue]) throws(SQLiteError) -> [SQLiteRow] {
+        try statement(sql).run(values)
+    }
+
+    /// The prepared statement for `sql`, from the cache or prepared now.
+    private func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         let key = StatementKey(sql: sql)
-        if let cached = statements[key] {
-            statement = cached
-        } else {
-            statement = try SQLiteStatement(connection: handle, sql: sql)
-            statements[key] = statement
-        }
-        return try statement.run(values)
+        if let cached = statements[key] { return cached }
+        let statement = try SQLiteStatement(connection: handle, sql: sql)
+        statements[key] = statement
+        return statement
     }
 
     /// The first column of the first row, or `.null`.

@@ -22,7 +22,7 @@ extension StoreTransaction {
                 LEFT JOIN devices d ON d.application_id = a.id AND d.registration_token = ?
                 LEFT JOIN registrations r ON r.id = (SELECT max(id) FROM registrations WHERE device_id = d.id)
                 WHERE a.integration_key = ?
-                """, [registration.registrationToken, registration.integrationKey]
+                """, values: [.text(registration.registrationToken), .text(registration.integrationKey)]
             ).first
         else {
             throw StoreConflict("application \(registration.integrationKey) was removed")
@@ -46,10 +46,11 @@ extension StoreTransaction {
                     device_manufacturer = ?, os_name = ?, os_version = ?, os_language = ?, params = ?, updated_at = ?
                 WHERE id = ?
                 """,
-                [
-                    registration.userKey, device.deviceImei, device.deviceName, device.deviceModel, device.deviceBrand,
-                    device.deviceManufacturer, device.osName, device.osVersion, device.osLanguage, params, receivedAt,
-                    deviceID,
+                values: [
+                    .text(registration.userKey), SQLiteValue(device.deviceImei), SQLiteValue(device.deviceName),
+                    SQLiteValue(device.deviceModel), SQLiteValue(device.deviceBrand),
+                    SQLiteValue(device.deviceManufacturer), SQLiteValue(device.osName), SQLiteValue(device.osVersion),
+                    SQLiteValue(device.osLanguage), .text(params), .integer(receivedAt), .integer(deviceID),
                 ])
         } else {
             let device = registration.device
@@ -59,10 +60,12 @@ extension StoreTransaction {
                     device_model, device_brand, device_manufacturer, os_name, os_version, os_language, params,
                     created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [
-                    applicationID, registration.registrationToken, registration.userKey, device.deviceImei,
-                    device.deviceName, device.deviceModel, device.deviceBrand, device.deviceManufacturer,
-                    device.osName, device.osVersion, device.osLanguage, params, receivedAt, receivedAt,
+                values: [
+                    .integer(applicationID), .text(registration.registrationToken), .text(registration.userKey),
+                    SQLiteValue(device.deviceImei), SQLiteValue(device.deviceName), SQLiteValue(device.deviceModel),
+                    SQLiteValue(device.deviceBrand), SQLiteValue(device.deviceManufacturer), SQLiteValue(device.osName),
+                    SQLiteValue(device.osVersion), SQLiteValue(device.osLanguage), .text(params), .integer(receivedAt),
+                    .integer(receivedAt),
                 ])
             deviceID = connection.lastInsertRowID
             changes.append("new")
@@ -72,7 +75,10 @@ extension StoreTransaction {
             INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
             VALUES (?, ?, ?, ?, ?, ?)
             """,
-            [deviceID, receivedAt, changes.joined(separator: ","), registration.userKey, fields, params])
+            values: [
+                .integer(deviceID), .integer(receivedAt), .text(changes.joined(separator: ",")),
+                .text(registration.userKey), .text(fields), .text(params),
+            ])
         record(.registration(id: connection.lastInsertRowID))
     }
 

@@ -43,10 +43,11 @@ extension StoreTransaction {
             INSERT INTO request_journal (id, received_at, method, target, endpoint, headers, body, status, reason,
                 app_key, duration_us, remote_address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [
-                id, record.receivedAtMicros, record.method, record.target, record.endpoint, record.headersJSON,
-                record.body, record.status, record.reason, record.appKey, record.durationMicros,
-                record.remoteAddress,
+            values: [
+                .integer(id), .integer(record.receivedAtMicros), .text(record.method), .text(record.target),
+                .text(record.endpoint), .text(record.headersJSON), .blob(record.body), .integer(Int64(record.status)),
+                SQLiteValue(record.reason), SQLiteValue(record.appKey), .integer(record.durationMicros),
+                SQLiteValue(record.remoteAddress),
             ])
         connection.nextJournalID = id + 1
         if let count = connection.journalCount { connection.journalCount = count + 1 }

@@ -151,9 +151,11 @@ extension StoreTransaction {
                 tag, user_agent, remote_address, message_ref, device_id, application_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [
-                receivedAt, id.raw, hex, value, uuid, id.deliveryID, id.tag.rawValue, userAgent, remoteAddress,
-                messageRef, deviceID, applicationID,
+            values: [
+                .integer(receivedAt), .text(id.raw), SQLiteValue(hex), SQLiteValue(value), SQLiteValue(uuid),
+                .text(id.deliveryID), .integer(Int64(id.tag.rawValue)), SQLiteValue(userAgent),
+                SQLiteValue(remoteAddress),
+                SQLiteValue(messageRef), SQLiteValue(deviceID), SQLiteValue(applicationID),
             ])
         let rowID = connection.lastInsertRowID
         record(
