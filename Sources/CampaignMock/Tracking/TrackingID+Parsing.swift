@@ -14,24 +14,34 @@ extension TrackingID {
         guard bytes[0] == UInt8(ascii: "h") else {
             throw TrackingError("id must start with 'h' (h<messageId>,<deliveryId>,<tag>)")
         }
-        let fields = bytes[1...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-        guard fields.count == 3 else {
+        // The three fields are found by their two commas, where they lie: splitting made an array of
+        // slices for every hit.
+        let afterH = bytes[1...]
+        guard let firstComma = afterH.firstIndex(of: UInt8(ascii: ",")),
+            let secondComma = afterH[(firstComma + 1)...].firstIndex(of: UInt8(ascii: ",")),
+            !afterH[(secondComma + 1)...].contains(UInt8(ascii: ","))
+        else {
+            let count = afterH.count { $0 == UInt8(ascii: ",") } + 1
             throw TrackingError(
-                "id must have 3 comma-separated fields (h<messageId>,<deliveryId>,<tag>), got \(fields.count)")
+                "id must have 3 comma-separated fields (h<messageId>,<deliveryId>,<tag>), got \(count)")
         }
-        let message = try Self.messageID(fields[0])
-        guard !fields[1].isEmpty else { throw TrackingError("empty delivery id") }
-        guard fields[2].count == 1, let tag = Tag(rawValue: Int(fields[2][fields[2].startIndex]) - 48) else {
-            let text = String(decoding: fields[2], as: UTF8.self)
+        let delivery = afterH[(firstComma + 1)..<secondComma]
+        let tagField = afterH[(secondComma + 1)...]
+        let message = try Self.messageID(afterH[..<firstComma])
+        guard !delivery.isEmpty else { throw TrackingError("empty delivery id") }
+        guard tagField.count == 1, let tag = Tag(rawValue: Int(tagField[tagField.startIndex]) - 48) else {
+            let text = String(decoding: tagField, as: UTF8.self)
             throw TrackingError("tag must be 1 (received) or 2 (opened), got '\(text.prefix(16))'")
         }
-        self.init(raw: raw, message: message, deliveryID: String(decoding: fields[1], as: UTF8.self), tag: tag)
+        self.init(raw: raw, message: message, deliveryID: String(decoding: delivery, as: UTF8.self), tag: tag)
     }
 
     /// docs/protocol.md §4.2: a UUID passes unchanged; any other id is hex of up to 64 bits.
     private static func messageID(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> MessageID {
         guard !bytes.isEmpty else { throw TrackingError("empty message id") }
-        let lowercased = String(decoding: bytes.map(ASCII.lowercased), as: UTF8.self)
+        // Lowered only when it has upper-case letters (a copy of the bytes).
+        let hasUpper = bytes.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        let lowercased = String(decoding: hasUpper ? bytes.map(ASCII.lowercased)[...] : bytes, as: UTF8.self)
         if isUUID(bytes) { return .uuid(lowercased) }
         guard bytes.allSatisfy({ ASCII.hexValue($0) != nil }) else {
             throw TrackingError(
