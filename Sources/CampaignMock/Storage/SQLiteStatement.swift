@@ -41,7 +41,10 @@ final class SQLiteStatement {
     func run(_ values: [SQLiteValue]) throws(SQLiteError) -> [SQLiteRow] {
         // Every parameter is bound on every run (`bind` checks the count), so the bindings are not
         // cleared afterwards.
-        defer { sqlite3_reset(handle) }
+        defer {
+            sqlite3_reset(handle)
+            if arena.count > Self.arenaKept { shrinkArena() }
+        }
         try bind(values)
         var rows: [SQLiteRow] = []
         while true {
@@ -104,6 +107,16 @@ final class SQLiteStatement {
         if let source = bytes.baseAddress { copy.copyMemory(from: source, byteCount: bytes.count) }
         arenaUsed += bytes.count
         return UnsafeRawBufferPointer(start: copy, count: bytes.count)
+    }
+
+    /// The largest arena a statement keeps between runs: one that grew past it for large values (a
+    /// snapshot's, a package's) is given back after its run rather than held as long as the statement.
+    private static let arenaKept = 256 * 1024
+
+    private func shrinkArena() {
+        sqlite3_clear_bindings(handle)
+        arena.deallocate()
+        arena = .allocate(byteCount: 1024, alignment: 1)
     }
 
     /// Replaces the arena with one that holds every text and blob of `values`, after clearing the
