@@ -103,10 +103,4 @@ struct JSONObjectWriter {
         key(name)
         bytes += value.utf8
     }
-
-    /// An array of arrays of strings (header lists).
-    mutating func stringArrays(_ name: StaticString, _ value: [[String]]) {
-        key(name)
-        JSONStringWriter.appendArrays(value, to: &bytes)
-    }
 }

@@ -38,19 +38,4 @@ enum JSONStringWriter {
             bytes += [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
         }
     }
-
-    /// Appends an array of arrays of strings, e.g. a header list `[["Host","a"],["Accept","*/*"]]`.
-    static func appendArrays(_ arrays: [[String]], to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "["))
-        for (index, strings) in arrays.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "["))
-            for (position, string) in strings.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                append(string, to: &bytes)
-            }
-            bytes.append(UInt8(ascii: "]"))
-        }
-        bytes.append(UInt8(ascii: "]"))
-    }
 }
