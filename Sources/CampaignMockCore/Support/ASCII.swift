@@ -14,17 +14,27 @@ package enum ASCII {
     /// Appends the decimal digits of `value` (`String(value)` goes through the generic radix conversion,
     /// several hundred instructions, on every response and every stream event).
     package static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        withDecimal(value) { digits in
+            for digit in digits { bytes.append(digit) }
+        }
+    }
+
+    /// Calls `body` with the decimal text of `value` (a sign and up to 19 digits), written on the stack.
+    package static func withDecimal(_ value: Int64, _ body: (UnsafeRawBufferPointer) -> Void) {
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 bytes, filled from the end
+        withUnsafeMutableBytes(of: &text) { buffer in
+            var start = 24
             repeat {
-                count += 1
-                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            for index in (24 - count)..<24 { bytes.append(buffer[index]) }
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            body(UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
     }
 

@@ -47,19 +47,8 @@ package struct ByteWriter: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    /// The decimal digits of `value` (at most 20 bytes, with a sign).
+    /// The decimal digits of `value`, with its sign.
     package mutating func append(decimal value: Int) {
-        if value < 0 { append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, filled from the end
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var start = 24
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            append(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[start...]))
-        }
+        ASCII.withDecimal(Int64(value)) { append($0.assumingMemoryBound(to: UInt8.self)) }
     }
 }

@@ -63,10 +63,14 @@ struct HTTPResponseSerializationTests {
                 == "HTTP/1.1 599 Custom Reason\r\n" + Self.head + "Content-Type: \(long)\r\nContent-Length: 0\r\n\r\n")
     }
 
+    /// Both writers of decimals share `ASCII.withDecimal`.
     @Test func writesDecimalsAtTheEdgesOfInt() {
         for value in [0, 7, -7, 1_000_000, Int.max, Int.min] {
             let bytes = ByteWriter.make(capacity: 21) { $0.append(decimal: value) }
             #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+            var appended = Array("x".utf8)
+            ASCII.appendDecimal(value, to: &appended)
+            #expect(String(decoding: appended, as: UTF8.self) == "x\(value)")
         }
     }
 }
