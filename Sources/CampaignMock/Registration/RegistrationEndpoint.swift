@@ -12,18 +12,13 @@ struct RegistrationEndpoint: Sendable {
         var appKey: String?
         do {
             let registration = try parse(request, appKey: &appKey)
-            return EndpointResult(response: .text(.ok, "OK"), appKey: appKey, notices: [notice(registration)]) {
-                transaction in
+            let notice = ChangeNotice(kind: .registration, facts: Self.facts(of: registration, platform: platform))
+            return EndpointResult(response: .text(.ok, "OK"), appKey: appKey, notices: [notice]) { transaction in
                 try transaction.register(registration, receivedAt: Clock.wallClockMicroseconds())
             }
         } catch let error as RegistrationError {
             return .refused(error.httpError, appKey: appKey, rejection: error.code)
         }
-    }
-
-    /// An accepted registration's notice.
-    private func notice(_ registration: RegistrationRequest) -> ChangeNotice {
-        ChangeNotice(kind: .registration, facts: Self.facts(of: registration, platform: platform))
     }
 
     /// The facts of an accepted registration that waiter filters compare.

@@ -35,14 +35,6 @@ package enum SQLiteValue: Sendable, Equatable, Hashable {
     }
 }
 
-extension SQLiteValue {
-    /// `text`, or NULL for nil.
-    package init(_ text: String?) { self = text.map { .text($0) } ?? .null }
-
-    /// `number`, or NULL for nil.
-    package init(_ number: Int64?) { self = number.map { .integer($0) } ?? .null }
-}
-
 /// Types that bind as one SQLite value.
 package protocol SQLiteBindable {
     var sqliteValue: SQLiteValue { get }

@@ -47,10 +47,10 @@ extension StoreTransaction {
                 WHERE id = ?
                 """,
                 values: [
-                    .text(registration.userKey), SQLiteValue(device.deviceImei), SQLiteValue(device.deviceName),
-                    SQLiteValue(device.deviceModel), SQLiteValue(device.deviceBrand),
-                    SQLiteValue(device.deviceManufacturer), SQLiteValue(device.osName), SQLiteValue(device.osVersion),
-                    SQLiteValue(device.osLanguage), .text(params), .integer(receivedAt), .integer(deviceID),
+                    .text(registration.userKey), device.deviceImei.sqliteValue, device.deviceName.sqliteValue,
+                    device.deviceModel.sqliteValue, device.deviceBrand.sqliteValue,
+                    device.deviceManufacturer.sqliteValue, device.osName.sqliteValue, device.osVersion.sqliteValue,
+                    device.osLanguage.sqliteValue, .text(params), .integer(receivedAt), .integer(deviceID),
                 ])
         } else {
             let device = registration.device
@@ -62,9 +62,9 @@ extension StoreTransaction {
                 """,
                 values: [
                     .integer(applicationID), .text(registration.registrationToken), .text(registration.userKey),
-                    SQLiteValue(device.deviceImei), SQLiteValue(device.deviceName), SQLiteValue(device.deviceModel),
-                    SQLiteValue(device.deviceBrand), SQLiteValue(device.deviceManufacturer), SQLiteValue(device.osName),
-                    SQLiteValue(device.osVersion), SQLiteValue(device.osLanguage), .text(params), .integer(receivedAt),
+                    device.deviceImei.sqliteValue, device.deviceName.sqliteValue, device.deviceModel.sqliteValue,
+                    device.deviceBrand.sqliteValue, device.deviceManufacturer.sqliteValue, device.osName.sqliteValue,
+                    device.osVersion.sqliteValue, device.osLanguage.sqliteValue, .text(params), .integer(receivedAt),
                     .integer(receivedAt),
                 ])
             deviceID = connection.lastInsertRowID

@@ -46,8 +46,8 @@ extension StoreTransaction {
             values: [
                 .integer(id), .integer(record.receivedAtMicros), .text(record.method), .text(record.target),
                 .text(record.endpoint), .text(record.headersJSON), .blob(record.body), .integer(Int64(record.status)),
-                SQLiteValue(record.reason), SQLiteValue(record.appKey), .integer(record.durationMicros),
-                SQLiteValue(record.remoteAddress),
+                record.reason.sqliteValue, record.appKey.sqliteValue, .integer(record.durationMicros),
+                record.remoteAddress.sqliteValue,
             ])
         connection.nextJournalID = id + 1
         if let count = connection.journalCount { connection.journalCount = count + 1 }

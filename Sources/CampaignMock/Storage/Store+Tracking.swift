@@ -152,10 +152,10 @@ extension StoreTransaction {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             values: [
-                .integer(receivedAt), .text(id.raw), SQLiteValue(hex), SQLiteValue(value), SQLiteValue(uuid),
-                .text(id.deliveryID), .integer(Int64(id.tag.rawValue)), SQLiteValue(userAgent),
-                SQLiteValue(remoteAddress),
-                SQLiteValue(messageRef), SQLiteValue(deviceID), SQLiteValue(applicationID),
+                .integer(receivedAt), .text(id.raw), hex.sqliteValue, value.sqliteValue, uuid.sqliteValue,
+                .text(id.deliveryID), .integer(Int64(id.tag.rawValue)), userAgent.sqliteValue,
+                remoteAddress.sqliteValue,
+                messageRef.sqliteValue, deviceID.sqliteValue, applicationID.sqliteValue,
             ])
         let rowID = connection.lastInsertRowID
         record(

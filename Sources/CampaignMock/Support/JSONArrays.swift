@@ -8,19 +8,9 @@ import CampaignMockCore
 
 /// Header lists stored as JSON text: `[["Host","a"],["Accept","*/*"]]`.
 enum JSONArrays {
-    static func encodePairs(_ pairs: [(String, String)]) -> String {
-        encodePairs(pairs.count, pairs.lazy.map { $0 })
-    }
-
-    /// A request's header fields as `encodePairs` writes them (the journal stores one list per request):
-    /// written straight from the fields, without a list of arrays in between.
-    static func encode(_ headers: HTTPHeaders) -> String {
-        encodePairs(headers.fields.count, headers.fields.lazy.map { ($0.name.rawValue, $0.value) })
-    }
-
-    private static func encodePairs(_ count: Int, _ pairs: some Sequence<(String, String)>) -> String {
+    static func encodePairs(_ pairs: some Sequence<(String, String)>) -> String {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(2 + 64 * count)
+        bytes.reserveCapacity(2 + 64 * pairs.underestimatedCount)
         bytes.append(UInt8(ascii: "["))
         for (index, (name, value)) in pairs.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -32,6 +22,12 @@ enum JSONArrays {
         }
         bytes.append(UInt8(ascii: "]"))
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A request's header fields as `encodePairs` writes them (the journal stores one list per request):
+    /// written straight from the fields, without a list of arrays in between.
+    static func encode(_ headers: HTTPHeaders) -> String {
+        encodePairs(headers.fields.lazy.map { ($0.name.rawValue, $0.value) })
     }
 
     /// The lists `encodePairs` wrote, read directly (every journal entry read, and the event stream reads
