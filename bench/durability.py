@@ -2,8 +2,8 @@
 """Durability under kill -9: a mixed load (Android and iOS registrations with distinct tokens, tracking
 hits with distinct delivery ids) from several client threads; the server is killed with SIGKILL
 mid-load, restarted on the same data directory, and killed again, --kills times. At the end every
-request a client saw acknowledged (200) must be stored exactly once, and PRAGMA integrity_check must
-say ok.
+request a client saw acknowledged (200) must be stored exactly once and be in the request journal
+exactly once, and PRAGMA integrity_check must say ok.
 
     python3 bench/durability.py [--kills 5] [--binary PATH] [--seconds-per-round 1.0]
 
@@ -11,6 +11,7 @@ say ok.
 check holds, 1 otherwise.
 """
 import argparse
+import json
 import os
 import random
 import signal
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -60,7 +62,9 @@ def tracking(delivery):
 
 
 def start(binary, port, data):
-    process = subprocess.Popen([binary, "serve", "--port", str(port), "--data-dir", data, "--log-level", "error"],
+    # A journal large enough to keep every request of the run, so all of them can be looked up at the end.
+    process = subprocess.Popen([binary, "serve", "--port", str(port), "--data-dir", data, "--log-level", "error",
+                                "--journal-limit", "10000000"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -70,6 +74,27 @@ def start(binary, port, data):
             return process
         time.sleep(0.01)
     raise SystemExit("the server did not become ready")
+
+
+def journal_names(port):
+    """How often each request name appears among the journal's entries answered 200 (read page by page)."""
+    counts = {}
+    after = 0
+    while True:
+        url = f"http://127.0.0.1:{port}/_mock/requests?limit=1000&after={after}"
+        with urllib.request.urlopen(url, timeout=30) as response:
+            page = json.load(response)
+        for entry in page["requests"]:
+            if entry["status"] != 200:
+                continue
+            if entry["endpoint"] == "tracking":
+                name = entry["target"].split(",")[1]
+            else:
+                name = entry["body"].split("registrationToken=")[1].split("&")[0]
+            counts[name] = counts.get(name, 0) + 1
+        if page.get("nextCursor") is None:
+            return counts
+        after = page["nextCursor"]
 
 
 def main():
@@ -117,6 +142,7 @@ def main():
 
         # A clean start on the same directory must open it (recovering the WAL), then stop.
         server = start(arguments.binary, port, data)
+        journaled = journal_names(port)
         server.send_signal(signal.SIGTERM)
         server.wait()
         connection = sqlite3.connect(os.path.join(data, "campaign-mock.sqlite3"))
@@ -135,8 +161,13 @@ def main():
             problems.append(f"{len(missing)} acknowledged {name} lost, e.g. {sorted(missing)[:3]}")
         if len(stored) != len(set(stored)):
             problems.append(f"{len(stored) - len(set(stored))} {name} stored twice")
+        not_journaled = [one for one in wanted if journaled.get(one, 0) != 1]
+        if not_journaled:
+            problems.append(f"{len(not_journaled)} acknowledged {name} not in the journal exactly once, "
+                            f"e.g. {sorted(not_journaled)[:3]}")
     print(f"{arguments.kills} kills: {len(acknowledged['devices'])} registrations and {len(acknowledged['events'])} "
-          f"hits acknowledged; stored {len(tokens)} and {len(deliveries)}; integrity_check {integrity}")
+          f"hits acknowledged; stored {len(tokens)} and {len(deliveries)}; {sum(journaled.values())} journaled "
+          f"with status 200; integrity_check {integrity}")
     for problem in problems:
         print("FAILED:", problem)
     return 1 if problems else 0

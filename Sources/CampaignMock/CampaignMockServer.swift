@@ -29,8 +29,7 @@ package final class CampaignMockServer: Sendable {
         let startedAt = Clock.monotonicNanoseconds()
         self.configuration = configuration
         dataDirectory = configuration.inMemory ? nil : try DataDirectory(path: configuration.dataDirectory)
-        let journalLimit = configuration.journalLimit
-        store = try Store(path: configuration.databasePath) { try $0.trimJournal(to: journalLimit) }
+        store = try Store(path: configuration.databasePath, journalLimit: configuration.journalLimit)
         faults = FaultRegistry()
         waits = WaitRegistry()
         metrics = Metrics()

@@ -68,7 +68,7 @@ extension AdminAPI {
     // MARK: - Metrics
 
     private func renderMetrics(_ request: HTTPRequest) throws -> HTTPResponse {
-        let dropped = try store.read { try $0.journalPage(after: Int64.max - 1, limit: 1).dropped }
+        let dropped = try store.read { $0.journalDropped() }
         let text = metrics.render(
             journalDropped: dropped, openConnections: server.openConnections, waiters: waits.count)
         return .content(.ok, type: "text/plain; version=0.0.4; charset=utf-8", Array(text.utf8))
@@ -143,7 +143,7 @@ extension AdminAPI {
             try AdminResponse.allowOnly(query, Self.waitKeys + ["endpoint", "status", "app"])
             var filter = try Self.journalFilter(query.filter { $0.key != "since" })
             filter.since = since
-            let start = fromNow ? try store.read { try $0.lastJournalID() } : 0
+            let start = fromNow ? try store.read { $0.lastJournalID() } : 0
             let allowed = Self.allowed([
                 "endpoint": filter.endpoint, "status": filter.status.map(String.init),
                 "app": filter.appKey,
@@ -151,7 +151,7 @@ extension AdminAPI {
             waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
                 [filter] after, limit in
                 try store.read { reader in
-                    let last = try reader.lastJournalID()
+                    let last = reader.lastJournalID()
                     return (
                         try reader.journalPage(after: after, limit: limit, filter: filter, upTo: last).requests, last
                     )

@@ -82,7 +82,7 @@ struct AdminAPI: Sendable {
     }
 
     private func clearRequests(_ request: HTTPRequest) throws -> HTTPResponse {
-        let deleted = try store.writeAndWait { try $0.clearJournal() }
+        let deleted = try store.writeAndWait { $0.clearJournal() }
         return AdminResponse.json(.ok, ["deleted": deleted])
     }
 }

@@ -101,7 +101,7 @@ struct EndpointPipeline: Sendable {
         let record = Self.record(request, endpoint: endpoint, result: result)
         store.write { transaction in
             try result.change?(transaction)
-            try transaction.appendJournal(record.finished())
+            transaction.appendJournal(record.finished())
         } completion: { outcome in
             switch outcome {
             case .success:
@@ -114,7 +114,7 @@ struct EndpointPipeline: Sendable {
                 failed.status = failure.status.code
                 failed.reason = failure.reason
                 store.write { [failed] in
-                    try $0.appendJournal(failed.finished())
+                    $0.appendJournal(failed.finished())
                 } completion: { _ in
                     reply.send(failure.response)
                     var refused = result

@@ -14,15 +14,12 @@ package final class SQLiteConnection {
     /// Whether the transaction under way wrote the `applications` table; the store's writer reads and
     /// clears it after each commit to drop its in-memory copy of the applications.
     package var applicationsChanged = false
-    /// How many rows `request_journal` holds as of the last statement (nil: not known, counted again
-    /// when needed). Trimming the journal after each batch counted every row with `count(*)` (a twelfth
-    /// of a tracking hit); appends, trims and clears keep it, anything else that deletes or rolls back
-    /// forgets it.
-    package var journalCount: Int64?
-    /// The id the next journal row gets (nil: not known yet; then one more than the highest id the table
-    /// holds or ever held, see ``StoreTransaction/appendJournal(_:)``). Kept here rather than left to
-    /// AUTOINCREMENT, which wrote its bookkeeping row with every insert. A rolled-back batch leaves a
-    /// gap in the ids, never a repeat.
+    /// The journal changes of the transaction under way, in order; the store's writer writes them to
+    /// the journal's file with the batch (see ``JournalLog``), and drops what a rollback undid.
+    package var journalChanges: [JournalChange] = []
+    /// The id the next journal entry gets (nil: not known yet; then one more than the highest id the
+    /// journal ever held, see ``StoreTransaction/appendJournal(_:)``). A rolled-back batch leaves a gap
+    /// in the ids, never a repeat.
     package var nextJournalID: Int64?
     /// The rows the event stream publishes, noted as the transaction under way writes them (nil: no
     /// stream is open, nothing is noted). The store's writer hands them on after the commit, and drops

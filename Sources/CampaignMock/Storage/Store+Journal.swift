@@ -27,69 +27,22 @@ package struct JournalRecord: Sendable {
 }
 
 extension StoreTransaction {
-    /// Appends a request to the journal.
-    package func appendJournal(_ record: JournalRecord) throws {
-        // Ids only grow, also across a reset: the highest id ever given is the larger of the table's
-        // and `journal_last_id`, which a deletion of journal rows keeps first (``keepLastJournalID()``).
-        let id =
-            try connection.nextJournalID
-            ?? connection.integer(
-                """
-                SELECT max(coalesce((SELECT max(id) FROM request_journal), 0),
-                    coalesce((SELECT value FROM store_counters WHERE name = 'journal_last_id'), 0)) + 1
-                """)
-        try connection.query(
-            """
-            INSERT INTO request_journal (id, received_at, method, target, endpoint, headers, body, status, reason,
-                app_key, duration_us, remote_address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            values: [
-                .integer(id), .integer(record.receivedAtMicros), .text(record.method), .text(record.target),
-                .text(record.endpoint), .text(record.headersJSON), .blob(record.body), .integer(Int64(record.status)),
-                record.reason.sqliteValue, record.appKey.sqliteValue, .integer(record.durationMicros),
-                record.remoteAddress.sqliteValue,
-            ])
+    /// Appends a request to the journal. It is written to the journal's file with the rest of the batch,
+    /// and visible once the batch has committed (see ``JournalLog``).
+    package func appendJournal(_ record: JournalRecord) {
+        // Ids only grow, also across clears and restarts: the writer hands them out from the highest
+        // id the journal ever held. A rolled-back batch leaves a gap, never a repeat.
+        let id = connection.nextJournalID ?? journal.lastID + 1
+        connection.journalChanges.append(.append(id: id, record))
         connection.nextJournalID = id + 1
-        if let count = connection.journalCount { connection.journalCount = count + 1 }
         self.record(.request(id: id, record))
     }
 
-    /// Notes the highest journal id given so far, before journal rows are deleted, so the ids of later
-    /// entries keep growing (a `wait` or a page cursor from before the deletion stays valid). Trimming
-    /// needs none: it keeps at least the newest entry.
-    func keepLastJournalID() throws {
-        try connection.query(
-            """
-            INSERT INTO store_counters (name, value)
-                SELECT 'journal_last_id', coalesce(max(id), 0) FROM request_journal WHERE true
-                ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)
-            """)
-    }
-
-    /// Deletes the oldest entries beyond `limit` and counts them as dropped.
-    package func trimJournal(to limit: Int) throws {
-        let count =
-            try connection.journalCount ?? connection.integer("SELECT count(*) FROM request_journal")
-        connection.journalCount = count
-        let excess = count - Int64(limit)
-        guard excess > 0 else { return }
-        try connection.query(
-            "DELETE FROM request_journal WHERE id IN (SELECT id FROM request_journal ORDER BY id LIMIT ?)", [excess])
-        connection.journalCount = count - excess
-        try connection.query(
-            """
-            INSERT INTO store_counters (name, value) VALUES ('journal_dropped', ?)
-            ON CONFLICT (name) DO UPDATE SET value = value + excluded.value
-            """, [excess])
-    }
-
-    /// Empties the journal and its dropped count; returns how many entries were deleted.
-    package func clearJournal() throws -> Int {
-        try keepLastJournalID()
-        try connection.query("DELETE FROM request_journal")
-        connection.journalCount = 0
-        let deleted = connection.changes
-        try connection.query("DELETE FROM store_counters WHERE name = 'journal_dropped'")
+    /// Empties the journal (and its dropped count), or deletes the entries naming `appKey`; returns how
+    /// many entries are deleted.
+    package func clearJournal(appKey: String? = nil) -> Int {
+        let deleted = journal.countCleared(appKey: appKey, after: connection.journalChanges)
+        connection.journalChanges.append(.clear(appKey: appKey))
         return deleted
     }
 }
@@ -97,55 +50,74 @@ extension StoreTransaction {
 extension StoreReader {
     /// Journal entries with id greater than `after` matching `filter`, oldest first, at most `limit`.
     package func journalPage(after: Int64, limit: Int, filter: JournalFilter = JournalFilter(), upTo: Int64? = nil)
-        throws
-        -> JournalPage
+        throws -> JournalPage
     {
+        try journal.page(after: after, limit: limit, filter: filter, upTo: upTo)
+    }
+
+    /// The highest journal id given so far (0 when none), where a wait that counts from now starts.
+    package func lastJournalID() -> Int64 {
+        journal.lastID
+    }
+
+    /// How many entries the journal holds.
+    package func journalCount() -> Int {
+        journal.count
+    }
+
+    /// How many entries were dropped because the journal was full, since it was last emptied.
+    package func journalDropped() -> Int64 {
+        journal.dropped
+    }
+}
+
+extension JournalLog {
+    /// Moves the journal of a database from before migration 0013, a table, into the journal's files,
+    /// once: only into files that never held an entry (a start that stopped halfway does it again), and
+    /// before the migration drops the table.
+    func importTable(from connection: SQLiteConnection) throws {
+        let exists = { (table: String) throws -> Bool in
+            try connection.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", [table]) == 1
+        }
+        guard try exists("request_journal"), isEmpty else { return }
+        // The highest id given: kept in `store_counters` since migration 0010, by AUTOINCREMENT before.
+        let counter = { (name: String) throws -> Int64 in
+            guard try exists("store_counters") else { return 0 }
+            return try connection.integer(
+                "SELECT coalesce((SELECT value FROM store_counters WHERE name = ?), 0)", [name])
+        }
+        let sequence =
+            try exists("sqlite_sequence")
+            ? try connection.integer(
+                "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'request_journal'), 0)") : 0
         let rows = try connection.query(
             """
             SELECT id, received_at, method, target, endpoint, headers, body, status, reason, app_key,
                 duration_us, remote_address
-            FROM request_journal
-            WHERE id > ? AND (? IS NULL OR endpoint = ?) AND (? IS NULL OR status = ?) AND (? IS NULL OR app_key = ?)
-                AND (? IS NULL OR received_at >= ?) AND (? IS NULL OR id <= ?)
-            ORDER BY id LIMIT ?
-            """,
-            [
-                after, filter.endpoint, filter.endpoint, filter.status, filter.status, filter.appKey, filter.appKey,
-                filter.since, filter.since, upTo, upTo, limit + 1,
-            ])
-        let entries = try rows.prefix(limit).map(Self.entry)
-        let dropped = try connection.integer(
-            "SELECT coalesce((SELECT value FROM store_counters WHERE name = 'journal_dropped'), 0)")
-        return JournalPage(
-            requests: entries, dropped: dropped,
-            nextCursor: rows.count > limit ? entries.last?.id : nil)
-    }
-
-    /// The newest journal id (0 when empty), where a wait that counts from now starts.
-    package func lastJournalID() throws -> Int64 {
-        try connection.integer("SELECT coalesce(max(id), 0) FROM request_journal")
-    }
-
-    /// How many entries the journal holds.
-    package func journalCount() throws -> Int64 {
-        try connection.integer("SELECT count(*) FROM request_journal")
-    }
-
-    private static func entry(_ row: SQLiteRow) throws -> JournalEntry {
-        JournalEntry(
-            id: try row.integer("id"),
-            record: JournalRecord(
-                receivedAtMicros: try row.integer("received_at"),
-                method: try row.text("method"),
-                target: try row.text("target"),
-                endpoint: try row.text("endpoint"),
-                headersJSON: try row.text("headers"),
-                body: try row.blob("body"),
-                status: Int(try row.integer("status")),
-                reason: try row["reason"].text,
-                appKey: try row["app_key"].text,
-                durationMicros: try row.integer("duration_us"),
-                remoteAddress: try row["remote_address"].text))
+            FROM request_journal ORDER BY id
+            """)
+        let entries = try rows.map { row in
+            (
+                try row.integer("id"),
+                JournalRecord(
+                    receivedAtMicros: try row.integer("received_at"),
+                    method: try row.text("method"),
+                    target: try row.text("target"),
+                    endpoint: try row.text("endpoint"),
+                    headersJSON: try row.text("headers"),
+                    body: try row.blob("body"),
+                    status: Int(try row.integer("status")),
+                    reason: try row["reason"].text,
+                    appKey: try row["app_key"].text,
+                    durationMicros: try row.integer("duration_us"),
+                    remoteAddress: try row["remote_address"].text)
+            )
+        }
+        try begin(
+            lastID: max(counter("journal_last_id"), sequence, entries.last?.0 ?? 0), dropped: counter("journal_dropped")
+        )
+        guard !entries.isEmpty else { return }
+        publish(try write(entries.map { .append(id: $0.0, $0.1) }))
     }
 }
 

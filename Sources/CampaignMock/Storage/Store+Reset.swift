@@ -18,14 +18,7 @@ extension StoreTransaction {
         }
         var deleted: [ResetPart: Int] = [:]
         if parts.contains(.journal) {
-            try keepLastJournalID()
-            try connection.query(
-                "DELETE FROM request_journal WHERE ? IS NULL OR app_key = ?", [applicationKey, applicationKey])
-            deleted[.journal] = connection.changes
-            connection.journalCount = nil
-            if applicationKey == nil {
-                try connection.query("DELETE FROM store_counters WHERE name = 'journal_dropped'")
-            }
+            deleted[.journal] = clearJournal(appKey: applicationKey)
         }
         if parts.contains(.events) {
             try connection.query(

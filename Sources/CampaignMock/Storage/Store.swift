@@ -18,16 +18,16 @@ package final class Store: Sendable {
     private let writer: Writer
     private let readers: ReaderPool?
     private let applications = ApplicationCache()
+    private let journal: JournalLog
 
     /// Opens the database at `path` (nil = in memory), runs the migrations, starts the writer.
     ///
     /// - Parameters:
     ///   - checkpoints: when the WAL is copied into the database file and started again.
-    ///   - afterEachBatch: runs inside each batch transaction after its jobs (housekeeping such as
-    ///     trimming the journal).
+    ///   - journalLimit: most entries the request journal keeps; its files are `path` + `-requests`
+    ///     and `-requests.old` (see ``JournalLog``).
     package init(
-        path: String?, checkpoints: CheckpointPolicy = CheckpointPolicy(),
-        afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)? = nil
+        path: String?, checkpoints: CheckpointPolicy = CheckpointPolicy(), journalLimit: Int = 10_000
     ) throws {
         self.path = path
         let connection = try SQLiteConnection(path: path ?? ":memory:")
@@ -41,14 +41,15 @@ package final class Store: Sendable {
         // (wrk, 10 s of hits then 10 s of registrations on one server, three rounds: registrations
         // 10.7k/s with 32 MiB, 11.5k/s with 8 MiB) and cost 26 MB of peak RSS (53 MB against 27 MB).
         try connection.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-8192")
+        journal = try JournalLog(path: path.map { $0 + "-requests" }, limit: journalLimit)
+        try journal.importTable(from: connection)  // before migration 0013 drops that table
         try SQLiteMigrator.migrate(connection, Schema.migrations, current: Schema.current)
         readers = path.map { ReaderPool(path: $0) }
         // Checkpoints run on their own thread, never inside a commit (see Checkpointer).
         let checkpointer = try path.map { try Checkpointer(path: $0, policy: checkpoints) }
         if let checkpointer { connection.afterEachCommit { checkpointer.walHas(pages: $0) } }
         writer = Writer(
-            connection: connection, afterEachBatch: afterEachBatch, applications: applications,
-            checkpointer: checkpointer)
+            connection: connection, journal: journal, applications: applications, checkpointer: checkpointer)
     }
 
     /// The application with `integrationKey`, or nil, as last committed. Answered from memory: the
@@ -108,7 +109,7 @@ package final class Store: Sendable {
         guard let readers else {
             return try writeAndWait { try work($0.reader) }
         }
-        return try readers.withConnection { try work(StoreReader(connection: $0)) }
+        return try readers.withConnection { [journal] in try work(StoreReader(connection: $0, journal: journal)) }
     }
 
     /// Finishes the queued writes, checkpoints the WAL into the database file and closes.
@@ -129,7 +130,7 @@ extension Store {
         }
 
         private let connection: SQLiteConnection
-        private let afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)?
+        private let journal: JournalLog
         private let applications: ApplicationCache
         private let checkpointer: Checkpointer?
         private let queue = Mutex<(jobs: [Job], closing: Bool)>(([], false))
@@ -145,11 +146,11 @@ extension Store {
         private static let batchLimit = 2048
 
         init(
-            connection: SQLiteConnection, afterEachBatch: (@Sendable (StoreTransaction) throws -> Void)?,
-            applications: ApplicationCache, checkpointer: Checkpointer?
+            connection: SQLiteConnection, journal: JournalLog, applications: ApplicationCache,
+            checkpointer: Checkpointer?
         ) {
             self.connection = connection
-            self.afterEachBatch = afterEachBatch
+            self.journal = journal
             self.applications = applications
             self.checkpointer = checkpointer
             thread = SystemThread(name: "store-writer") { [self] in run() }
@@ -210,7 +211,7 @@ extension Store {
         /// completion it returns).
         private func commit(_ jobs: [Job]) {
             defer { forgetApplicationsIfWritten() }  // a failed batch changed nothing, but clears the flag
-            let transaction = StoreTransaction(connection: connection)
+            let transaction = StoreTransaction(connection: connection, journal: journal)
             // The transaction statements are prepared once and reused (`query` caches them): parsing their
             // text for every job showed as an eighth of a tracking hit's instructions.
             do {
@@ -228,18 +229,18 @@ extension Store {
                 try? connection.execute("ROLLBACK")
                 return commitEachInItsSavepoint(jobs)
             }
-            finish(jobs, transaction, completions: completions, failures: [])
+            finish(jobs, completions: completions, failures: [])
         }
 
-        /// What the connection kept about the batch being rolled back: the journal's row count, the rows
+        /// What the connection kept about the batch being rolled back: its journal changes, the rows
         /// noted for the stream.
         private func forgetBatch() {
-            connection.journalCount = nil
+            connection.journalChanges.removeAll(keepingCapacity: true)
             if connection.recordedChanges != nil { connection.recordedChanges = [] }
         }
 
         private func commitEachInItsSavepoint(_ jobs: [Job]) {
-            let transaction = StoreTransaction(connection: connection)
+            let transaction = StoreTransaction(connection: connection, journal: journal)
             var completions: [@Sendable () -> Void] = []
             var failures: [(Job, any Error)] = []
             do {
@@ -250,6 +251,7 @@ extension Store {
             }
             for job in jobs {
                 let recorded = connection.recordedChanges?.count
+                let journaled = connection.journalChanges.count
                 do {
                     try connection.query("SAVEPOINT job")
                     do {
@@ -257,7 +259,7 @@ extension Store {
                         try connection.query("RELEASE job")
                     } catch {
                         // What the job appended or noted is gone again.
-                        connection.journalCount = nil
+                        connection.journalChanges.removeSubrange(journaled...)
                         if let recorded { connection.recordedChanges?.removeSubrange(recorded...) }
                         try connection.query("ROLLBACK TO job")
                         try connection.query("RELEASE job")
@@ -267,23 +269,31 @@ extension Store {
                     failures.append((job, error))
                 }
             }
-            finish(jobs, transaction, completions: completions, failures: failures)
+            finish(jobs, completions: completions, failures: failures)
         }
 
-        /// Housekeeping, the commit, then each job's completion (or failure).
+        /// The journal's write, the commit, then each job's completion (or failure). The journal's bytes
+        /// are written first, so that a batch whose journal cannot be written fails as a whole; a commit
+        /// that fails cuts them off again.
         private func finish(
-            _ jobs: [Job], _ transaction: StoreTransaction, completions: [@Sendable () -> Void],
+            _ jobs: [Job], completions: [@Sendable () -> Void],
             failures: [(Job, any Error)]
         ) {
+            var written: JournalLog.Written?
             do {
-                try afterEachBatch?(transaction)
+                if !connection.journalChanges.isEmpty {
+                    written = try journal.write(connection.journalChanges)
+                    connection.journalChanges.removeAll(keepingCapacity: true)
+                }
                 try connection.query("COMMIT")
             } catch {
+                if let written { journal.discard(written) }
                 forgetBatch()
                 try? connection.execute("ROLLBACK")
                 for job in jobs { job.fail(error) }
                 return
             }
+            if let written { journal.publish(written) }
             forgetApplicationsIfWritten()  // before any completion: "created" means the next request sees it
             // Before any completion too: a client that saw its answer finds its change in the stream.
             if let changes = connection.recordedChanges, !changes.isEmpty {

@@ -2,15 +2,18 @@
 /// so SQL stays in this folder.
 package struct StoreReader {
     let connection: SQLiteConnection
+    let journal: JournalLog
 }
 
 /// Read and write access inside the writer's transaction. Changes become visible, and the caller's
 /// completion runs, only after the batch commits.
 package struct StoreTransaction {
     let connection: SQLiteConnection
+    let journal: JournalLog
 
-    /// Reads within the same transaction (sees this transaction's own writes).
-    package var reader: StoreReader { StoreReader(connection: connection) }
+    /// Reads within the same transaction (sees this transaction's own SQLite writes; journal entries
+    /// appear after the commit).
+    package var reader: StoreReader { StoreReader(connection: connection, journal: journal) }
 }
 
 @available(*, unavailable)

@@ -78,14 +78,14 @@ struct StoreTests {
     @Test func sixtyFourConcurrentWritersLoseNothingAndDuplicateNothing() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/db.sqlite3"
-        let store = try Store(path: path)
+        let store = try Store(path: path, journalLimit: 100_000)
         let group = DispatchGroup()
         let failures = LockedCounter()
         for writer in 0..<64 {
             for row in 0..<1000 {
                 group.enter()
                 store.write {
-                    try $0.appendJournal(record("/\(writer)/\(row)"))
+                    $0.appendJournal(record("/\(writer)/\(row)"))
                 } completion: { result in
                     if case .failure = result { failures.increment() }
                     group.leave()
@@ -96,7 +96,7 @@ struct StoreTests {
         DispatchQueue.concurrentPerform(iterations: 64) { writer in
             for row in 0..<10 {
                 do {
-                    try store.writeAndWait { try $0.appendJournal(record("/sync/\(writer)/\(row)")) }
+                    try store.writeAndWait { $0.appendJournal(record("/sync/\(writer)/\(row)")) }
                 } catch {
                     failures.increment()
                 }
@@ -105,8 +105,13 @@ struct StoreTests {
         group.wait()
         store.close()
         #expect(failures.value == 0)
-        #expect(try count("SELECT count(*) FROM request_journal WHERE target NOT LIKE '/sync/%'", in: path) == 64_000)
-        #expect(try count("SELECT count(DISTINCT target) FROM request_journal", in: path) == 64_640)
+        // Read back from the journal's files by a store opened again.
+        let reopened = try Store(path: path, journalLimit: 100_000)
+        defer { reopened.close() }
+        let targets = try reopened.journalTargets()
+        #expect(targets.count == 64_640)
+        #expect(Set(targets).count == 64_640)
+        #expect(targets.filter { !$0.hasPrefix("/sync/") }.count == 64_000)
     }
 
     @Test func aCommittedWriteIsVisibleToANewConnection() throws {
@@ -114,9 +119,8 @@ struct StoreTests {
         let path = directory.path + "/db.sqlite3"
         let store = try Store(path: path)
         defer { store.close() }
-        try store.writeAndWait { try $0.appendJournal(record("/visible")) }
-        #expect(try count("SELECT count(*) FROM request_journal WHERE target = '/visible'", in: path) == 1)
-        #expect(try store.read { try $0.journalCount() } == 1)
+        try store.writeAndWait { try $0.upsertApplication(Application(name: "V", platform: .ios, integrationKey: "v")) }
+        #expect(try count("SELECT count(*) FROM applications WHERE integration_key = 'v'", in: path) == 1)
     }
 
     @Test func aFailingWriteRollsBackAloneAndTheOthersCommit() throws {
@@ -143,7 +147,7 @@ struct StoreTests {
         for index in 0..<10 {
             group.enter()
             store.write { transaction in
-                try transaction.appendJournal(record("/job/\(index)"))
+                transaction.appendJournal(record("/job/\(index)"))
                 if index == 4 { throw StoreError.closed }
             } completion: { result in
                 outcomes.append(index, result)
@@ -154,8 +158,9 @@ struct StoreTests {
         group.wait()
         store.close()
         #expect(outcomes.failed == [4])
-        #expect(try count("SELECT count(*) FROM request_journal", in: path) == 9)
-        #expect(try count("SELECT count(*) FROM request_journal WHERE target = '/job/4'", in: path) == 0)
+        let reopened = try Store(path: path)
+        defer { reopened.close() }
+        #expect(try reopened.journalTargets() == [0, 1, 2, 3, 5, 6, 7, 8, 9].map { "/job/\($0)" })
         // The event stream gets the committed rows once each, in order, and never the rolled-back one.
         #expect(published.withLock { $0 } == [0, 1, 2, 3, 5, 6, 7, 8, 9].map { "/job/\($0)" })
     }
@@ -170,14 +175,14 @@ struct StoreTests {
         defer { store.close() }
         let published = Mutex<[String]>([])
         store.publishCommits { changes in published.withLock { $0 += changes.map(Self.target) } }
-        try store.writeAndWait { try $0.appendJournal(record("/before")) }
+        try store.writeAndWait { $0.appendJournal(record("/before")) }
         try store.recordChanges(true)
-        try store.writeAndWait { try $0.appendJournal(record("/during")) }
+        try store.writeAndWait { $0.appendJournal(record("/during")) }
         try store.writeAndWait { transaction in
-            try transaction.withoutRecording { try transaction.appendJournal(record("/imported")) }
+            transaction.withoutRecording { transaction.appendJournal(record("/imported")) }
         }
         try store.recordChanges(false)
-        try store.writeAndWait { try $0.appendJournal(record("/after")) }
+        try store.writeAndWait { $0.appendJournal(record("/after")) }
         #expect(published.withLock { $0 } == ["/during"])
     }
 
@@ -185,13 +190,13 @@ struct StoreTests {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path + "/db.sqlite3")
         store.close()
-        #expect(throws: StoreError.closed) { try store.writeAndWait { try $0.appendJournal(record("/late")) } }
+        #expect(throws: StoreError.closed) { try store.writeAndWait { $0.appendJournal(record("/late")) } }
     }
 
     @Test func inMemoryStoreReadsItsWrites() throws {
         let store = try Store(path: nil)
         defer { store.close() }
-        try store.writeAndWait { try $0.appendJournal(record("/memory")) }
+        try store.writeAndWait { $0.appendJournal(record("/memory")) }
         #expect(
             try store.read { try $0.journalPage(after: 0, limit: 10) }.requests.map(\.target) == [
                 "/memory"
@@ -200,27 +205,27 @@ struct StoreTests {
 
     @Test func trimsTheJournalToItsLimitAndCountsTheDropped() throws {
         let directory = TemporaryDirectory()
-        let store = try Store(path: directory.path + "/db.sqlite3") { try $0.trimJournal(to: 5) }
+        let store = try Store(path: directory.path + "/db.sqlite3", journalLimit: 5)
         defer { store.close() }
         for index in 0..<8 {
-            try store.writeAndWait { try $0.appendJournal(record("/\(index)")) }
+            try store.writeAndWait { $0.appendJournal(record("/\(index)")) }
         }
         let page = try store.read { try $0.journalPage(after: 0, limit: 100) }
         #expect(page.requests.map(\.target) == ["/3", "/4", "/5", "/6", "/7"])
         #expect(page.dropped == 3)
     }
 
-    /// The writer keeps the journal's row count in memory; a job that fails after appending, and a reset
-    /// of one application's entries, must not leave it wrong (it would trim too many or too few).
+    /// A job that fails after appending, and a reset of one application's entries, must not leave the
+    /// journal's count wrong (it would trim too many or too few).
     @Test func trimsToTheLimitAfterAFailedJobAndAResetOfOneApplication() throws {
         let directory = TemporaryDirectory()
-        let store = try Store(path: directory.path + "/db.sqlite3") { try $0.trimJournal(to: 5) }
+        let store = try Store(path: directory.path + "/db.sqlite3", journalLimit: 5)
         defer { store.close() }
         func append(_ target: String, app: String? = nil) throws {
             var entry = record(target)
             entry.appKey = app
             let appended = entry
-            try store.writeAndWait { try $0.appendJournal(appended) }
+            try store.writeAndWait { $0.appendJournal(appended) }
         }
         try store.writeAndWait {
             try $0.insertApplication(Application(name: "K", platform: .ios, integrationKey: "k"))
@@ -229,7 +234,7 @@ struct StoreTests {
         struct Refused: Error {}
         #expect(throws: Refused.self) {
             try store.writeAndWait { transaction in
-                try transaction.appendJournal(record("/rolled-back"))
+                transaction.appendJournal(record("/rolled-back"))
                 throw Refused()
             }
         }
@@ -257,20 +262,16 @@ struct StoreTests {
         defer { store.close() }
         func size() -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
         let before = size()
-        for batch in 0..<60 {
+        for _ in 0..<60 {
             try store.writeAndWait { transaction in
-                for index in 0..<10 {
-                    var entry = record("/\(batch)/\(index)")
-                    entry.body = [UInt8](repeating: UInt8(ascii: "a"), count: 8192)
-                    try transaction.appendJournal(entry)
-                }
+                for _ in 0..<10 { try Self.writeFiller(8192, in: transaction) }
             }
         }
         // 600 rows of 8 KB, about 4.8 MB: many times the pages after which a checkpoint is due.
         let deadline = Date().addingTimeInterval(20)
         while size() < before + 4_000_000 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         #expect(size() >= before + 4_000_000)
-        #expect(try store.read { try $0.journalCount() } == 600)
+        #expect(try store.read { try $0.connection.integer("SELECT count(*) FROM filler") } == 600)
     }
 
     /// Under a writer that is never idle the checkpoint thread never copies the whole WAL before the next
@@ -288,13 +289,11 @@ struct StoreTests {
         // of WAL frames in all. The WAL stays near the policy's 100 pages plus what the writer wrote while
         // a copy ran (under 2 MB here); a bound of 16 MB leaves room for a slow disk.
         let rows = 10_000
-        for index in 0..<rows {
+        for _ in 0..<rows {
             inFlight.wait()
             written.enter()
-            var entry = record("/\(index)")
-            entry.body = [UInt8](repeating: UInt8(ascii: "a"), count: 2048)
-            store.write { [entry] in
-                try $0.appendJournal(entry)
+            store.write {
+                try Self.writeFiller(2048, in: $0)
             } completion: { _ in
                 inFlight.signal()
                 written.leave()
@@ -304,7 +303,15 @@ struct StoreTests {
         let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         #expect(wal > 0)
         #expect(wal < 16_000_000)
-        #expect(try store.read { try $0.journalCount() } == rows)
+        #expect(try store.read { try $0.connection.integer("SELECT count(*) FROM filler") } == Int64(rows))
+    }
+
+    /// A row of `bytes` bytes in a table of its own, to make WAL frames (the journal is not in SQLite).
+    private static func writeFiller(_ bytes: Int, in transaction: StoreTransaction) throws {
+        try transaction.connection.execute("CREATE TABLE IF NOT EXISTS filler (body BLOB NOT NULL)")
+        try transaction.connection.query(
+            "INSERT INTO filler (body) VALUES (?)", values: [.blob([UInt8](repeating: UInt8(ascii: "a"), count: bytes))]
+        )
     }
 
     /// Journal ids only grow: after the journal is emptied (all of it, or one application's entries), and
@@ -317,27 +324,29 @@ struct StoreTests {
             var entry = record(target)
             entry.appKey = app
             let appended = entry
-            try store.writeAndWait { try $0.appendJournal(appended) }
-            return try store.read { try $0.lastJournalID() }
+            try store.writeAndWait { $0.appendJournal(appended) }
+            return try store.read { $0.lastJournalID() }
         }
         var store = try Store(path: path)
         #expect(try append(store, "/1") == 1)
         #expect(try append(store, "/2", app: "a") == 2)
-        _ = try store.writeAndWait { try $0.clearJournal() }
+        _ = try store.writeAndWait { $0.clearJournal() }
         #expect(try append(store, "/3", app: "a") == 3)
         _ = try store.writeAndWait { try $0.reset([.journal], applicationKey: nil) }
         store.close()
 
         store = try Store(path: path)
         defer { store.close() }
-        #expect(try store.read { try $0.lastJournalID() } == 0)  // empty, yet the next id is 4
+        #expect(try store.read { $0.journalCount() } == 0)
+        #expect(try store.read { $0.lastJournalID() } == 3)  // empty, and the next id is 4
         #expect(try append(store, "/4") == 4)
         let page = try store.read { try $0.journalPage(after: 3, limit: 10) }
         #expect(page.requests.map(\.target) == ["/4"])
     }
 
     /// A database made before journal ids came from the writer (AUTOINCREMENT) keeps its entries and its
-    /// highest id ever given, even when its journal was emptied.
+    /// highest id ever given, even when its journal was emptied; migration 0013 moves them from the table
+    /// into the journal's files, once.
     @Test func migratingAnAutoincrementJournalKeepsItsHighestID() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/db.sqlite3"
@@ -354,11 +363,16 @@ struct StoreTests {
             try old.query("DELETE FROM request_journal WHERE target = '/3'")  // AUTOINCREMENT still says 3
         }
 
-        let store = try Store(path: path)
-        defer { store.close() }
+        var store = try Store(path: path)
         let before = try store.read { try $0.journalPage(after: 0, limit: 10) }
         #expect(before.requests.map(\.id) == [1, 2])
-        try store.writeAndWait { try $0.appendJournal(record("/4")) }
+        #expect(before.requests.map(\.target) == ["/1", "/2"])
+        #expect(try count("SELECT count(*) FROM sqlite_schema WHERE name = 'request_journal'", in: path) == 0)
+        try store.writeAndWait { $0.appendJournal(record("/4")) }
+        store.close()
+        store = try Store(path: path)
+        defer { store.close() }
+        #expect(try store.journalTargets() == ["/1", "/2", "/4"])
         #expect(try store.read { try $0.journalPage(after: 2, limit: 10) }.requests.map(\.id) == [4])
     }
 
@@ -366,7 +380,7 @@ struct StoreTests {
         let store = try Store(path: nil)
         defer { store.close() }
         for index in 0..<5 {
-            try store.writeAndWait { try $0.appendJournal(record("/\(index)")) }
+            try store.writeAndWait { $0.appendJournal(record("/\(index)")) }
         }
         let first = try store.read { try $0.journalPage(after: 0, limit: 2) }
         #expect(first.requests.map(\.target) == ["/0", "/1"])

@@ -1,0 +1,427 @@
+import CampaignMockCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One change to the journal made by a write job; the store's writer hands a batch's changes to
+/// ``JournalLog/write(_:)`` before the batch commits.
+package enum JournalChange: Sendable {
+    case append(id: Int64, JournalRecord)
+    /// Deletes the entries so far, or those naming one integration key.
+    case clear(appKey: String?)
+}
+
+/// The request journal: the newest entries, in append-only files beside the database, with an index of
+/// them in memory.
+///
+/// The store's writer writes a batch's journal changes to the file (one `write`) before the batch's
+/// SQLite commit and makes them visible after it; a failed commit cuts them off the file again. So an
+/// answered request is in the journal, after a `kill -9` too. (A process killed between the two writes
+/// leaves the entries of a batch whose SQLite changes are not committed; nobody got an answer for them.)
+/// Kept out of SQLite because a journal row there was the dearest part of a request: its bytes went
+/// through the WAL and the checkpoint, and dropping old rows made new rows reuse freed pages (see the
+/// README, "The request journal").
+///
+/// Two files: the current one, and the one before it (`.old`). When the current file holds `limit`
+/// entries it becomes the old one, replacing the one before, and a new file begins (with a copy of any
+/// entry still kept that only the replaced file held, which only clears of one application's entries
+/// leave behind). A trim is written as the lowest id it kept, with the next batch; a start reads both
+/// files in order and ends with the same entries, ids and dropped count.
+package final class JournalLog: Sendable {
+    /// What the index keeps of an entry: what filters compare, and where its bytes are.
+    struct Indexed: Sendable {
+        let id: Int64
+        let receivedAt: Int64
+        let status: Int
+        let endpoint: String
+        let appKey: String?
+        let storage: any JournalStorage
+        let offset: Int
+        let count: Int
+    }
+
+    /// A batch written to the file but not yet visible: ``publish(_:)`` or ``discard(_:)`` it.
+    package struct Written: Sendable {
+        fileprivate let changes: [JournalChange]
+        fileprivate let indexed: [Indexed]
+        fileprivate let sizeBefore: Int
+        fileprivate let wroteTrim: Bool
+    }
+
+    private struct State: Sendable {
+        /// Entries by id; those before `first` are trimmed (removed from the array in chunks).
+        var entries: [Indexed] = []
+        var first = 0
+        var dropped: Int64 = 0
+        /// The highest id ever written.
+        var lastID: Int64 = 0
+        var current: any JournalStorage
+        var currentSize = 0
+        var currentEntries = 0
+        /// The lowest id the last trim kept, not yet written (it goes with the next batch).
+        var unwrittenTrim: Int64?
+
+        var visible: ArraySlice<Indexed> { entries[first...] }
+
+        mutating func add(_ entry: Indexed) {
+            entries.append(entry)
+            lastID = max(lastID, entry.id)
+        }
+
+        mutating func clear(appKey: String?) {
+            if let appKey {
+                entries = visible.filter { $0.appKey != appKey }
+            } else {
+                entries = []
+                dropped = 0
+            }
+            first = 0
+        }
+
+        /// Drops the oldest entries beyond `limit` and counts them; returns the lowest id kept, if any went.
+        @discardableResult
+        mutating func trim(to limit: Int) -> Int64? {
+            let excess = entries.count - first - limit
+            guard excess > 0 else { return nil }
+            drop(excess)
+            return entries[first].id
+        }
+
+        /// Drops the entries below `lowestKept`; counts them when `counted`.
+        mutating func trim(below lowestKept: Int64, counted: Bool) {
+            let excess = visible.prefix { $0.id < lowestKept }.count
+            drop(excess)
+            if !counted { dropped -= Int64(excess) }
+        }
+
+        private mutating func drop(_ count: Int) {
+            first += count
+            dropped += Int64(count)
+            if first >= 4096 && first >= entries.count / 2 {
+                entries.removeFirst(first)
+                first = 0
+            }
+        }
+    }
+
+    /// A change as a file holds it.
+    private enum FileChange {
+        case append(id: Int64, JournalRecord)
+        case clear(appKey: String?)
+        case trim(lowestKept: Int64)
+    }
+
+    /// Most entries kept.
+    package let limit: Int
+    /// The current file, nil in memory.
+    private let path: String?
+    private let state: Mutex<State>
+
+    /// Opens the journal at `path` (nil: in memory), reading what its files hold.
+    ///
+    /// - Throws: ``JournalFileError`` when a file cannot be opened, read or repaired.
+    package init(path: String?, limit: Int) throws(JournalFileError) {
+        self.path = path
+        self.limit = limit
+        let start = JournalFile.startRecord(lastID: 0, dropped: 0, lowestKept: 0)
+        guard let path else {
+            let storage = JournalMemoryStorage()
+            storage.write(start, at: 0)
+            var state = State(current: storage)
+            state.currentSize = start.count
+            self.state = Mutex(state)
+            return
+        }
+        var state = State(current: JournalMemoryStorage())
+        if let old = try JournalFileStorage(path: path + ".old", create: false) {
+            _ = Self.replay(try old.readAll(), from: old, into: &state, isCurrent: false)
+        }
+        let current = try JournalFileStorage(path: path, create: true)!
+        let bytes = try current.readAll()
+        let replayed = Self.replay(bytes, from: current, into: &state, isCurrent: true)
+        // A trim the process had no batch left to write with.
+        state.unwrittenTrim = state.trim(to: limit)
+        state.current = current
+        state.currentSize = replayed.validSize
+        state.currentEntries = replayed.entries
+        if replayed.validSize < bytes.count { try current.truncate(to: replayed.validSize) }
+        if replayed.validSize == 0 {
+            let start = JournalFile.startRecord(
+                lastID: state.lastID, dropped: state.dropped, lowestKept: state.visible.first?.id ?? 0)
+            try current.write(start, at: 0)
+            state.currentSize = start.count
+        }
+        self.state = Mutex(state)
+    }
+
+    /// Reads the records of one file into `state`; returns how many bytes were whole records and how
+    /// many entries its batches held. The dropped count of the file before the current one does not
+    /// count: the current file's start record says what it was then.
+    private static func replay(
+        _ bytes: [UInt8], from storage: any JournalStorage, into state: inout State, isCurrent: Bool
+    ) -> (validSize: Int, entries: Int) {
+        var reader = JournalFile.Reader(bytes)
+        var validSize = 0
+        var entries = 0
+        do {
+            while !reader.atEnd {
+                let kind = try reader.byte()
+                let length = Int(try reader.length())
+                let end = reader.position + length
+                guard end <= bytes.count else { throw JournalFileError.malformed }
+                var record = JournalFile.Reader(bytes, from: reader.position, end: end)
+                switch kind {
+                case JournalFile.start:
+                    let lastID = try record.integer()
+                    let dropped = try record.integer()
+                    let lowestKept = try record.integer()
+                    state.lastID = max(state.lastID, lastID)
+                    state.trim(below: lowestKept, counted: false)
+                    if isCurrent { state.dropped = dropped }
+                case JournalFile.kept, JournalFile.batch:
+                    // Read whole before any of it counts: a record is all or nothing.
+                    var changes: [(offset: Int, count: Int, change: FileChange)] = []
+                    while !record.atEnd {
+                        let offset = record.position
+                        switch bytes[offset] {
+                        case JournalFile.clear:
+                            _ = try record.byte()
+                            changes.append((offset, 0, .clear(appKey: try record.text())))
+                        case JournalFile.trim:
+                            _ = try record.byte()
+                            changes.append((offset, 0, .trim(lowestKept: try record.integer())))
+                        default:
+                            let (id, entry) = try record.entry()
+                            changes.append((offset, record.position - offset, .append(id: id, entry)))
+                        }
+                    }
+                    for (offset, count, change) in changes {
+                        switch change {
+                        case .append(let id, let entry):
+                            state.add(Indexed(id, entry, storage: storage, offset: offset, count: count))
+                            if kind == JournalFile.batch { entries += 1 }
+                        case .clear(let appKey):
+                            state.clear(appKey: appKey)
+                        case .trim(let lowestKept):
+                            state.trim(below: lowestKept, counted: true)
+                        }
+                    }
+                    // Kept entries are older than those of the file before: back in order of id.
+                    if kind == JournalFile.kept {
+                        state.entries = state.visible.sorted { $0.id < $1.id }
+                        state.first = 0
+                    }
+                default:
+                    throw JournalFileError.malformed
+                }
+                reader = JournalFile.Reader(bytes, from: end)
+                validSize = end
+            }
+        } catch {
+            // An incomplete last record: the process stopped while writing it.
+        }
+        return (validSize, entries)
+    }
+
+    /// The highest id written so far (0 when none).
+    package var lastID: Int64 { state.withLock { $0.lastID } }
+
+    /// How many entries the journal holds.
+    package var count: Int { state.withLock { $0.entries.count - $0.first } }
+
+    /// Whether no entry was ever written to the files.
+    package var isEmpty: Bool { state.withLock { $0.lastID == 0 && $0.entries.count == 0 } }
+
+    /// How many entries a clear for `appKey` (nil: all) deletes once the batch's `pending` changes
+    /// before it are applied.
+    package func countCleared(appKey: String?, after pending: [JournalChange]) -> Int {
+        var byKey: [String?: Int] = state.withLock { state in
+            var counts: [String?: Int] = [:]
+            for entry in state.visible { counts[entry.appKey, default: 0] += 1 }
+            return counts
+        }
+        for change in pending {
+            switch change {
+            case .append(_, let record): byKey[record.appKey, default: 0] += 1
+            case .clear(nil): byKey = [:]
+            case .clear(let key?): byKey[key] = nil
+            }
+        }
+        guard let appKey else { return byKey.values.reduce(0, +) }
+        return byKey[appKey] ?? 0
+    }
+
+    /// Writes a batch's changes to the current file (one write). Call ``publish(_:)`` after the batch
+    /// committed, or ``discard(_:)`` when it did not.
+    package func write(_ changes: [JournalChange]) throws(JournalFileError) -> Written {
+        try state.withLock { state throws(JournalFileError) in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(changes.count * 512)
+            let batch = JournalFile.begin(JournalFile.batch, in: &bytes)
+            if let lowestKept = state.unwrittenTrim { JournalFile.appendTrim(lowestKept: lowestKept, to: &bytes) }
+            var indexed: [Indexed] = []
+            indexed.reserveCapacity(changes.count)
+            for change in changes {
+                switch change {
+                case .append(let id, let record):
+                    let offset = JournalFile.appendEntry(id: id, record, to: &bytes)
+                    indexed.append(
+                        Indexed(
+                            id, record, storage: state.current, offset: state.currentSize + offset,
+                            count: bytes.count - offset))
+                case .clear(let appKey):
+                    JournalFile.appendClear(appKey: appKey, to: &bytes)
+                }
+            }
+            JournalFile.end(batch, in: &bytes)
+            let sizeBefore = state.currentSize
+            do throws(JournalFileError) {
+                try state.current.write(bytes, at: sizeBefore)
+            } catch {
+                try? state.current.truncate(to: sizeBefore)
+                throw error
+            }
+            state.currentSize += bytes.count
+            return Written(
+                changes: changes, indexed: indexed, sizeBefore: sizeBefore, wroteTrim: state.unwrittenTrim != nil)
+        }
+    }
+
+    /// Makes a written batch visible, trims to ``limit``, and begins a new file when the current one
+    /// holds `limit` entries.
+    package func publish(_ written: Written) {
+        state.withLock { state in
+            var next = written.indexed.makeIterator()
+            for change in written.changes {
+                switch change {
+                case .append: state.add(next.next()!)
+                case .clear(let appKey): state.clear(appKey: appKey)
+                }
+            }
+            if written.wroteTrim { state.unwrittenTrim = nil }
+            if let lowestKept = state.trim(to: limit) { state.unwrittenTrim = lowestKept }
+            state.currentEntries += written.indexed.count
+            if state.currentEntries >= limit { beginNewFile(&state) }
+        }
+    }
+
+    /// Cuts a written batch off the file again (its commit failed).
+    package func discard(_ written: Written) {
+        state.withLock { state in
+            try? state.current.truncate(to: written.sizeBefore)
+            state.currentSize = written.sizeBefore
+        }
+    }
+
+    /// The current file becomes the old one (the one before is deleted) and a new one begins with the
+    /// id, dropped count and lowest id kept so far, and a copy of the entries still kept that are in
+    /// neither (after a clear of one application's entries, older ones of others may be). When this
+    /// fails, the current file goes on growing and the next batch tries again.
+    private func beginNewFile(_ state: inout State) {
+        var bytes = JournalFile.startRecord(
+            lastID: state.lastID, dropped: state.dropped, lowestKept: state.visible.first?.id ?? state.lastID + 1)
+        let current = state.current
+        let older = state.visible.filter { $0.storage !== current }
+        if !older.isEmpty {
+            let kept = JournalFile.begin(JournalFile.kept, in: &bytes)
+            for entry in older {
+                guard let copy = try? entry.storage.read(offset: entry.offset, count: entry.count) else { return }
+                bytes += copy
+            }
+            JournalFile.end(kept, in: &bytes)
+        }
+        let storage: any JournalStorage
+        if let path {
+            guard rename(path, path + ".old") == 0 else { return }
+            do {
+                guard let file = try JournalFileStorage(path: path, create: true) else { return }
+                try file.truncate(to: 0)
+                try file.write(bytes, at: 0)
+                storage = file
+            } catch {
+                // The current file was renamed: appends go on into it under its new name until a new one
+                // can be made; a start reads both files either way.
+                return
+            }
+        } else {
+            let memory = JournalMemoryStorage()
+            memory.write(bytes, at: 0)
+            storage = memory
+        }
+        state.current = storage
+        state.currentSize = bytes.count
+        state.currentEntries = 0
+        state.unwrittenTrim = nil
+    }
+
+    /// Entries with id greater than `after` and at most `upTo` matching `filter`, oldest first, at most
+    /// `limit`.
+    package func page(after: Int64, limit: Int, filter: JournalFilter, upTo: Int64?) throws(JournalFileError)
+        -> JournalPage
+    {
+        let (matches, dropped) = state.withLock { state in
+            let visible = state.visible
+            var low = visible.startIndex
+            var high = visible.endIndex
+            while low < high {
+                let middle = (low + high) / 2
+                if visible[middle].id <= after { low = middle + 1 } else { high = middle }
+            }
+            var matches: [Indexed] = []
+            for entry in visible[low...] {
+                if let upTo, entry.id > upTo { break }
+                guard filter.matches(entry) else { continue }
+                matches.append(entry)
+                if matches.count > limit { break }
+            }
+            return (matches, state.dropped)
+        }
+        var requests: [JournalEntry] = []
+        requests.reserveCapacity(min(matches.count, limit))
+        for entry in matches.prefix(limit) {
+            let bytes = try entry.storage.read(offset: entry.offset, count: entry.count)
+            var reader = JournalFile.Reader(bytes)
+            let (id, record) = try reader.entry()
+            requests.append(JournalEntry(id: id, record: record))
+        }
+        return JournalPage(
+            requests: requests, dropped: dropped, nextCursor: matches.count > limit ? requests.last?.id : nil)
+    }
+
+    /// The dropped count.
+    package var dropped: Int64 { state.withLock { $0.dropped } }
+
+    /// Begins the current file again with `lastID` and `dropped` (an import into an empty journal).
+    func begin(lastID: Int64, dropped: Int64) throws(JournalFileError) {
+        try state.withLock { state throws(JournalFileError) in
+            let start = JournalFile.startRecord(lastID: lastID, dropped: dropped, lowestKept: 0)
+            try state.current.truncate(to: 0)
+            try state.current.write(start, at: 0)
+            state.currentSize = start.count
+            state.lastID = lastID
+            state.dropped = dropped
+        }
+    }
+}
+
+extension JournalLog.Indexed {
+    init(_ id: Int64, _ record: JournalRecord, storage: any JournalStorage, offset: Int, count: Int) {
+        self.init(
+            id: id, receivedAt: record.receivedAtMicros, status: record.status, endpoint: record.endpoint,
+            appKey: record.appKey, storage: storage, offset: offset, count: count)
+    }
+}
+
+extension JournalFilter {
+    fileprivate func matches(_ entry: JournalLog.Indexed) -> Bool {
+        if let endpoint, entry.endpoint != endpoint { return false }
+        if let status, entry.status != status { return false }
+        if let appKey, entry.appKey != appKey { return false }
+        if let since, entry.receivedAt < since { return false }
+        return true
+    }
+}

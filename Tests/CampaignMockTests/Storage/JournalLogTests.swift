@@ -1,0 +1,196 @@
+import CampaignMockTestSupport
+import Foundation
+import Testing
+
+@testable import CampaignMock
+
+/// The request journal's files: what a start reads back, after file changes, clears, a failed commit and
+/// a process that stopped while writing.
+@Suite("Request journal files")
+struct JournalLogTests {
+    private static func record(_ target: String, app: String? = nil, body: String = "") -> JournalRecord {
+        JournalRecord(
+            receivedAtMicros: 1_700_000_000_000_000, method: "POST", target: target, endpoint: "tracking",
+            headersJSON: #"[["Host","h"]]"#, body: Array(body.utf8), status: 200, reason: app == nil ? nil : "r",
+            appKey: app, durationMicros: 12, remoteAddress: "127.0.0.1:1")
+    }
+
+    /// Appends `targets` as one committed batch, with ids after the journal's last.
+    private static func append(_ journal: JournalLog, _ targets: [String], app: String? = nil, body: String = "")
+        throws
+    {
+        let first = journal.lastID + 1
+        let changes = targets.enumerated().map {
+            JournalChange.append(id: first + Int64($0), record($1, app: app, body: body))
+        }
+        journal.publish(try journal.write(changes))
+    }
+
+    private static func everything(_ journal: JournalLog) throws -> JournalPage {
+        try journal.page(after: 0, limit: 1000, filter: JournalFilter(), upTo: nil)
+    }
+
+    @Test func aStartReadsBackTheEntriesIdsAndDroppedCountAcrossFileChanges() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        let journal = try JournalLog(path: path, limit: 5)
+        for batch in 0..<7 {
+            try Self.append(journal, (0..<(batch % 3 + 1)).map { "/\(batch)/\($0)" }, app: batch == 5 ? "a" : nil)
+        }
+        journal.publish(try journal.write([.clear(appKey: "a")]))
+        try Self.append(journal, ["/last"])
+        let before = try Self.everything(journal)
+        #expect(before.requests.map(\.target) == ["/4/1", "/6/0", "/last"])
+        #expect(before.dropped == 8)
+        #expect(journal.lastID == 14)
+
+        let again = try JournalLog(path: path, limit: 5)
+        #expect(try Self.everything(again) == before)
+        #expect(again.lastID == 14)
+        // Two files at most, holding at most twice the limit.
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(files == ["journal", "journal.old"])
+        let entry = try #require(before.requests.first)
+        #expect(entry.headers == [["Host", "h"]])
+        #expect(entry.remoteAddress == "127.0.0.1:1")
+        #expect(entry.durationMs == 0.012)
+    }
+
+    /// A clear of one application's entries can leave older entries of another kept while the file that
+    /// holds them is replaced: the new file carries a copy.
+    @Test func entriesOnlyAReplacedFileHeldAreCopiedIntoTheNewOne() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        let journal = try JournalLog(path: path, limit: 3)
+        try Self.append(journal, ["/b1"], app: "b")
+        try Self.append(journal, ["/a1", "/a2"], app: "a")  // three entries: a new file begins
+        journal.publish(try journal.write([.clear(appKey: "a")]))
+        try Self.append(journal, ["/a3", "/a4"], app: "a")
+        journal.publish(try journal.write([.clear(appKey: "a")]))
+        try Self.append(journal, ["/a5"], app: "a")  // three in this file: the one with /b1 goes
+        let before = try Self.everything(journal)
+        #expect(before.requests.map(\.target) == ["/b1", "/a5"])
+        #expect(try Self.everything(try JournalLog(path: path, limit: 3)) == before)
+        try Self.append(journal, ["/a6", "/a7"], app: "a")
+        let after = try Self.everything(journal)
+        #expect(after.requests.map(\.target) == ["/a5", "/a6", "/a7"])
+        #expect(after.dropped == 1)
+        #expect(try Self.everything(try JournalLog(path: path, limit: 3)) == after)
+    }
+
+    /// A trim is written with the next batch; a start after a trim that had none still drops it, once.
+    @Test func aTrimWithNoBatchAfterItIsMadeAgainOnStart() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        let journal = try JournalLog(path: path, limit: 4)
+        try Self.append(journal, ["/1", "/2", "/3"])
+        try Self.append(journal, ["/4", "/5"])  // trims /1, written with no batch yet
+        let before = try Self.everything(journal)
+        #expect(before.dropped == 1)
+        var again = try JournalLog(path: path, limit: 4)
+        #expect(try Self.everything(again) == before)
+        try Self.append(again, ["/6"])
+        again = try JournalLog(path: path, limit: 4)
+        let page = try Self.everything(again)
+        #expect(page.requests.map(\.target) == ["/3", "/4", "/5", "/6"])
+        #expect(page.dropped == 2)
+    }
+
+    @Test func aClearSurvivesARestartAndIdsKeepGrowing() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        var journal = try JournalLog(path: path, limit: 100)
+        try Self.append(journal, ["/a"], app: "a")
+        try Self.append(journal, ["/b"], app: "b")
+        try Self.append(journal, ["/none"])
+        #expect(journal.countCleared(appKey: "a", after: []) == 1)
+        journal.publish(try journal.write([.clear(appKey: "a")]))
+        journal = try JournalLog(path: path, limit: 100)
+        #expect(try Self.everything(journal).requests.map(\.target) == ["/b", "/none"])
+
+        journal.publish(try journal.write([.clear(appKey: nil)]))
+        journal = try JournalLog(path: path, limit: 100)
+        #expect(journal.count == 0)
+        #expect(journal.lastID == 3)
+        try Self.append(journal, ["/next"])
+        #expect(try Self.everything(journal).requests.map(\.id) == [4])
+    }
+
+    @Test func countsWhatAClearDeletesWithTheBatchBeforeIt() throws {
+        let journal = try JournalLog(path: nil, limit: 100)
+        try Self.append(journal, ["/a1", "/a2"], app: "a")
+        try Self.append(journal, ["/b1"], app: "b")
+        let pending: [JournalChange] = [
+            .append(id: 4, Self.record("/a3", app: "a")), .clear(appKey: "b"),
+            .append(id: 5, Self.record("/b2", app: "b")),
+        ]
+        #expect(journal.countCleared(appKey: "a", after: pending) == 3)
+        #expect(journal.countCleared(appKey: "b", after: pending) == 1)
+        #expect(journal.countCleared(appKey: nil, after: pending) == 4)
+        #expect(journal.countCleared(appKey: nil, after: pending + [.clear(appKey: nil)]) == 0)
+    }
+
+    @Test func aDiscardedBatchIsCutOffTheFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        var journal = try JournalLog(path: path, limit: 100)
+        try Self.append(journal, ["/kept"])
+        let size = try Self.size(path)
+        journal.discard(try journal.write([.append(id: 2, Self.record("/rolled-back"))]))
+        #expect(try Self.size(path) == size)
+        try Self.append(journal, ["/after"])
+        journal = try JournalLog(path: path, limit: 100)
+        #expect(try Self.everything(journal).requests.map(\.target) == ["/kept", "/after"])
+    }
+
+    /// A process killed while writing a batch leaves part of it at the end of the file: a start reads up
+    /// to the last whole record, cuts the rest, and appends after it.
+    @Test(arguments: [1, 5, 9, 40])
+    func aStartCutsAnIncompleteLastBatch(keptBytes: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        var journal = try JournalLog(path: path, limit: 100)
+        try Self.append(journal, ["/1", "/2"], app: "a")
+        let whole = try Self.size(path)
+        try Self.append(journal, ["/torn"], body: "x")
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.truncate(atOffset: UInt64(whole + keptBytes))
+        try handle.close()
+
+        journal = try JournalLog(path: path, limit: 100)
+        #expect(try Self.size(path) == whole)
+        #expect(try Self.everything(journal).requests.map(\.target) == ["/1", "/2"])
+        try Self.append(journal, ["/3"])
+        journal = try JournalLog(path: path, limit: 100)
+        #expect(try Self.everything(journal).requests.map(\.target) == ["/1", "/2", "/3"])
+    }
+
+    @Test func filtersAndPagesByIdStatusEndpointAndKey() throws {
+        let journal = try JournalLog(path: nil, limit: 100)
+        try Self.append(journal, ["/1", "/2", "/3"], app: "a")
+        try Self.append(journal, ["/4", "/5"])
+        var filter = JournalFilter(endpoint: "tracking")
+        filter.appKey = "a"
+        let first = try journal.page(after: 0, limit: 2, filter: filter, upTo: nil)
+        #expect(first.requests.map(\.target) == ["/1", "/2"])
+        #expect(first.nextCursor == 2)
+        let rest = try journal.page(after: 2, limit: 2, filter: filter, upTo: nil)
+        #expect(rest.requests.map(\.target) == ["/3"])
+        #expect(rest.nextCursor == nil)
+        #expect(try journal.page(after: 0, limit: 10, filter: JournalFilter(), upTo: 4).requests.count == 4)
+        filter = JournalFilter(endpoint: "soap")
+        #expect(try journal.page(after: 0, limit: 10, filter: filter, upTo: nil).requests.isEmpty)
+    }
+
+    @Test func inMemoryItStaysWithinItsLimit() throws {
+        let journal = try JournalLog(path: nil, limit: 3)
+        for index in 0..<10 { try Self.append(journal, ["/\(index)"], body: String(repeating: "b", count: 1000)) }
+        let page = try Self.everything(journal)
+        #expect(page.requests.map(\.target) == ["/7", "/8", "/9"])
+        #expect(page.dropped == 7)
+    }
+
+    private static func size(_ path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
+    }
+}
