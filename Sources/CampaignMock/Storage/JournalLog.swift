@@ -325,11 +325,14 @@ package final class JournalLog: Sendable {
         var bytes = JournalFile.startRecord(
             lastID: state.lastID, dropped: state.dropped, lowestKept: state.visible.first?.id ?? state.lastID + 1)
         let current = state.current
-        let older = state.visible.filter { $0.storage !== current }
+        let older = state.visible.indices.filter { state.entries[$0].storage !== current }
+        var copied: [(index: Int, offset: Int)] = []
         if !older.isEmpty {
             let kept = JournalFile.begin(JournalFile.kept, in: &bytes)
-            for entry in older {
+            for index in older {
+                let entry = state.entries[index]
                 guard let copy = try? entry.storage.read(offset: entry.offset, count: entry.count) else { return }
+                copied.append((index, bytes.count))
                 bytes += copy
             }
             JournalFile.end(kept, in: &bytes)
@@ -351,6 +354,13 @@ package final class JournalLog: Sendable {
             let memory = JournalMemoryStorage()
             memory.write(bytes, at: 0)
             storage = memory
+        }
+        // The copies are what the index points to now: the next new file need not copy them again.
+        for (index, offset) in copied {
+            let entry = state.entries[index]
+            state.entries[index] = Indexed(
+                id: entry.id, receivedAt: entry.receivedAt, status: entry.status, endpoint: entry.endpoint,
+                appKey: entry.appKey, storage: storage, offset: offset, count: entry.count)
         }
         state.current = storage
         state.currentSize = bytes.count

@@ -71,10 +71,19 @@ struct JournalLogTests {
         let before = try Self.everything(journal)
         #expect(before.requests.map(\.target) == ["/b1", "/a5"])
         #expect(try Self.everything(try JournalLog(path: path, limit: 3)) == before)
-        try Self.append(journal, ["/a6", "/a7"], app: "a")
+        // Two more new files with /b1 kept: it is copied once each time, never twice.
+        for round in 0..<6 {
+            journal.publish(try journal.write([.clear(appKey: "a")]))
+            try Self.append(journal, ["/x\(round)"], app: "a")
+            journal.publish(try journal.write([.clear(appKey: "a")]))
+            let kept = try Self.everything(journal)
+            #expect(kept.requests.map(\.target) == ["/b1"])
+            #expect(try Self.everything(try JournalLog(path: path, limit: 3)) == kept)
+        }
+        try Self.append(journal, ["/a5", "/a6", "/a7"], app: "a")
         let after = try Self.everything(journal)
         #expect(after.requests.map(\.target) == ["/a5", "/a6", "/a7"])
-        #expect(after.dropped == 1)
+        #expect(after.dropped == 1)  // /b1; the others were cleared
         #expect(try Self.everything(try JournalLog(path: path, limit: 3)) == after)
     }
 
