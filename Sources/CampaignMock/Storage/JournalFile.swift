@@ -159,6 +159,35 @@ enum JournalFile {
             return text
         }
 
+        /// What the index of the journal keeps of an `E` change, from its kind byte on; the other fields
+        /// are stepped over.
+        mutating func entrySummary() throws(JournalFileError) -> (
+            id: Int64, receivedAt: Int64, status: Int, endpoint: String, appKey: String?
+        ) {
+            guard try byte() == JournalFile.entry else { throw .malformed }
+            let id = try integer()
+            let receivedAt = try integer()
+            position += 8  // duration
+            let status = try integer()
+            try skip()  // method
+            try skip()  // target
+            let endpoint = try requiredText()
+            try skip()  // headers
+            try skip()  // body
+            try skip()  // reason
+            let appKey = try text()
+            try skip()  // client address
+            return (id, receivedAt, Int(status), endpoint, appKey)
+        }
+
+        /// Steps over a length-prefixed field.
+        mutating func skip() throws(JournalFileError) {
+            let count = try length()
+            if count == JournalFile.none { return }
+            guard end - position >= Int(count) else { throw .malformed }
+            position += Int(count)
+        }
+
         /// An `E` change, from its kind byte on.
         mutating func entry() throws(JournalFileError) -> (id: Int64, record: JournalRecord) {
             guard try byte() == JournalFile.entry else { throw .malformed }
