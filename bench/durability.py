@@ -142,9 +142,11 @@ def main():
 
         # A clean start on the same directory must open it (recovering the WAL), then stop.
         server = start(arguments.binary, port, data)
-        journaled = journal_names(port)
-        server.send_signal(signal.SIGTERM)
-        server.wait()
+        try:
+            journaled = journal_names(port)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait()
         connection = sqlite3.connect(os.path.join(data, "campaign-mock.sqlite3"))
         integrity = connection.execute("PRAGMA integrity_check").fetchone()[0]
         tokens = [row[0] for row in connection.execute("SELECT registration_token FROM devices")]
