@@ -246,11 +246,8 @@ package final class JournalLog: Sendable {
     /// How many entries a clear for `appKey` (nil: all) deletes once the batch's `pending` changes
     /// before it are applied.
     package func countCleared(appKey: String?, after pending: [JournalChange]) -> Int {
-        var byKey: [String?: Int] = state.withLock { state in
-            var counts: [String?: Int] = [:]
-            for entry in state.visible { counts[entry.appKey, default: 0] += 1 }
-            return counts
-        }
+        var byKey: [String?: Int] = [:]
+        for entry in state.withLock({ $0.visible }) { byKey[entry.appKey, default: 0] += 1 }
         for change in pending {
             switch change {
             case .append(_, let record): byKey[record.appKey, default: 0] += 1
@@ -380,22 +377,25 @@ package final class JournalLog: Sendable {
     package func page(after: Int64, limit: Int, filter: JournalFilter, upTo: Int64?) throws(JournalFileError)
         -> JournalPage
     {
-        let (matches, dropped) = state.withLock { state in
-            let visible = state.visible
+        // The entries as they are now, scanned outside the lock: a reader holds the writer up only for
+        // this copy of a reference (the writer's next append copies the array while a reader holds it).
+        let (visible, dropped) = state.withLock { ($0.visible, $0.dropped) }
+        let matches: [Indexed]
+        do {
             var low = visible.startIndex
             var high = visible.endIndex
             while low < high {
                 let middle = (low + high) / 2
                 if visible[middle].id <= after { low = middle + 1 } else { high = middle }
             }
-            var matches: [Indexed] = []
+            var found: [Indexed] = []
             for entry in visible[low...] {
                 if let upTo, entry.id > upTo { break }
                 guard filter.matches(entry) else { continue }
-                matches.append(entry)
-                if matches.count > limit { break }
+                found.append(entry)
+                if found.count > limit { break }
             }
-            return (matches, state.dropped)
+            matches = found
         }
         var requests: [JournalEntry] = []
         requests.reserveCapacity(min(matches.count, limit))

@@ -1,4 +1,5 @@
 import CampaignMockTestSupport
+import Dispatch
 import Foundation
 import Testing
 
@@ -189,6 +190,58 @@ struct JournalLogTests {
         #expect(try journal.page(after: 0, limit: 10, filter: JournalFilter(), upTo: 4).requests.count == 4)
         filter = JournalFilter(endpoint: "soap")
         #expect(try journal.page(after: 0, limit: 10, filter: filter, upTo: nil).requests.isEmpty)
+    }
+
+    /// Readers page while the writer appends, trims and begins new files (every 50 entries): each page
+    /// holds whole entries in order of id, read from whichever file they are in, even one just replaced.
+    @Test func readersPageWhileTheWriterReplacesFiles() throws {
+        let directory = TemporaryDirectory()
+        let journal = try JournalLog(path: directory.path + "/journal", limit: 50)
+        let done = LockedCounter()  // bumped once when the writer is done
+        let problems = LockedCounter()
+        let readers = DispatchGroup()
+        let reading = DispatchSemaphore(value: 0)  // each reader has read a page: the writer starts
+        for _ in 0..<4 {
+            // Threads of their own: four busy blocks on a dispatch queue of a two-CPU machine did not all
+            // start until the queue added threads, a minute and more later.
+            readers.enter()
+            Thread {
+                defer { readers.leave() }
+                var first = true
+                while done.value == 0 {
+                    defer {
+                        if first { reading.signal() }
+                        first = false
+                    }
+                    do {
+                        let page = try journal.page(after: 0, limit: 100, filter: JournalFilter(), upTo: nil)
+                        let ids = page.requests.map(\.id)
+                        if ids.count > 50 || ids != ids.sorted() || Set(ids).count != ids.count
+                            || page.requests.contains(where: { $0.target != "/\($0.id)" })
+                        {
+                            problems.increment()
+                        }
+                    } catch {
+                        problems.increment()
+                    }
+                }
+            }.start()
+        }
+        for _ in 0..<4 { reading.wait() }
+        var next: Int64 = 1
+        for batch in 0..<1500 {
+            let changes = (0..<(batch % 7 + 1)).map { offset in
+                JournalChange.append(id: next + Int64(offset), Self.record("/\(next + Int64(offset))"))
+            }
+            next += Int64(changes.count)
+            journal.publish(try journal.write(changes))
+        }
+        done.increment()
+        readers.wait()
+        #expect(problems.value == 0)
+        let last = try Self.everything(journal)
+        #expect(last.requests.map(\.id) == Array((next - 50)..<next))
+        #expect(try Self.everything(try JournalLog(path: directory.path + "/journal", limit: 50)) == last)
     }
 
     @Test func inMemoryItStaysWithinItsLimit() throws {
