@@ -73,13 +73,14 @@ extension StoreReader {
 
 extension JournalLog {
     /// Moves the journal of a database from before migration 0013, a table, into the journal's files,
-    /// once: only into files that never held an entry (a start that stopped halfway does it again), and
-    /// before the migration drops the table.
+    /// before the migration drops the table. Only into files that hold no entry: the table is there
+    /// until the migration commits, so a start that stopped before the import's batch was written does
+    /// it again, and one that stopped after finds the entries and leaves them.
     func importTable(from connection: SQLiteConnection) throws {
         let exists = { (table: String) throws -> Bool in
             try connection.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", [table]) == 1
         }
-        guard try exists("request_journal"), isEmpty else { return }
+        guard try exists("request_journal"), count == 0 else { return }
         // The highest id given: kept in `store_counters` since migration 0010, by AUTOINCREMENT before.
         let counter = { (name: String) throws -> Int64 in
             guard try exists("store_counters") else { return 0 }

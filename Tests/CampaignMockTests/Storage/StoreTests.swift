@@ -377,6 +377,29 @@ struct StoreTests {
         #expect(try store.read { try $0.journalPage(after: 2, limit: 10) }.requests.map(\.id) == [4])
     }
 
+    /// A start that stopped after the import began the journal's file but before it wrote the entries
+    /// (the table is still there, the migration had not committed) imports them again.
+    @Test func anImportThatStoppedBeforeItsEntriesRunsAgain() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        do {  // the connection closes at the end of the block
+            let old = try SQLiteConnection(path: path)
+            _ = try SQLiteMigrator.migrate(old, Array(Schema.migrations.prefix(12)))
+            for target in ["/1", "/2"] {
+                try old.query(
+                    """
+                    INSERT INTO request_journal (received_at, method, target, endpoint, headers, body, status,
+                        duration_us) VALUES (1, 'GET', ?, 'test', '[]', x'', 200, 0)
+                    """, [target])
+            }
+        }
+        try JournalLog(path: path + "-requests", limit: 10).begin(lastID: 2, dropped: 0)
+
+        let store = try Store(path: path)
+        defer { store.close() }
+        #expect(try store.journalTargets() == ["/1", "/2"])
+    }
+
     @Test func pagesTheJournalWithACursor() throws {
         let store = try Store(path: nil)
         defer { store.close() }
