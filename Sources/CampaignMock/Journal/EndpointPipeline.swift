@@ -5,7 +5,8 @@ import Dispatch
 ///
 /// 1. a fault rule may fire first (delay, answer for the endpoint, drop or reset the connection);
 /// 2. the endpoint decides: the answer, and the change to store;
-/// 3. the change and the journal row commit in one transaction, and only then is the answer sent;
+/// 3. the change and the journal entry are written in one batch of the store's writer (the entry to the
+///    journal's file, then the change's commit), and only then is the answer sent;
 /// 4. metrics are counted and the waiters for what changed are woken (the event stream learns of the
 ///    change from the store's writer, see `CommittedChange`).
 ///
@@ -93,7 +94,7 @@ struct EndpointPipeline: Sendable {
         commit(endpoint, request, result, reply: .response(result.response), reply)
     }
 
-    /// Stores the change and the journal row together, then sends `answer`.
+    /// Stores the change and the journal entry in one job, then sends `answer`.
     private func commit(
         _ endpoint: EndpointFamily, _ request: HTTPRequest, _ result: EndpointResult, reply answer: HTTPReply,
         _ reply: ReplyChannel

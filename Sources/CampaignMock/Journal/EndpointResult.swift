@@ -10,9 +10,9 @@ package struct EndpointResult: Sendable {
     package var reason: String?
     /// A short code for the metrics when the request was refused (`unknown_key`, `malformed`, …).
     package var rejection: String?
-    /// The change to store; it commits in the same transaction as the journal row.
+    /// The change to store; it is written in the same job as the journal entry.
     package var change: (@Sendable (StoreTransaction) throws -> Void)?
-    /// What the change touches, to wake the waiters that may count it (the journal row is added by the pipeline).
+    /// What the change touches, to wake the waiters that may count it (the journal entry is added by the pipeline).
     package var notices: [ChangeNotice]
 
     package init(

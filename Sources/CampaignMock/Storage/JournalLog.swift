@@ -39,9 +39,15 @@ package final class JournalLog: Sendable {
         let status: Int
         let endpoint: String
         let appKey: String?
-        let storage: any JournalStorage
-        let offset: Int
+        private(set) var storage: any JournalStorage
+        private(set) var offset: Int
         let count: Int
+
+        /// The same entry, now read from its copy at `offset` in `storage`.
+        mutating func move(to storage: any JournalStorage, offset: Int) {
+            self.storage = storage
+            self.offset = offset
+        }
     }
 
     /// A batch written to the file but not yet visible: ``publish(_:)`` or ``discard(_:)`` it.
@@ -238,10 +244,7 @@ package final class JournalLog: Sendable {
     package var lastID: Int64 { state.withLock { $0.lastID } }
 
     /// How many entries the journal holds.
-    package var count: Int { state.withLock { $0.entries.count - $0.first } }
-
-    /// Whether no entry was ever written to the files.
-    package var isEmpty: Bool { state.withLock { $0.lastID == 0 && $0.entries.count == 0 } }
+    package var count: Int { state.withLock { $0.visible.count } }
 
     /// How many entries a clear for `appKey` (nil: all) deletes once the batch's `pending` changes
     /// before it are applied.
@@ -360,12 +363,7 @@ package final class JournalLog: Sendable {
             storage = memory
         }
         // The copies are what the index points to now: the next new file need not copy them again.
-        for (index, offset) in copied {
-            let entry = state.entries[index]
-            state.entries[index] = Indexed(
-                id: entry.id, receivedAt: entry.receivedAt, status: entry.status, endpoint: entry.endpoint,
-                appKey: entry.appKey, storage: storage, offset: offset, count: entry.count)
-        }
+        for (index, offset) in copied { state.entries[index].move(to: storage, offset: offset) }
         state.current = storage
         state.currentSize = bytes.count
         state.currentEntries = 0

@@ -31,6 +31,16 @@ struct JournalLogTests {
         try journal.page(after: 0, limit: 1000, filter: JournalFilter(), upTo: nil)
     }
 
+    /// Every entry a start on `path` reads back.
+    private static func reopened(_ path: String, limit: Int) throws -> JournalPage {
+        try everything(try JournalLog(path: path, limit: limit))
+    }
+
+    /// Clears the entries naming `appKey` (nil: all) in a committed batch of its own.
+    private static func clear(_ journal: JournalLog, app appKey: String?) throws {
+        journal.publish(try journal.write([.clear(appKey: appKey)]))
+    }
+
     @Test func aStartReadsBackTheEntriesIdsAndDroppedCountAcrossFileChanges() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/journal"
@@ -38,7 +48,7 @@ struct JournalLogTests {
         for batch in 0..<7 {
             try Self.append(journal, (0..<(batch % 3 + 1)).map { "/\(batch)/\($0)" }, app: batch == 5 ? "a" : nil)
         }
-        journal.publish(try journal.write([.clear(appKey: "a")]))
+        try Self.clear(journal, app: "a")
         try Self.append(journal, ["/last"])
         let before = try Self.everything(journal)
         #expect(before.requests.map(\.target) == ["/4/1", "/6/0", "/last"])
@@ -65,27 +75,27 @@ struct JournalLogTests {
         let journal = try JournalLog(path: path, limit: 3)
         try Self.append(journal, ["/b1"], app: "b")
         try Self.append(journal, ["/a1", "/a2"], app: "a")  // three entries: a new file begins
-        journal.publish(try journal.write([.clear(appKey: "a")]))
+        try Self.clear(journal, app: "a")
         try Self.append(journal, ["/a3", "/a4"], app: "a")
-        journal.publish(try journal.write([.clear(appKey: "a")]))
+        try Self.clear(journal, app: "a")
         try Self.append(journal, ["/a5"], app: "a")  // three in this file: the one with /b1 goes
         let before = try Self.everything(journal)
         #expect(before.requests.map(\.target) == ["/b1", "/a5"])
-        #expect(try Self.everything(try JournalLog(path: path, limit: 3)) == before)
+        #expect(try Self.reopened(path, limit: 3) == before)
         // Two more new files with /b1 kept: it is copied once each time, never twice.
         for round in 0..<6 {
-            journal.publish(try journal.write([.clear(appKey: "a")]))
+            try Self.clear(journal, app: "a")
             try Self.append(journal, ["/x\(round)"], app: "a")
-            journal.publish(try journal.write([.clear(appKey: "a")]))
+            try Self.clear(journal, app: "a")
             let kept = try Self.everything(journal)
             #expect(kept.requests.map(\.target) == ["/b1"])
-            #expect(try Self.everything(try JournalLog(path: path, limit: 3)) == kept)
+            #expect(try Self.reopened(path, limit: 3) == kept)
         }
         try Self.append(journal, ["/a5", "/a6", "/a7"], app: "a")
         let after = try Self.everything(journal)
         #expect(after.requests.map(\.target) == ["/a5", "/a6", "/a7"])
         #expect(after.dropped == 1)  // /b1; the others were cleared
-        #expect(try Self.everything(try JournalLog(path: path, limit: 3)) == after)
+        #expect(try Self.reopened(path, limit: 3) == after)
     }
 
     /// A trim is written with the next batch; a start after a trim that had none still drops it, once.
@@ -114,11 +124,11 @@ struct JournalLogTests {
         try Self.append(journal, ["/b"], app: "b")
         try Self.append(journal, ["/none"])
         #expect(journal.countCleared(appKey: "a", after: []) == 1)
-        journal.publish(try journal.write([.clear(appKey: "a")]))
+        try Self.clear(journal, app: "a")
         journal = try JournalLog(path: path, limit: 100)
         #expect(try Self.everything(journal).requests.map(\.target) == ["/b", "/none"])
 
-        journal.publish(try journal.write([.clear(appKey: nil)]))
+        try Self.clear(journal, app: nil)
         journal = try JournalLog(path: path, limit: 100)
         #expect(journal.count == 0)
         #expect(journal.lastID == 3)
