@@ -11,5 +11,11 @@ package struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringCon
     package static let options = HTTPMethod(rawValue: "OPTIONS")
     package static let patch = HTTPMethod(rawValue: "PATCH")
 
+    /// Lengths first: most methods compared differ in length, and two different strings take Swift's
+    /// slow path of string comparison.
+    package static func == (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool {
+        lhs.rawValue.utf8.count == rhs.rawValue.utf8.count && lhs.rawValue == rhs.rawValue
+    }
+
     package var description: String { rawValue }
 }

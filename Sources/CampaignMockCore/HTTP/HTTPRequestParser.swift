@@ -240,9 +240,10 @@ package struct HTTPRequestParser {
 
     private mutating func complete(_ head: Head) -> Event {
         state = .requestLine
+        // The connection sets when it was received (a clock read here would be thrown away).
         let request = HTTPRequest(
             method: head.method, target: head.target, version: head.version,
-            headers: head.headers, body: head.body)
+            headers: head.headers, body: head.body, receivedAt: 0)
         return .request(request)
     }
 
@@ -257,7 +258,9 @@ package struct HTTPRequestParser {
     // MARK: - Lines
 
     /// Takes one CRLF-terminated line (without the CRLF), or nil if none is complete yet.
-    private mutating func readLine(limit: Int, tooLong: HTTPError) throws(HTTPError) -> ArraySlice<UInt8>? {
+    private mutating func readLine(limit: Int, tooLong: @autoclosure () -> HTTPError) throws(HTTPError)
+        -> ArraySlice<UInt8>?
+    {
         let end = buffer.count
         let found: Int? = buffer.withUnsafeBufferPointer { bytes in
             var index = start
@@ -268,7 +271,7 @@ package struct HTTPRequestParser {
             return nil
         }
         guard let newline = found else {
-            if end - start > limit { throw tooLong }
+            if end - start > limit { throw tooLong() }
             return nil
         }
         // RFC 9112 §2.2: this server does not accept a bare LF as a line terminator.
@@ -276,7 +279,7 @@ package struct HTTPRequestParser {
             throw HTTPError(.badRequest, "line ends with a bare LF; CRLF is required")
         }
         let line = buffer[start..<(newline - 1)]
-        if line.count > limit { throw tooLong }
+        if line.count > limit { throw tooLong() }
         start = newline + 1
         // RFC 9112 §2.2: a bare CR inside a line is invalid.
         if line.contains(13) { throw HTTPError(.badRequest, "bare CR in a line") }
@@ -319,7 +322,7 @@ package struct HTTPRequestParser {
 
     /// RFC 9112 §3.2: origin-form, absolute-form (reduced to its path), asterisk-form for OPTIONS.
     private static func normalizedTarget(_ target: String, method: HTTPMethod) throws(HTTPError) -> String {
-        if target.hasPrefix("/") { return target }
+        if target.utf8.first == UInt8(ascii: "/") { return target }
         if target == "*" && method == .options { return target }
         for scheme in ["http://", "https://"] where target.lowercased().hasPrefix(scheme) {
             let rest = target.dropFirst(scheme.count)
@@ -374,7 +377,7 @@ package struct HTTPRequestParser {
         while first < end, value[first] == 32 || value[first] == 9 { first += 1 }
         while end > first, value[end - 1] == 32 || value[end - 1] == 9 { end -= 1 }
         return (
-            HTTPHeaderName(rawValue: String(decoding: name, as: UTF8.self)),
+            HTTPHeaderName(token: name),
             String(decoding: value[first..<end], as: UTF8.self)
         )
     }

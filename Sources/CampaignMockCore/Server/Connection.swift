@@ -130,7 +130,8 @@ final class Connection {
                     if !parser.hasPartialRequest { requestStartedAt = 0 }
                     return nil
                 }
-                switch event {
+                // Consumed, so the request's fields are not shared with the event and change in place.
+                switch consume event {
                 case .continueExpected:
                     // RFC 9110 §10.1.1: an interim 100 lets the client send the body.
                     enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
