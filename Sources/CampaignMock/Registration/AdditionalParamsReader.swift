@@ -9,10 +9,11 @@ enum AdditionalParamsReader {
     /// - Throws: ``RegistrationError/malformed(_:)`` naming what is wrong.
     static func parse(_ text: String) throws(RegistrationError) -> [AdditionalParam] {
         // Looked at as bytes: walking the text's Characters cost as much as reading the XML.
-        if text.utf8.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 }) { return [] }
+        let bytes = Array(text.utf8)
+        if bytes.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 }) { return [] }
         let root: XMLElement
         do {
-            root = try XMLReader.parse(Array(text.utf8))
+            root = try XMLReader.parse(bytes)
         } catch {
             throw .malformed("additionalParams: \(error)")
         }

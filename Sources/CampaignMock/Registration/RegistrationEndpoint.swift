@@ -63,10 +63,16 @@ struct RegistrationEndpoint: Sendable {
 
     /// `application/x-www-form-urlencoded` with any parameters and spacing (docs/product.md §10, U4).
     static func isFormContentType(_ value: String) -> Bool {
-        let bytes = Array(value.utf8)
-        let type = bytes[..<(bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex)]
-        let trimmed = type.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }.reversed()
-        return trimmed.map { (65...90).contains($0) ? $0 + 32 : $0 }.elementsEqual(
-            "application/x-www-form-urlencoded".utf8)
+        // On the bytes, compared as they go: every registration asks.
+        var value = value
+        return value.withUTF8 { bytes in
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            var start = 0
+            while start < end && (bytes[start] == 32 || bytes[start] == 9) { start += 1 }
+            while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
+            let expected: StaticString = "application/x-www-form-urlencoded"
+            guard end - start == expected.utf8CodeUnitCount else { return false }
+            return (0..<(end - start)).allSatisfy { ASCII.lowercased(bytes[start + $0]) == expected.utf8Start[$0] }
+        }
     }
 }

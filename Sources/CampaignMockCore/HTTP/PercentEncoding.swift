@@ -3,39 +3,46 @@ package enum PercentEncoding {
     /// Decodes `%XX` escapes; with `plusAsSpace`, `+` becomes a space (HTML form query style).
     /// Returns nil for a broken escape or bytes that are not UTF-8.
     package static func decode(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String? {
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0, plusAsSpace: plusAsSpace) }) {
+            return decoded
+        }
         guard let bytes = decodeBytes(text, plusAsSpace: plusAsSpace) else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
 
     /// Decodes `%XX` escapes in raw bytes (a form body); nil for a broken escape or a result that is not UTF-8.
     package static func decode(bytes: ArraySlice<UInt8>, plusAsSpace: Bool = false) -> String? {
-        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusAsSpace) }) {
-            return text(bytes)
-        }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex, let high = ASCII.hexValue(bytes[index + 1]),
-                    let low = ASCII.hexValue(bytes[index + 2])
-                else { return nil }
-                result.append(high << 4 | low)
-                index += 3
-                continue
-            }
-            result.append(byte == UInt8(ascii: "+") && plusAsSpace ? 32 : byte)
-            index += 1
-        }
-        return text(result[...])
+        bytes.withUnsafeBufferPointer { decode(bytes: $0, plusAsSpace: plusAsSpace) }
     }
 
-    /// `bytes` as text when they are UTF-8, else nil. ASCII, what forms and URLs mostly hold, skips the
-    /// general validation (a registration decodes two dozen fields here).
-    private static func text(_ bytes: ArraySlice<UInt8>) -> String? {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-        return String(validating: bytes, as: UTF8.self)
+    /// The decoding itself, on contiguous bytes and into room on the stack: a registration decodes two
+    /// dozen fields and every tracking hit its query, and the same loops over an `ArraySlice` (bounds
+    /// checks, a result array) cost about a thousand instructions per field.
+    package static func decode(bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { buffer -> String? in
+            var count = 0
+            var index = 0
+            var ascii = true
+            while index < bytes.count {
+                var byte = bytes[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.count, let high = ASCII.hexValue(bytes[index + 1]),
+                        let low = ASCII.hexValue(bytes[index + 2])
+                    else { return nil }
+                    byte = high << 4 | low
+                    index += 3
+                } else {
+                    if byte == UInt8(ascii: "+") && plusAsSpace { byte = 32 }
+                    index += 1
+                }
+                ascii = ascii && byte < 0x80
+                buffer[count] = byte
+                count += 1
+            }
+            // ASCII, what forms and URLs mostly hold, skips the general validation.
+            let decoded = UnsafeBufferPointer(rebasing: buffer[..<count])
+            return ascii ? String(decoding: decoded, as: UTF8.self) : String(validating: decoded, as: UTF8.self)
+        }
     }
 
     /// Encodes every byte but the unreserved ones (`A-Z a-z 0-9 - . _ ~`) as `%XX` (upper-case hex).
@@ -81,16 +88,28 @@ package enum PercentEncoding {
     /// Splits `a=1&b=2` into decoded pairs, in order; nil when an escape is broken. Works on the bytes
     /// (every tracking hit reads its `id` here; splitting by Character cost more than storing the hit).
     package static func queryItems(_ query: String?) -> [(name: String, value: String)]? {
-        guard let query, !query.isEmpty else { return [] }
-        var items: [(String, String)] = []
-        let bytes = Array(query.utf8)
-        for part in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let equals = part.firstIndex(of: UInt8(ascii: "="))
-            guard let name = decode(bytes: part[..<(equals ?? part.endIndex)], plusAsSpace: true),
-                let value = equals.map({ decode(bytes: part[($0 + 1)...], plusAsSpace: true) }) ?? ""
-            else { return nil }
-            items.append((name, value))
+        guard var query, !query.isEmpty else { return [] }
+        return query.withUTF8 { bytes -> [(name: String, value: String)]? in
+            var items: [(name: String, value: String)] = []
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+                if end > start {
+                    let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "="))
+                    guard
+                        let name = decode(
+                            bytes: UnsafeBufferPointer(rebasing: bytes[start..<(equals ?? end)]), plusAsSpace: true),
+                        let value = equals.map({
+                            decode(bytes: UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end]), plusAsSpace: true)
+                        })
+                            ?? ""
+                    else { return nil }
+                    items.append((name, value))
+                }
+                start = end + 1
+            }
+            return items
         }
-        return items
     }
 }

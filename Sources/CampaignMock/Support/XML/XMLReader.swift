@@ -34,14 +34,14 @@ package struct XMLReader {
     }
 
     private mutating func document() throws(XMLError) -> XMLElement {
-        if starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }  // UTF-8 byte order mark
+        if starts(with: "\u{FEFF}") { index += 3 }  // UTF-8 byte order mark
         if starts(with: "<?xml") && index + 5 < bytes.count && Self.isSpace(bytes[index + 5]) {
             try skip(past: "?>", what: "XML declaration")
         }
         try skipMisc()
         guard index < bytes.count else { throw fail("no root element") }
         guard consume("<") else { throw fail("expected the root element") }
-        let root = try element(depth: 1, scope: ["xml": Self.xmlNamespace])
+        let root = try element(depth: 1, scope: [])
         try skipMisc()
         guard index == bytes.count else { throw fail("content after the root element") }
         return root
@@ -64,7 +64,12 @@ package struct XMLReader {
     }
 
     /// An element whose `<` was consumed.
-    private mutating func element(depth: Int, scope inherited: [String: String]) throws(XMLError) -> XMLElement {
+    /// The namespace declarations in force, innermost last (`""` is the default namespace). A short list
+    /// searched from the end: a document declares a handful, and a dictionary per element (every prefix
+    /// hashed) cost more than reading the element.
+    private typealias Scope = [(prefix: String, namespace: String)]
+
+    private mutating func element(depth: Int, scope inherited: Scope) throws(XMLError) -> XMLElement {
         guard depth <= limits.depth else { throw fail("elements are nested deeper than \(limits.depth)") }
         elementCount += 1
         guard elementCount <= limits.elements else { throw fail("more than \(limits.elements) elements") }
@@ -85,9 +90,9 @@ package struct XMLReader {
                 throw fail("attribute '\(attribute)' is repeated")
             }
             if attribute == "xmlns" {
-                scope[""] = value
+                scope.append(("", value))
             } else if attribute.hasPrefix("xmlns:") {
-                scope[String(attribute.dropFirst(6))] = value
+                scope.append((String(attribute.dropFirst(6)), value))
             }
             raw.append((attribute, value))
         }
@@ -151,10 +156,12 @@ package struct XMLReader {
     }
 
     /// The namespace for a prefix ("" = the default namespace; "" when there is none).
-    private func resolve(_ prefix: String, _ scope: [String: String], for name: String) throws(XMLError) -> String {
-        if prefix.isEmpty { return scope[""] ?? "" }
-        guard let namespace = scope[prefix] else { throw fail("prefix '\(prefix)' of '\(name)' is not declared") }
-        return namespace
+    private func resolve(_ prefix: String, _ scope: Scope, for name: String) throws(XMLError) -> String {
+        if let declared = scope.last(where: { $0.prefix == prefix }) { return declared.namespace }
+        if prefix.isEmpty { return "" }
+        // Namespaces in XML §3: `xml` is bound without a declaration.
+        if prefix == "xml" { return Self.xmlNamespace }
+        throw fail("prefix '\(prefix)' of '\(name)' is not declared")
     }
 
     private static func split(_ name: String) -> (prefix: String, local: String) {
@@ -169,10 +176,12 @@ package struct XMLReader {
     private mutating func name() throws(XMLError) -> String {
         let start = index
         while index < bytes.count, Self.isNameByte(bytes[index]) { index += 1 }
-        guard index > start, let name = String(validating: bytes[start..<index], as: UTF8.self) else {
-            throw fail("expected a name")
-        }
-        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first), first != "-", first != "." else {
+        guard index > start, let name = text(start..<index) else { throw fail("expected a name") }
+        // A name starts with neither a digit, `-` nor `.` (all ASCII: the first byte tells).
+        let first = bytes[start]
+        guard !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first), first != UInt8(ascii: "-"),
+            first != UInt8(ascii: ".")
+        else {
             throw fail("'\(name)' is not a valid name")
         }
         return name
@@ -184,6 +193,17 @@ package struct XMLReader {
         }
         let quote = bytes[index]
         index += 1
+        // Most values hold nothing to replace: taken as they lie.
+        var end = index
+        while end < bytes.count, bytes[end] != quote, bytes[end] != UInt8(ascii: "<"), bytes[end] != UInt8(ascii: "&"),
+            bytes[end] >= 32
+        {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == quote {
+            defer { index = end + 1 }
+            return String(decoding: bytes[index..<end], as: UTF8.self)
+        }
         var value: [UInt8] = []
         while index < bytes.count, bytes[index] != quote {
             switch bytes[index] {
@@ -234,13 +254,9 @@ package struct XMLReader {
         }
     }
 
-    private mutating func skip(past terminator: String, what: String) throws(XMLError) {
-        let pattern = Array(terminator.utf8)
-        while index + pattern.count <= bytes.count {
-            if bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
-                index += pattern.count
-                return
-            }
+    private mutating func skip(past terminator: StaticString, what: String) throws(XMLError) {
+        while index + terminator.utf8CodeUnitCount <= bytes.count {
+            if consume(terminator) { return }
             index += 1
         }
         throw fail("unterminated \(what)")
@@ -255,27 +271,35 @@ package struct XMLReader {
 
     /// Whether the bytes at `index` are `pattern`'s. Compared byte by byte from the string's own UTF-8
     /// (making an array of it first allocated on every call, several times per element).
-    private func starts(with pattern: some Sequence<UInt8>) -> Bool {
-        var position = index
-        for byte in pattern {
-            guard position < bytes.count, bytes[position] == byte else { return false }
-            position += 1
-        }
+    /// Whether the bytes at the reading position are `pattern`'s. The patterns are literals: compared
+    /// from their bytes (walking a String's UTF-8 view cost 20 instructions a byte, and the reader
+    /// asks at every `<`).
+    private func starts(with pattern: StaticString) -> Bool {
+        let count = pattern.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        let start = pattern.utf8Start
+        for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
         return true
     }
 
-    private func starts(with text: String) -> Bool {
-        starts(with: text.utf8)
-    }
-
-    private mutating func consume(_ text: String) -> Bool {
+    private mutating func consume(_ text: StaticString) -> Bool {
         guard starts(with: text) else { return false }
-        index += text.utf8.count
+        index += text.utf8CodeUnitCount
         return true
     }
 
-    private mutating func expect(_ text: String) throws(XMLError) {
+    private mutating func expect(_ text: StaticString) throws(XMLError) {
         guard consume(text) else { throw fail("expected '\(text)'") }
+    }
+
+    /// The bytes in `range` as text when they are UTF-8 (ASCII, what names mostly are, without the
+    /// general validation), else nil.
+    private func text(_ range: Range<Int>) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let slice = UnsafeBufferPointer(rebasing: buffer[range])
+            return slice.allSatisfy({ $0 < 0x80 })
+                ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+        }
     }
 
     private func fail(_ reason: String) -> XMLError {
