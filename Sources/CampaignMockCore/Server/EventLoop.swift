@@ -22,13 +22,15 @@ final class EventLoop: @unchecked Sendable {
     private let mailbox = Mutex<[Message]>([])
     private let polling = Atomic<Bool>(false)
 
-    private var connections: [Int32: Connection] = [:]
-    private var connectionsByID: [UInt64: Int32] = [:]
+    // Looked up for every ready descriptor and reply, on the loop thread only: no run-time exclusivity
+    // check (see `Connection`).
+    @exclusivity(unchecked) private var connections: [Int32: Connection] = [:]
+    @exclusivity(unchecked) private var connectionsByID: [UInt64: Int32] = [:]
     /// The listening sockets this loop accepts on, with the TLS context of HTTPS listeners.
-    private var listeners: [Int32: (socket: Socket, tls: TLSContext?)] = [:]
+    @exclusivity(unchecked) private var listeners: [Int32: (socket: Socket, tls: TLSContext?)] = [:]
     private var acceptTargets: [EventLoop] = []
     private var nextTarget = 0
-    private var cachedDate: (second: Int, text: String) = (0, "")
+    private var cachedStamp: (second: Int, stamp: HTTPResponse.Stamp)?
     private var readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     private var running = true
     private var lastSweep: UInt64 = 0
@@ -262,8 +264,7 @@ final class EventLoop: @unchecked Sendable {
             answering = nil
             guard let response = answeredInline else { break }
             answeredInline = nil
-            connection.complete(
-                with: response, date: dateHeader(), server: serverName, forceClose: server.isShuttingDown, now: now)
+            connection.complete(with: response, stamp: stamp(), forceClose: server.isShuttingDown, now: now)
         }
         if connection.hasPendingOutput {
             guard connection.flush(now: now) else { return close(connection) }
@@ -274,9 +275,7 @@ final class EventLoop: @unchecked Sendable {
     private func deliver(_ reply: HTTPReply, to connection: Connection, now: UInt64) {
         switch reply {
         case .response(let response):
-            connection.complete(
-                with: response, date: dateHeader(), server: server.configuration.serverName,
-                forceClose: server.isShuttingDown, now: now)
+            connection.complete(with: response, stamp: stamp(), forceClose: server.isShuttingDown, now: now)
             guard connection.flush(now: now) else { return close(connection) }
             dispatchRequests(on: connection, now: now)
         case .drop:
@@ -286,7 +285,7 @@ final class EventLoop: @unchecked Sendable {
             connection.abandonReply()
             close(connection, reset: true)
         case .stream(let head, let stream):
-            connection.beginStream(stream, head: head, date: dateHeader(), server: server.configuration.serverName)
+            connection.beginStream(stream, head: head, stamp: stamp())
             if server.isShuttingDown { connection.finishStream([]) }
             guard connection.flush(now: now) else { return close(connection) }
             updateInterest(connection)
@@ -304,13 +303,14 @@ final class EventLoop: @unchecked Sendable {
         updateInterest(connection)
     }
 
-    /// The `Date` header, formatted once per second.
-    private func dateHeader() -> String {
+    /// The `Date` and `Server` lines, made once per second.
+    private func stamp() -> HTTPResponse.Stamp {
         let second = Clock.wallClock().seconds
-        if second != cachedDate.second {
-            cachedDate = (second, HTTPDate.imfFixdate(secondsSince1970: second))
-        }
-        return cachedDate.text
+        if let cachedStamp, cachedStamp.second == second { return cachedStamp.stamp }
+        let stamp = HTTPResponse.Stamp(
+            date: HTTPDate.imfFixdate(secondsSince1970: second), server: server.configuration.serverName)
+        cachedStamp = (second, stamp)
+        return stamp
     }
 
     private func updateInterest(_ connection: Connection) {

@@ -26,10 +26,12 @@ package final class Poller {
     }
 
     private let descriptor: Int32
+    // Filled by every wait, on the owning loop's thread only: no run-time exclusivity check (see
+    // `Connection`).
     #if canImport(Glibc)
-        private var events = [epoll_event](repeating: epoll_event(), count: 256)
+        @exclusivity(unchecked) private var events = [epoll_event](repeating: epoll_event(), count: 256)
     #elseif canImport(Darwin)
-        private var events = [kevent](repeating: kevent(), count: 256)
+        @exclusivity(unchecked) private var events = [kevent](repeating: kevent(), count: 256)
         private var interests: [Int32: Interest] = [:]
     #endif
 
