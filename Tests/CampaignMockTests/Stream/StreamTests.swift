@@ -175,6 +175,11 @@ struct StreamTests {
         while live.server.stream.count == 2 && sent < 5000 {
             _ = try live.request("POST", "/nms/mobile/1/registerIOS.jssp", body: "userKey=\(body)")
             sent += 1
+            // The healthy reader is let catch up before the next request, so that only the stalled one
+            // can fall behind by the buffer's limit, however fast the server answers and however slowly
+            // this test's reader decodes.
+            let deadline = Date().addingTimeInterval(30)
+            while read.withLock({ $0.count }) < sent && Date() < deadline { usleep(200) }
         }
         // The hub writes on its own queue; give it time to catch up with what was sent.
         for _ in 0..<2000 where live.server.stream.count == 2 { usleep(10_000) }
