@@ -100,8 +100,10 @@ struct EndpointPipeline: Sendable {
         _ reply: ReplyChannel
     ) {
         let record = Self.record(request, endpoint: endpoint, result: result)
+        // The job keeps only the change, not a copy of the whole result.
+        let change = result.change
         store.write { transaction in
-            try result.change?(transaction)
+            try change?(transaction)
             transaction.appendJournal(record.finished())
         } completion: { outcome in
             switch outcome {

@@ -262,13 +262,17 @@ package struct HTTPRequestParser {
         -> ArraySlice<UInt8>?
     {
         let end = buffer.count
-        let found: Int? = buffer.withUnsafeBufferPointer { bytes in
+        // One pass finds the LF and counts the CRs before it (a second pass for a bare CR showed).
+        let (found, carriageReturns): (Int?, Int) = buffer.withUnsafeBufferPointer { bytes in
             var index = start
+            var carriageReturns = 0
             while index < end {
-                if bytes[index] == 10 { return index }
+                let byte = bytes[index]
+                if byte == 10 { return (index, carriageReturns) }
+                if byte == 13 { carriageReturns += 1 }
                 index += 1
             }
-            return nil
+            return (nil, carriageReturns)
         }
         guard let newline = found else {
             if end - start > limit { throw tooLong() }
@@ -281,8 +285,8 @@ package struct HTTPRequestParser {
         let line = buffer[start..<(newline - 1)]
         if line.count > limit { throw tooLong() }
         start = newline + 1
-        // RFC 9112 §2.2: a bare CR inside a line is invalid.
-        if line.contains(13) { throw HTTPError(.badRequest, "bare CR in a line") }
+        // RFC 9112 §2.2: a bare CR inside a line is invalid (the one counted last ends the line).
+        if carriageReturns > 1 { throw HTTPError(.badRequest, "bare CR in a line") }
         return line
     }
 
