@@ -6,11 +6,11 @@ import CampaignMockCore
 struct AdminAccess: Sendable {
     let token: String?
 
-    static let openPaths: Set<String> = ["/_mock/health", "/_mock/ready"]
-
     /// The console's own files hold no data; the page asks for the token before it reads anything.
+    /// Compared directly: the probes are the most frequent admin requests, and hashing every admin path
+    /// into a set cost more than these comparisons.
     static func isOpen(_ path: String) -> Bool {
-        openPaths.contains(path) || path == "/_mock/ui" || path.hasPrefix("/_mock/ui/")
+        path == "/_mock/health" || path == "/_mock/ready" || path == "/_mock/ui" || path.hasPrefix("/_mock/ui/")
     }
 
     /// nil when allowed, else the refusal.

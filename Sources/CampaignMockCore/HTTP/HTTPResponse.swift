@@ -19,7 +19,10 @@ package struct HTTPResponse: Sendable {
 
     /// A response with `body` and the given content type.
     package static func content(_ status: HTTPStatus, type: String, _ body: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [.contentType: type], body: body)
+        // Appended, not a dictionary literal: the literal's variadic array was one more allocation.
+        var headers = HTTPHeaders()
+        headers.append(.contentType, type)
+        return HTTPResponse(status: status, headers: headers, body: body)
     }
 }
 
