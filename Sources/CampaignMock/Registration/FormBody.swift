@@ -50,6 +50,7 @@ struct FormBody: Equatable {
         }
     }
 
+    /// The value of `name`, or nil when absent.
     subscript(_ name: String) -> String? {
         index(of: name).map { fields[$0].value }
     }

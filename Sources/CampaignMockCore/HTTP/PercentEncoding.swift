@@ -6,18 +6,14 @@ package enum PercentEncoding {
         if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0, plusAsSpace: plusAsSpace) }) {
             return decoded
         }
-        guard let bytes = decodeBytes(text, plusAsSpace: plusAsSpace) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        var contiguous = String(text)
+        return contiguous.withUTF8 { decode(bytes: $0, plusAsSpace: plusAsSpace) }
     }
 
-    /// Decodes `%XX` escapes in raw bytes (a form body); nil for a broken escape or a result that is not UTF-8.
-    package static func decode(bytes: ArraySlice<UInt8>, plusAsSpace: Bool = false) -> String? {
-        bytes.withUnsafeBufferPointer { decode(bytes: $0, plusAsSpace: plusAsSpace) }
-    }
-
-    /// The decoding itself, on contiguous bytes and into room on the stack: a registration decodes two
-    /// dozen fields and every tracking hit its query, and the same loops over an `ArraySlice` (bounds
-    /// checks, a result array) cost about a thousand instructions per field.
+    /// Decodes `%XX` escapes in raw bytes (a form body's fields); nil for a broken escape or a result that
+    /// is not UTF-8. On contiguous bytes and into room on the stack: a registration decodes two dozen
+    /// fields and every tracking hit its query, and the same loops over an `ArraySlice` (bounds checks, a
+    /// result array) cost about a thousand instructions per field.
     package static func decode(bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String? {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { buffer -> String? in
             var count = 0
@@ -57,29 +53,6 @@ package enum PercentEncoding {
             } else {
                 let hex = String(byte, radix: 16, uppercase: true)
                 result += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return result
-    }
-
-    /// Decodes `%XX` escapes into raw bytes; nil for a broken escape.
-    package static func decodeBytes(_ text: some StringProtocol, plusAsSpace: Bool = false) -> [UInt8]? {
-        var result: [UInt8] = []
-        result.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(ASCII.hexValue),
-                    let low = iterator.next().flatMap(ASCII.hexValue)
-                else {
-                    return nil
-                }
-                result.append(high << 4 | low)
-            case UInt8(ascii: "+") where plusAsSpace:
-                result.append(32)
-            default:
-                result.append(byte)
             }
         }
         return result

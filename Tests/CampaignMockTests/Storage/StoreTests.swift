@@ -352,15 +352,7 @@ struct StoreTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/db.sqlite3"
         do {  // the connection closes at the end of the block
-            let old = try SQLiteConnection(path: path)
-            _ = try SQLiteMigrator.migrate(old, Array(Schema.migrations.prefix(9)))
-            for target in ["/1", "/2", "/3"] {
-                try old.query(
-                    """
-                    INSERT INTO request_journal (received_at, method, target, endpoint, headers, body, status,
-                        duration_us) VALUES (1, 'GET', ?, 'test', '[]', x'', 200, 0)
-                    """, [target])
-            }
+            let old = try Self.oldJournalDatabase(path, migrations: 9, targets: ["/1", "/2", "/3"])
             try old.query("DELETE FROM request_journal WHERE target = '/3'")  // AUTOINCREMENT still says 3
         }
 
@@ -382,22 +374,29 @@ struct StoreTests {
     @Test func anImportThatStoppedBeforeItsEntriesRunsAgain() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/db.sqlite3"
-        do {  // the connection closes at the end of the block
-            let old = try SQLiteConnection(path: path)
-            _ = try SQLiteMigrator.migrate(old, Array(Schema.migrations.prefix(12)))
-            for target in ["/1", "/2"] {
-                try old.query(
-                    """
-                    INSERT INTO request_journal (received_at, method, target, endpoint, headers, body, status,
-                        duration_us) VALUES (1, 'GET', ?, 'test', '[]', x'', 200, 0)
-                    """, [target])
-            }
-        }
+        _ = try Self.oldJournalDatabase(path, migrations: 12, targets: ["/1", "/2"])  // closed once dropped
         try JournalLog(path: path + "-requests", limit: 10).begin(lastID: 2, dropped: 0)
 
         let store = try Store(path: path)
         defer { store.close() }
         #expect(try store.journalTargets() == ["/1", "/2"])
+    }
+
+    /// A database at `path` with the first `migrations` migrations, when the journal was a table, holding
+    /// a request per target.
+    private static func oldJournalDatabase(_ path: String, migrations: Int, targets: [String]) throws
+        -> SQLiteConnection
+    {
+        let old = try SQLiteConnection(path: path)
+        _ = try SQLiteMigrator.migrate(old, Array(Schema.migrations.prefix(migrations)))
+        for target in targets {
+            try old.query(
+                """
+                INSERT INTO request_journal (received_at, method, target, endpoint, headers, body, status,
+                    duration_us) VALUES (1, 'GET', ?, 'test', '[]', x'', 200, 0)
+                """, [target])
+        }
+        return old
     }
 
     @Test func pagesTheJournalWithACursor() throws {

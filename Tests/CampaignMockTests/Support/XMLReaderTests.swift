@@ -27,6 +27,33 @@ import Testing
         #expect(login.attributes.first?.namespace == nil)
     }
 
+    /// The innermost declaration of a prefix wins, and only inside its element; `xml` needs none.
+    @Test func innerDeclarationsShadowOuterOnesOnlyInside() throws {
+        let root = try parse(
+            """
+            <p:a xmlns:p="urn:outer" xmlns="urn:default" xml:lang="en">            <p:b xmlns:p="urn:inner"><p:c/></p:b><p:d/><e xmlns=""><f/></e><g/></p:a>
+            """)
+        #expect(root.namespace == "urn:outer")
+        #expect(root.attributes.first { $0.name == "xml:lang" }?.namespace == "http://www.w3.org/XML/1998/namespace")
+        let inner = try #require(root.element("b"))
+        #expect(inner.namespace == "urn:inner")
+        #expect(inner.element("c")?.namespace == "urn:inner")
+        #expect(root.element("d")?.namespace == "urn:outer")
+        let undeclared = try #require(root.element("e"))
+        #expect(undeclared.namespace == nil)
+        #expect(undeclared.element("f")?.namespace == nil)
+        #expect(root.element("g")?.namespace == "urn:default")
+    }
+
+    /// Attribute values taken as they lie, and those with a reference or a line break to replace.
+    @Test func readsAttributeValuesWithAndWithoutReplacements() throws {
+        let root = try parse("<a plain='gold' ref=\"x&amp;y\" spaced='a\tb\nc' empty=''/>")
+        #expect(root.attribute("plain") == "gold")
+        #expect(root.attribute("ref") == "x&y")
+        #expect(root.attribute("spaced") == "a b c")
+        #expect(root.attribute("empty") == "")
+    }
+
     @Test func decodesReferencesCDATAAndSkipsComments() throws {
         let root = try parse("<a t='&lt;&#x27;&#39;&amp;'><!-- note -->x&gt;<![CDATA[<b>&amp;</b>]]>y</a>")
         #expect(root.attribute("t") == "<''&")
