@@ -83,7 +83,7 @@ def save_results(kind, results):
 
 def get(port, path, timeout=2.0):
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
-        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n".encode())
+        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
         data = b""
         while chunk := connection.recv(65536):
             data += chunk
@@ -209,7 +209,7 @@ class StreamReaders:
 
     def read(self, port, index):
         with socket.create_connection(("127.0.0.1", port)) as connection:
-            connection.sendall(b"GET /_mock/stream HTTP/1.1\r\nHost: bench\r\n\r\n")
+            connection.sendall(b"GET /_mock/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
             connection.settimeout(0.5)
             tail = b""
             while not self.stop.is_set():

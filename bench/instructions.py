@@ -46,7 +46,7 @@ def open_streams(port, count):
     readers = []
     for _ in range(count):
         reader = socket.create_connection(("127.0.0.1", port), timeout=60)
-        reader.sendall(b"GET /_mock/stream HTTP/1.1\r\nHost: b\r\n\r\n")
+        reader.sendall(b"GET /_mock/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
         reader.recv(65536)  # the head and the opening comment: the stream is subscribed
         reader.setblocking(False)
         readers.append(reader)

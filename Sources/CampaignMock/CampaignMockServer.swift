@@ -52,7 +52,10 @@ package final class CampaignMockServer: Sendable {
             store: store, log: log, faults: faults, metrics: metrics, waits: waits, stream: stream)
         let server = ServerReference()
         let admin = AdminAPI(
-            store: store, log: log, startedAt: startedAt, access: AdminAccess(token: configuration.adminToken),
+            store: store, log: log, startedAt: startedAt,
+            access: AdminAccess(
+                token: configuration.adminToken,
+                hosts: HostAllowList(names: HostAllowList.names(for: configuration))),
             faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
             pushIDStyle: configuration.pushIDStyle)
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
@@ -120,9 +123,7 @@ package final class CampaignMockServer: Sendable {
                     address: SocketAddress(host: address.host, port: configuration.tlsPort, family: address.family),
                     context: context)
             }
-            http = try HTTPServer(
-                configuration: listeners,
-                handler: router)
+            http = try HTTPServer(configuration: listeners, handler: router, logger: logger)
         } catch {
             store.close()
             if let failure = error as? SystemCallError, let listenError = ListenError(failure, listeners: listeners) {

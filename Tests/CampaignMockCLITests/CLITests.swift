@@ -94,7 +94,7 @@ struct CLITests {
         let directory = TemporaryDirectory()
         let (child, port) = try startServe(in: directory)
         let client = try RawHTTPClient(port: port)
-        try client.send("GET /_mock/ready HTTP/1.1\r\nHost: a\r\n\r\n")
+        try client.send("GET /_mock/ready HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(try client.readResponse().status == 200)
         #expect(FileManager.default.fileExists(atPath: directory.path + "/.campaign-mock/campaign-mock.sqlite3"))
 
@@ -129,7 +129,7 @@ struct CLITests {
         let directory = TemporaryDirectory()
         let (child, port) = try startServe(["--log-format", "json", "--in-memory"], in: directory)
         let client = try RawHTTPClient(port: port)
-        try client.send("GET /_mock/health HTTP/1.1\r\nHost: a\r\n\r\n")
+        try client.send("GET /_mock/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
         _ = try client.readResponse()
         child.signal(SIGTERM)
         _ = child.waitForExit()
@@ -189,14 +189,14 @@ struct DurabilityTests {
         var storedTokens: Set<String> = []
         var cursor = 0
         repeat {
-            try client.send("GET /_mock/devices?limit=1000&after=\(cursor) HTTP/1.1\r\nHost: a\r\n\r\n")
+            try client.send("GET /_mock/devices?limit=1000&after=\(cursor) HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let page = try JSONSerialization.jsonObject(with: Data(try client.readResponse().body)) as? [String: Any]
             for device in page?["devices"] as? [[String: Any]] ?? [] {
                 storedTokens.insert(device["registrationToken"] as? String ?? "")
             }
             cursor = page?["nextCursor"] as? Int ?? 0
         } while cursor != 0
-        try client.send("GET /_mock/events?limit=1000 HTTP/1.1\r\nHost: a\r\n\r\n")
+        try client.send("GET /_mock/events?limit=1000 HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let events = try JSONSerialization.jsonObject(with: Data(try client.readResponse().body)) as? [String: Any]
         let storedHits = Set((events?["events"] as? [[String: Any]] ?? []).compactMap { $0["rawId"] as? String })
 

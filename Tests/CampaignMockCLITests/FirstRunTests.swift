@@ -128,9 +128,9 @@ struct FirstRunTests {
             ["push", "--server", "http://127.0.0.1:\(port)", "--token", "6e6577", "--body", "Hi", "--format", "fcm"])
         #expect(fcm.code == 1)
         #expect(fcm.error.contains("no registered Android device with token '6e6577'"))
-        try client.send("GET /_mock/push/1 HTTP/1.1\r\nHost: a\r\n\r\n")
+        try client.send("GET /_mock/push/1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(try client.readResponse().status == 404)
-        try client.send("GET /_mock/devices/6e6577 HTTP/1.1\r\nHost: a\r\n\r\n")
+        try client.send("GET /_mock/devices/6e6577 HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let device = try JSONSerialization.jsonObject(with: Data(try client.readResponse().body)) as? [String: Any]
         #expect((device?["messages"] as? [Any])?.isEmpty == true)
     }

@@ -137,7 +137,7 @@ struct TLSTests {
     @Test func plainHTTPOnTheTLSPortGetsA400() throws {
         let server = try TLSServer()
         let client = try RawHTTPClient(port: server.httpsPort)
-        try client.send("GET /_mock/health HTTP/1.1\r\nHost: a\r\n\r\n")
+        try client.send("GET /_mock/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let response = try client.readResponse()
         #expect(response.status == 400)
         #expect(response.text == "this port speaks HTTPS; use an https:// URL")

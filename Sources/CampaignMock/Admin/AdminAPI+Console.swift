@@ -34,11 +34,16 @@ extension AdminAPI {
     private static func file(_ name: String) throws -> HTTPResponse {
         guard let file = files[name] else { throw AdminError(.notFound, "the console has no file '\(name)'") }
         var response = HTTPResponse.content(.ok, type: file.type, file.bytes)
-        // Nothing the console loads may come from elsewhere.
+        // Nothing the console loads may come from elsewhere, and no other site may frame it (clickjacking:
+        // a page that shows the console under its own buttons).
         response.headers.set(
             HTTPHeaderName(rawValue: "Content-Security-Policy"),
-            "default-src 'self'; img-src 'self' data: blob: https: http:; connect-src 'self'; object-src 'none'; base-uri 'none'"
+            "default-src 'self'; img-src 'self' data: blob: https: http:; connect-src 'self'; object-src 'none'; "
+                + "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
         )
+        response.headers.set(HTTPHeaderName(rawValue: "X-Frame-Options"), "DENY")
+        response.headers.set(HTTPHeaderName(rawValue: "X-Content-Type-Options"), "nosniff")
+        response.headers.set(HTTPHeaderName(rawValue: "Referrer-Policy"), "no-referrer")
         response.headers.set(HTTPHeaderName(rawValue: "Cache-Control"), "no-cache")
         return response
     }

@@ -39,6 +39,10 @@ enum AdminResponse {
     /// Decodes a JSON request body, or a 400 saying what is wrong with it.
     static func decode<T: Codable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
         guard !request.body.isEmpty else { throw AdminError(.badRequest, "expected a JSON body") }
+        if let duplicate = JSONDuplicateKeys.first(in: request.body) {
+            let place = duplicate.path.isEmpty ? "" : " in '\(duplicate.path)'"
+            throw AdminError(.badRequest, "field '\(duplicate.key)' is given twice\(place)")
+        }
         let decoded: T
         do {
             decoded = try JSONDecoder().decode(type, from: Data(request.body))

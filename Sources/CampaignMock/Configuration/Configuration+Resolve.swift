@@ -72,6 +72,10 @@ extension Configuration {
         } catch {
             throw ConfigurationError("\(path): not a JSON object of settings (\(error))")
         }
+        if let duplicate = JSONDuplicateKeys.first(in: contents) {
+            let place = duplicate.path.isEmpty ? "" : " in \(duplicate.path)"
+            throw ConfigurationError("\(path): '\(duplicate.key)' is given twice\(place)")
+        }
         var file = FileContents()
         for key in object.keys.sorted() {
             if key == "apps", case .array(let entries) = object[key] {
@@ -80,6 +84,15 @@ extension Configuration {
             }
             if key == "faults" {
                 file.faultRules = try faultRules(object[key] ?? .null, path: path)
+                continue
+            }
+            // A repeated setting (`allowedHosts`, `tlsSans`) may be an array of strings.
+            if case .array(let items) = object[key], Setting.named(key)?.form == .repeated {
+                let texts = items.compactMap(\.scalarText)
+                guard texts.count == items.count else {
+                    throw ConfigurationError("\(path): \(key): expected an array of strings")
+                }
+                file.values.append((key, texts.joined(separator: "\n")))
                 continue
             }
             guard let text = object[key]?.scalarText else {

@@ -21,6 +21,9 @@ package struct Configuration: Sendable, Equatable {
     package var strictTracking = false
     /// With a token, every `/_mock/` call needs `Authorization: Bearer <token>`; without, loopback only.
     package var adminToken: String?
+    /// More `Host` names the admin API and console answer to (`--allowed-host`); a leading dot allows every
+    /// name under it. Loopback names and IP literals are always allowed (``HostAllowList``).
+    package var allowedHosts: [String] = []
     /// Fault rules active from the start (config file `faults`).
     package var faultRules: [FaultRule] = []
     /// `auto` or `off` as given; nil when not given (then `tlsCertificatePath` decides).

@@ -159,6 +159,24 @@ extension Setting {
             config.adminToken = value
         },
         Setting(
+            key: "allowedHosts",
+            help:
+                "Another Host name the admin API and console answer to (a tunnel, a team's DNS name; .example.com "
+                + "allows every name under it); repeat, or separate with commas. Loopback names and IP addresses "
+                + "are always allowed.",
+            flag: "--allowed-host",
+            form: .repeated
+        ) { config, value in
+            let names = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
+                .filter { !$0.isEmpty }
+            if let bad = names.first(where: {
+                $0 == "." || !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-_:[]".contains($0)) }
+            }) {
+                throw ConfigurationError("'\(bad)' is not a host name (letters, digits, dots and dashes)")
+            }
+            config.allowedHosts = names
+        },
+        Setting(
             key: "tls", help: "auto: serve HTTPS with a certificate from a local CA made on first use; off (default)."
         ) {
             config, value in

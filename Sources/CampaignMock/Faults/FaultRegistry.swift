@@ -29,6 +29,8 @@ package final class FaultRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Most rules at once: every Campaign request is matched against each of them.
+    package static let limit = 1000
 
     package init() {}
 
@@ -45,6 +47,11 @@ package final class FaultRegistry: Sendable {
                 rule.id = "f\(state.nextID)"
                 state.nextID += 1
             }
+            guard state.entries.count < Self.limit else {
+                throw FaultRuleError(
+                    "there are \(Self.limit) fault rules already, the most kept; remove some (DELETE /_mock/faults)",
+                    isConflict: true)
+            }
             guard !state.entries.contains(where: { $0.rule.id == rule.id }) else {
                 throw FaultRuleError("a rule with id '\(rule.id!)' exists already", isConflict: true)
             }
@@ -56,6 +63,7 @@ package final class FaultRegistry: Sendable {
     /// Replaces every rule (snapshot import), validating all first.
     package func replaceAll(_ rules: [FaultRule]) throws(FaultRuleError) {
         for rule in rules { try rule.validate() }
+        if rules.count > Self.limit { throw FaultRuleError("at most \(Self.limit) fault rules") }
         let ids = rules.compactMap(\.id)
         if Set(ids).count != ids.count { throw FaultRuleError("fault rule ids must be unique") }
         clear()

@@ -44,6 +44,9 @@ package struct FaultRule: Sendable, Codable, Equatable {
         self.endpoint = endpoint
     }
 
+    /// The largest `body` a rule may answer with (a fault imitates an error page, not a download).
+    package static let bodyLimit = 64 * 1024
+
     /// Checks the rule makes sense; the message names the field.
     package func validate() throws(FaultRuleError) {
         if let id,
@@ -61,6 +64,12 @@ package struct FaultRule: Sendable, Codable, Equatable {
         // 2^53 - 1: the largest integer every JSON reader keeps exactly.
         if let seed, seed > 9_007_199_254_740_991 { throw FaultRuleError("seed must be 0-9007199254740991") }
         if body != nil && status == nil { throw FaultRuleError("body goes with status") }
+        if let body, body.utf8.count > Self.bodyLimit {
+            throw FaultRuleError("body must be at most \(Self.bodyLimit / 1024) KiB")
+        }
+        for (name, value) in [("appKey", appKey), ("token", token), ("method", method)] {
+            if let value, value.utf8.count > 4096 { throw FaultRuleError("\(name) must be at most 4096 bytes") }
+        }
         let outcomes = [status != nil, drop == true, reset == true].filter { $0 }.count
         if outcomes > 1 { throw FaultRuleError("choose one of status, drop and reset") }
         if outcomes == 0 && (delayMs ?? 0) == 0 {

@@ -1,7 +1,7 @@
 import CampaignMockCore
 
 /// One log line per request: method, target, status, duration, app key, and the reason of a failure.
-struct AccessLog: Sendable {
+package struct AccessLog: Sendable {
     let logger: Logger
 
     func record(_ request: HTTPRequest, status: Int, appKey: String? = nil, reason: String? = nil) {
@@ -9,7 +9,7 @@ struct AccessLog: Sendable {
         let micros = (Clock.monotonicNanoseconds() &- request.receivedAt) / 1000
         let duration = "\(micros / 1000).\(String(micros % 1000 / 10).leftPadded(2))ms"
         let remote = request.remoteAddress?.description ?? "-"
-        let message = "\(request.method) \(request.target) \(status) \(duration)"
+        let message = "\(request.method) \(Self.redacted(request.target)) \(status) \(duration)"
         switch (appKey, reason) {
         case (let app?, let reason?):
             logger.info(message, ["app": app, "remote": remote, "reason": reason])
@@ -20,6 +20,25 @@ struct AccessLog: Sendable {
         case (nil, nil):
             logger.info(message, ["remote": remote])
         }
+    }
+}
+
+extension AccessLog {
+    /// Query parameters whose values are secrets: never printed.
+    private static let secretParameters = ["access_token"]
+
+    /// `target` with the value of every secret query parameter replaced by `REDACTED`, whatever its
+    /// case or encoding (`/_mock/stream?access_token=REDACTED`). Headers are never logged.
+    package static func redacted(_ target: String) -> String {
+        guard let question = target.firstIndex(of: "?") else { return target }
+        let query = target[target.index(after: question)...]
+        guard query.lowercased().contains("token") else { return target }
+        let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { part -> String in
+            let name = part.prefix { $0 != "=" }
+            let decoded = PercentEncoding.decode(String(name)) ?? String(name)
+            return secretParameters.contains(decoded.lowercased()) ? "\(name)=REDACTED" : String(part)
+        }
+        return target[...question] + parts.joined(separator: "&")
     }
 }
 

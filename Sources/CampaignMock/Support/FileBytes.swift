@@ -32,12 +32,13 @@ enum FileBytes {
         return true
     }
 
-    /// Creates `path` and its missing parents (mode 0755). Nil on success, else why it failed.
-    static func makeDirectories(_ path: String) -> String? {
+    /// Creates `path` (with `mode`) and its missing parents (0755). Nil on success, else why it failed.
+    static func makeDirectories(_ path: String, mode: mode_t = 0o755) -> String? {
         var current = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/") {
+        let components = path.split(separator: "/")
+        for (index, component) in components.enumerated() {
             current += component + "/"
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            if mkdir(current, index == components.count - 1 ? mode : 0o755) != 0 && errno != EEXIST {
                 return "cannot create \(current): \(String(cString: strerror(errno)))"
             }
         }

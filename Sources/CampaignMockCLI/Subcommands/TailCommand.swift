@@ -140,7 +140,7 @@ struct EventPrinter {
             summary = text("rawId") + (token.map { " → token=\($0)" } ?? "")
         case "request":
             summary =
-                "\(text("method")) \(text("target")) \(text("status"))"
+                "\(text("method")) \(AccessLog.redacted(text("target"))) \(text("status"))"
                 + (item["reason"]?.text.map { " \($0)" } ?? "") + (item["appKey"]?.text.map { " app=\($0)" } ?? "")
         case "push":
             let targets = (item["messages"]?.items ?? []).map { message in
@@ -159,6 +159,7 @@ struct EventPrinter {
         let kind = event.type + String(repeating: " ", count: max(0, 12 - event.type.count))
         let colours = ["registration": "32", "receive": "36", "open": "35", "request": "90", "push": "33", "gap": "31"]
         let painted = colour ? "\u{1B}[\(colours[event.type] ?? "1")m\(kind)\u{1B}[0m" : kind
-        Output.standardOutput("\(time) \(painted) \(summary)")
+        // What the app sent (a userKey with ESC or CR LF in it) is shown, not executed.
+        Output.standardOutput("\(time) \(painted) \(PrintableText.escaped(summary))")
     }
 }

@@ -29,6 +29,13 @@ final class EventLoop: @unchecked Sendable {
     /// The listening sockets this loop accepts on, with the TLS context of HTTPS listeners.
     @exclusivity(unchecked) private var listeners: [Int32: (socket: Socket, tls: TLSContext?)] = [:]
     private var acceptTargets: [EventLoop] = []
+    /// While the process is out of file descriptors: when to try accepting again. The listeners are not
+    /// watched meanwhile (a level-triggered listener whose `accept` fails would wake the loop at once,
+    /// forever), and new clients wait in the listen backlog.
+    private var acceptPausedUntil: UInt64?
+    private var acceptBackoff = EventLoop.firstAcceptBackoff
+    private static let firstAcceptBackoff: UInt64 = 50_000_000
+    private static let longestAcceptBackoff: UInt64 = 1_000_000_000
     private var nextTarget = 0
     private var cachedStamp: (second: Int, stamp: HTTPResponse.Stamp)?
     private var readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
@@ -107,6 +114,7 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             processMailbox()
+            if let resumeAt = acceptPausedUntil, now >= resumeAt { resumeAccepting(now: now) }
             if now - lastSweep > 100_000_000 {
                 lastSweep = now
                 sweep(now: now)
@@ -157,8 +165,18 @@ final class EventLoop: @unchecked Sendable {
 
     private func acceptConnections(on listener: (socket: Socket, tls: TLSContext?), now: UInt64) {
         for _ in 0..<64 {
-            guard let accepted = try? listener.socket.accept() else { return }
-            let (socket, address) = accepted
+            let accepted: (Socket, SocketAddress?)?
+            do {
+                accepted = try listener.socket.accept()
+            } catch {
+                if error.isOutOfDescriptors { pauseAccepting(error, now: now) }
+                return
+            }
+            guard let (socket, address) = accepted else { return }
+            if acceptPausedUntil == nil && acceptBackoff != Self.firstAcceptBackoff {
+                acceptBackoff = Self.firstAcceptBackoff
+                server.logger.warning("accepting connections again", ["open": String(server.connectionCount)])
+            }
             guard server.reserveConnection() else {
                 // A TLS client could not read a plain 503: it is just closed.
                 if listener.tls == nil { HTTPServerCore.refuse(socket) } else { socket.close() }
@@ -171,6 +189,37 @@ final class EventLoop: @unchecked Sendable {
             } else {
                 target.post(.adopt(socket, address, listener.tls))
             }
+        }
+    }
+
+    /// Stops watching the listeners for a while, longer each time it fails again (up to a second);
+    /// says so once per episode.
+    private func pauseAccepting(_ error: SystemCallError, now: UInt64) {
+        if acceptBackoff == Self.firstAcceptBackoff {
+            server.logger.error(
+                "out of file descriptors: new connections wait until some close (existing ones are served)",
+                [
+                    "reason": error.description, "open": String(server.connectionCount),
+                    "limit": String(HTTPServer.openFilesLimit),
+                    "hint": "raise the limit (ulimit -n) or close idle clients such as open /_mock/stream readers",
+                ])
+        }
+        for descriptor in listeners.keys { poller.unregister(descriptor) }
+        acceptPausedUntil = now + acceptBackoff
+        acceptBackoff = min(acceptBackoff * 2, Self.longestAcceptBackoff)
+    }
+
+    private func resumeAccepting(now: UInt64) {
+        acceptPausedUntil = nil
+        for (descriptor, listener) in listeners {
+            do {
+                try poller.register(descriptor, interest: .read)
+            } catch {
+                acceptPausedUntil = now + acceptBackoff
+                return
+            }
+            acceptConnections(on: listener, now: now)
+            if acceptPausedUntil != nil { return }
         }
     }
 

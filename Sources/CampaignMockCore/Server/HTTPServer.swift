@@ -10,13 +10,16 @@ import Synchronization
 final class HTTPServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let handler: any HTTPHandler
+    /// For what the transport itself has to say (running out of file descriptors).
+    let logger: Logger
     private let openConnections = Atomic<Int>(0)
     private let connectionIDs = Atomic<UInt64>(0)
     private let shuttingDown = Atomic<Bool>(false)
 
-    init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) {
+    init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, logger: Logger) {
         self.configuration = configuration
         self.handler = handler
+        self.logger = logger
     }
 
     var connectionCount: Int { openConnections.load(ordering: .relaxed) }
@@ -73,9 +76,11 @@ package final class HTTPServer: Sendable {
     /// Binds the listening sockets and starts the event loops.
     ///
     /// - Throws: ``SystemCallError`` when an address cannot be bound (in use, not local, no permission).
-    package init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) throws(SystemCallError) {
+    package init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, logger: Logger = .silent)
+        throws(SystemCallError)
+    {
         HTTPServer.prepareProcess()
-        core = HTTPServerCore(configuration: configuration, handler: handler)
+        core = HTTPServerCore(configuration: configuration, handler: handler, logger: logger)
         var sockets: [(socket: Socket, tls: TLSContext?)] = []
         do {
             if configuration.plainHTTP {
@@ -121,20 +126,33 @@ package final class HTTPServer: Sendable {
         for loop in loops { loop.join() }
     }
 
-    /// Raises the open-file limit to its hard maximum (a server holds many sockets) and ignores
-    /// SIGPIPE, so a client that goes away surfaces as an error on its connection, not a dead process.
+    /// Raises the open-file limit as far as the system lets it (a server holds many sockets) and
+    /// ignores SIGPIPE, so a client that goes away surfaces as an error on its connection, not a dead
+    /// process. Running out of descriptors anyway is handled by the acceptor (``EventLoop``).
     private static func prepareProcess() {
         signal(SIGPIPE, SIG_IGN)
         var limit = rlimit()
         if getrlimit(openFilesResource, &limit) == 0 && limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
+            limit.rlim_cur = min(limit.rlim_max, largestOpenFilesLimit)
             _ = setrlimit(openFilesResource, &limit)
         }
+    }
+
+    /// The soft limit in force: most descriptors this process may hold.
+    static var openFilesLimit: Int {
+        var limit = rlimit()
+        guard getrlimit(openFilesResource, &limit) == 0 else { return 0 }
+        return limit.rlim_cur >= rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
     }
 }
 
 #if canImport(Glibc)
     private let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    /// Linux takes the hard limit as it is.
+    private let largestOpenFilesLimit = rlim_t.max
 #elseif canImport(Darwin)
     private let openFilesResource = RLIMIT_NOFILE
+    /// macOS refuses a soft limit above OPEN_MAX (`setrlimit` fails with EINVAL when asked for the hard
+    /// limit, which is often RLIM_INFINITY): setrlimit(2), COMPATIBILITY.
+    private let largestOpenFilesLimit = rlim_t(OPEN_MAX)
 #endif

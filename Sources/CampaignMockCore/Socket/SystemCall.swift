@@ -16,6 +16,12 @@ package struct SystemCallError: Error, Equatable, CustomStringConvertible {
         self.errno = errno
     }
 
+    /// The process (or the system) is out of file descriptors or kernel memory for them: `accept` and
+    /// `socket` fail this way until some are closed.
+    package var isOutOfDescriptors: Bool {
+        [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(errno)
+    }
+
     package var description: String {
         "\(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }

@@ -22,7 +22,8 @@ package enum LogFormat: String, Sendable, CaseIterable {
     case json
 }
 
-/// Writes one line per event to standard error (or another descriptor), whole lines only.
+/// Writes one line per event to standard error (or another descriptor), whole lines only. In the text
+/// format, control characters in messages and fields are escaped (``PrintableText``).
 package final class Logger: Sendable {
     package let level: LogLevel
     package let format: LogFormat
@@ -49,8 +50,10 @@ package final class Logger: Sendable {
         var line: String
         switch format {
         case .text:
-            line = "\(time) \(level.rawValue) \(message())"
-            for (key, value) in fields { line += " \(key)=\(value)" }
+            // Messages and fields carry what clients sent: escaped, so they cannot forge a line or drive
+            // the terminal. (JSON quoting escapes them already.)
+            line = "\(time) \(level.rawValue) \(PrintableText.escaped(message()))"
+            for (key, value) in fields { line += " \(key)=\(PrintableText.escaped(value))" }
         case .json:
             line =
                 "{\"time\":\(JSONText.quoted(time)),\"level\":\"\(level.rawValue)\",\"message\":\(JSONText.quoted(message()))"
@@ -97,7 +100,8 @@ package enum JSONText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+            // Controls past C0 too (DEL, C1): valid JSON either way, and safe on a terminal.
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value):
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)

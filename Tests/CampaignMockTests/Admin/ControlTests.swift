@@ -117,7 +117,7 @@ struct ControlTests {
 @Suite("admin access", .timeLimit(.minutes(2)))
 struct AdminAccessTests {
     private func request(_ path: String, from host: String, authorization: String? = nil) -> HTTPRequest {
-        var headers: HTTPHeaders = [.host: "h"]
+        var headers: HTTPHeaders = [.host: "localhost:8080"]
         if let authorization { headers.append(.authorization, authorization) }
         return HTTPRequest(
             method: .get, target: path, headers: headers,

@@ -16,7 +16,7 @@ final class PendingRequest: @unchecked Sendable {
         Thread { [self] in
             do {
                 let client = try RawHTTPClient(port: port, timeoutSeconds: 30)
-                try client.send("GET \(target) HTTP/1.1\r\nHost: a\r\n\(headers)\r\n")
+                try client.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\(headers)\r\n")
                 outcome = .success(try client.readResponse())
             } catch {
                 outcome = .failure(error)

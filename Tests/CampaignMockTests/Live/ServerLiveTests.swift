@@ -15,7 +15,8 @@ final class LiveServer {
     let directory: TemporaryDirectory?
 
     init(
-        inMemory: Bool = false, directory: TemporaryDirectory? = nil, _ adjust: (inout Configuration) -> Void = { _ in }
+        inMemory: Bool = false, directory: TemporaryDirectory? = nil, logger: Logger = .silent,
+        _ adjust: (inout Configuration) -> Void = { _ in }
     ) throws {
         var configuration = Configuration()
         configuration.http.address = SocketAddress(host: "127.0.0.1", port: 0, family: .ipv4)
@@ -24,7 +25,7 @@ final class LiveServer {
         if let dataDirectory { configuration.dataDirectory = dataDirectory.path + "/data" }
         adjust(&configuration)
         self.directory = dataDirectory
-        server = try CampaignMockServer(configuration: configuration, logger: .silent)
+        server = try CampaignMockServer(configuration: configuration, logger: logger)
     }
 
     deinit {

@@ -6,7 +6,7 @@ import Testing
 @testable import CampaignMock
 
 private func get(_ path: String) -> String {
-    "GET \(path) HTTP/1.1\r\nHost: test\r\n\r\n"
+    "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n"
 }
 
 /// The transport's promises, checked through the same composition root the CLI runs: every request

@@ -23,7 +23,7 @@ final class StreamReader: @unchecked Sendable {
     init(port: UInt16, query: String = "", headers: [String: String] = [:]) throws {
         client = try RawHTTPClient(port: port, timeoutSeconds: 10)
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-        try client.send("GET /_mock/stream\(query) HTTP/1.1\r\nHost: a\r\n\(extra)\r\n")
+        try client.send("GET /_mock/stream\(query) HTTP/1.1\r\nHost: localhost\r\n\(extra)\r\n")
         head = try client.readResponse(head: true)
     }
 
@@ -158,7 +158,7 @@ struct StreamTests {
     @Test func aReaderThatStopsReadingIsCutAndOthersAreNot() throws {
         let live = try LiveServer.withSDKApplications { $0.streamBufferLimit = 256 * 1024 }
         let stalled = try RawHTTPClient(port: live.port)
-        try stalled.send("GET /_mock/stream?type=request HTTP/1.1\r\nHost: a\r\n\r\n")
+        try stalled.send("GET /_mock/stream?type=request HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let healthy = try StreamReader(port: live.port, query: "?type=request")
         while live.server.stream.count < 2 { usleep(1000) }
         // The healthy reader reads all along, on its own thread.
