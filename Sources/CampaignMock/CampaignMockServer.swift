@@ -30,6 +30,7 @@ package final class CampaignMockServer: Sendable {
         self.configuration = configuration
         dataDirectory = configuration.inMemory ? nil : try DataDirectory(path: configuration.dataDirectory)
         store = try Store(path: configuration.databasePath, journalLimit: configuration.journalLimit)
+        for damage in store.journalDamage { logger.error(damage.description) }
         faults = FaultRegistry()
         waits = WaitRegistry()
         metrics = Metrics()

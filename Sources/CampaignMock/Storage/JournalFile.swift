@@ -9,8 +9,9 @@ import Synchronization
 
 /// The bytes of the request journal's files (see ``JournalLog``).
 ///
-/// A file is a sequence of records, each a kind byte, its length as a little-endian `UInt32`, and that
-/// many bytes:
+/// A file begins with ``magic`` (`campaign-mock journal 2` and a newline), then a sequence of records, each
+/// a kind byte, its length as a little-endian `UInt32`, the CRC-32C of those five bytes and the payload
+/// (a little-endian `UInt32`), and that many bytes of payload:
 /// - `S`, a file's first record: the highest id given so far, the dropped count, and the lowest id still
 ///   kept, as the file began (three `Int64`s);
 /// - `K`, right after it when needed: entries kept from files before the one this file replaces, as
@@ -22,7 +23,10 @@ import Synchronization
 ///   lowest id it kept).
 ///
 /// A batch is written with one `write`, so a process killed while writing leaves at most one incomplete
-/// record, at the end: reading stops there and the file is cut back to the last whole record.
+/// record, at the end: reading stops there and the file is cut back to the last whole record. A record
+/// whose checksum does not match is damage (a disk's, or a person's): ``JournalLog`` skips it and says so.
+///
+/// Files of the first format (no magic, no checksums) are still read: they begin with an `S` record.
 enum JournalFile {
     static let start: UInt8 = 0x53  // S
     static let kept: UInt8 = 0x4B  // K
@@ -30,16 +34,44 @@ enum JournalFile {
     static let entry: UInt8 = 0x45  // E
     static let clear: UInt8 = 0x43  // C
     static let trim: UInt8 = 0x54  // T
-    /// Kind and length.
-    static let headerSize = 5
+    /// What a file of this format begins with.
+    static let magic = Array("campaign-mock journal 2\n".utf8)
+    /// Kind, length and checksum.
+    static let headerSize = 9
     private static let none = UInt32.max
+    /// The fewest bytes an `E` change takes: its kind, four integers and eight empty fields.
+    static let smallestEntry = 1 + 4 * 8 + 8 * 4
 
-    /// The `S` record that begins a file.
-    static func startRecord(lastID: Int64, dropped: Int64, lowestKept: Int64) -> [UInt8] {
-        var bytes: [UInt8] = [start, 24, 0, 0, 0]
+    /// How a file's records are framed.
+    enum Format: Equatable {
+        /// ``magic``, then records with checksums.
+        case checksummed
+        /// The first format: records of kind and length only, from the first byte.
+        case first
+
+        /// The format of a file that begins with `bytes`; nil for bytes that are neither (or no bytes).
+        init?(of bytes: [UInt8]) {
+            if bytes.starts(with: JournalFile.magic) {
+                self = .checksummed
+            } else if bytes.first == JournalFile.start {
+                self = .first
+            } else {
+                return nil
+            }
+        }
+
+        var headerSize: Int { self == .checksummed ? JournalFile.headerSize : 5 }
+        var firstRecord: Int { self == .checksummed ? JournalFile.magic.count : 0 }
+    }
+
+    /// The bytes that begin a file: ``magic`` and its `S` record.
+    static func fileStart(lastID: Int64, dropped: Int64, lowestKept: Int64) -> [UInt8] {
+        var bytes = magic
+        let record = begin(start, in: &bytes)
         append(lastID, to: &bytes)
         append(dropped, to: &bytes)
         append(lowestKept, to: &bytes)
+        end(record, in: &bytes)
         return bytes
     }
 
@@ -72,17 +104,24 @@ enum JournalFile {
         append(lowestKept, to: &bytes)
     }
 
-    /// Starts a record of `kind` (`B` or `K`) in `bytes`; ``end(_:in:)`` writes its length once its
+    /// Starts a record of `kind` in `bytes`; ``end(_:in:)`` writes its length and checksum once its
     /// changes are in.
     static func begin(_ kind: UInt8, in bytes: inout [UInt8]) -> Int {
         let offset = bytes.count
-        bytes.append(contentsOf: [kind, 0, 0, 0, 0])
+        bytes.append(contentsOf: [kind, 0, 0, 0, 0, 0, 0, 0, 0])
         return offset
     }
 
     static func end(_ offset: Int, in bytes: inout [UInt8]) {
         let length = UInt32(bytes.count - offset - headerSize)
         for index in 0..<4 { bytes[offset + 1 + index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
+        let crc = checksum(bytes, record: offset, payload: offset + headerSize..<bytes.count)
+        for index in 0..<4 { bytes[offset + 5 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
+    }
+
+    /// The CRC-32C of a record's kind and length (at `record`) and its payload.
+    static func checksum(_ bytes: [UInt8], record: Int, payload: Range<Int>) -> UInt32 {
+        CRC32C.checksum(bytes, payload, continuing: CRC32C.checksum(bytes, record..<record + 5))
     }
 
     private static func append(_ value: Int64, to bytes: inout [UInt8]) {
@@ -244,7 +283,7 @@ final class JournalFileStorage: JournalStorage {
     /// Opens the file at `path`; creates it when `create`, else returns nil when there is none.
     init?(path: String, create: Bool) throws(JournalFileError) {
         self.path = path
-        let descriptor = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
+        let descriptor = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o600)
         if descriptor < 0 {
             if errno == ENOENT && !create { return nil }
             throw .system(path, "open")

@@ -116,6 +116,8 @@ package final class JournalLog: Sendable {
 
     /// A change as a file holds it.
     private enum FileChange {
+        /// An `S` record: the highest id given, the dropped count and the lowest id kept.
+        case start(lastID: Int64, dropped: Int64, lowestKept: Int64)
         case append(Indexed)
         case clear(appKey: String?)
         case trim(lowestKept: Int64)
@@ -126,118 +128,233 @@ package final class JournalLog: Sendable {
     /// The current file, nil in memory.
     private let path: String?
     private let state: Mutex<State>
+    /// What the start found damaged and skipped (for the server to say loudly); empty when nothing was.
+    package let damage: [JournalDamage]
 
     /// Opens the journal at `path` (nil: in memory), reading what its files hold.
+    ///
+    /// A damaged stretch of a file (a checksum that does not match, bytes that are no record) is skipped:
+    /// the entries after it are kept, the damaged file is kept beside the journal as
+    /// `<file>.damaged-<time>` for a look, the journal is written anew without it, and ``damage`` says
+    /// which ids were lost. Ids never go backwards: when nothing after the damage tells which ids it held,
+    /// new ids start after the most it could have held. Files of the first format are written anew in
+    /// this one.
     ///
     /// - Throws: ``JournalFileError`` when a file cannot be opened, read or repaired.
     package init(path: String?, limit: Int) throws(JournalFileError) {
         self.path = path
         self.limit = limit
-        let start = JournalFile.startRecord(lastID: 0, dropped: 0, lowestKept: 0)
         guard let path else {
             let storage = JournalMemoryStorage()
+            let start = JournalFile.fileStart(lastID: 0, dropped: 0, lowestKept: 0)
             storage.write(start, at: 0)
             var state = State(current: storage)
             state.currentSize = start.count
             self.state = Mutex(state)
+            damage = []
             return
         }
         var state = State(current: JournalMemoryStorage())
+        var found: [(path: String, replay: Replay)] = []
         if let old = try JournalFileStorage(path: path + ".old", create: false) {
-            _ = Self.replay(try old.readAll(), from: old, into: &state, isCurrent: false)
+            found.append((path + ".old", Self.replay(try old.readAll(), from: old, into: &state, isCurrent: false)))
         }
         let current = try JournalFileStorage(path: path, create: true)!
         let bytes = try current.readAll()
         let replayed = Self.replay(bytes, from: current, into: &state, isCurrent: true)
+        found.append((path, replayed))
         // A trim the process had no batch left to write with.
         state.unwrittenTrim = state.trim(to: limit)
         state.current = current
         state.currentSize = replayed.validSize
         state.currentEntries = replayed.entries
-        if replayed.validSize < bytes.count { try current.truncate(to: replayed.validSize) }
-        if replayed.validSize == 0 {
-            let start = JournalFile.startRecord(
-                lastID: state.lastID, dropped: state.dropped, lowestKept: state.visible.first?.id ?? 0)
-            try current.write(start, at: 0)
-            state.currentSize = start.count
+        var damage: [JournalDamage] = []
+        for (file, replay) in found {
+            for stretch in replay.damage {
+                damage.append(
+                    JournalDamage(
+                        path: file, offset: stretch.offset, length: stretch.length, lastIDBefore: stretch.after,
+                        firstIDAfter: stretch.before))
+                // Nothing after it says which ids it held: new ones start after the most it could have.
+                if stretch.before == nil {
+                    state.lastID = max(
+                        state.lastID, stretch.after + Int64(stretch.length / JournalFile.smallestEntry) + 1)
+                }
+            }
+        }
+        let rewrite = found.contains { !$0.replay.damage.isEmpty || $0.replay.format == .first }
+        if rewrite {
+            let stamp = HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds())
+                .filter { $0.isNumber || $0 == "T" }
+            for index in damage.indices where rename(damage[index].path, damage[index].path + ".damaged-" + stamp) == 0
+            {
+                damage[index].keptAs = damage[index].path + ".damaged-" + stamp
+            }
+            // Every entry kept is copied into the new file: the one before it has nothing more to give.
+            try Self.writeFile(path, &state, copying: { _ in true })
+            unlink(path + ".old")
+            state.currentEntries = 0
+        } else {
+            if replayed.validSize < bytes.count { try current.truncate(to: replayed.validSize) }
+            if replayed.format == nil {
+                let start = JournalFile.fileStart(
+                    lastID: state.lastID, dropped: state.dropped, lowestKept: state.visible.first?.id ?? 0)
+                try current.write(start, at: 0)
+                state.currentSize = start.count
+            }
         }
         self.state = Mutex(state)
+        self.damage = damage
     }
 
-    /// Reads the records of one file into `state`; returns how many bytes were whole records and how
-    /// many entries its batches held. The dropped count of the file before the current one does not
-    /// count: the current file's start record says what it was then.
+    /// What reading one file found.
+    private struct Replay {
+        var format: JournalFile.Format?
+        /// Where whole records end, before an incomplete last one (appends go on from there).
+        var validSize = 0
+        /// Entries in its batches.
+        var entries = 0
+        /// Damaged stretches: where, how long, the last id before and the first id after (when known).
+        var damage: [(offset: Int, length: Int, after: Int64, before: Int64?)] = []
+    }
+
+    /// Reads the records of one file into `state`. A stretch that is no whole record is damage when a
+    /// whole record follows it, or when it runs to the end and is not what a process killed while writing
+    /// leaves (the beginning of a record, or zeros). The dropped count of the file before the current one
+    /// does not count: the current file's start record says what it was then.
     private static func replay(
         _ bytes: [UInt8], from storage: any JournalStorage, into state: inout State, isCurrent: Bool
-    ) -> (validSize: Int, entries: Int) {
-        var reader = JournalFile.Reader(bytes)
-        var validSize = 0
-        var entries = 0
-        do {
-            while !reader.atEnd {
-                let kind = try reader.byte()
-                let length = Int(try reader.length())
-                let end = reader.position + length
-                guard end <= bytes.count else { throw JournalFileError.malformed }
-                var record = JournalFile.Reader(bytes, from: reader.position, end: end)
-                switch kind {
-                case JournalFile.start:
-                    let lastID = try record.integer()
-                    let dropped = try record.integer()
-                    let lowestKept = try record.integer()
-                    state.lastID = max(state.lastID, lastID)
-                    state.trim(below: lowestKept, counted: false)
-                    if isCurrent { state.dropped = dropped }
-                case JournalFile.kept, JournalFile.batch:
-                    // Read whole before any of it counts: a record is all or nothing.
-                    var changes: [FileChange] = []
-                    while !record.atEnd {
-                        let offset = record.position
-                        switch bytes[offset] {
-                        case JournalFile.clear:
-                            _ = try record.byte()
-                            changes.append(.clear(appKey: try record.text()))
-                        case JournalFile.trim:
-                            _ = try record.byte()
-                            changes.append(.trim(lowestKept: try record.integer()))
-                        default:
-                            // Only what the index keeps: a start with a full journal read every field
-                            // into strings (13 ms for 20,000 registrations).
-                            let entry = try record.entrySummary()
-                            changes.append(
-                                .append(
-                                    Indexed(
-                                        id: entry.id, receivedAt: entry.receivedAt, status: entry.status,
-                                        endpoint: entry.endpoint, appKey: entry.appKey, storage: storage,
-                                        offset: offset, count: record.position - offset)))
-                        }
-                    }
-                    for change in changes {
-                        switch change {
-                        case .append(let entry):
-                            state.add(entry)
-                            if kind == JournalFile.batch { entries += 1 }
-                        case .clear(let appKey):
-                            state.clear(appKey: appKey)
-                        case .trim(let lowestKept):
-                            state.trim(below: lowestKept, counted: true)
-                        }
-                    }
-                    // Kept entries are older than those of the file before: back in order of id.
-                    if kind == JournalFile.kept {
-                        state.entries = state.visible.sorted { $0.id < $1.id }
-                        state.first = 0
-                    }
-                default:
-                    throw JournalFileError.malformed
-                }
-                reader = JournalFile.Reader(bytes, from: end)
-                validSize = end
-            }
-        } catch {
-            // An incomplete last record: the process stopped while writing it.
+    ) -> Replay {
+        var result = Replay()
+        guard let format = JournalFile.Format(of: bytes) else {
+            if !bytes.isEmpty { result.damage.append((0, bytes.count, state.lastID, nil)) }
+            return result
         }
-        return (validSize, entries)
+        result.format = format
+        var position = format.firstRecord
+        result.validSize = position
+        var damagedFrom: Int?
+        while position < bytes.count {
+            guard let record = Self.record(in: bytes, at: position, format: format, storage: storage) else {
+                // The first format has no checksums to find the next record by: it stops here.
+                if format == .first { break }
+                if damagedFrom == nil { damagedFrom = position }
+                position += 1
+                continue
+            }
+            if let start = damagedFrom {
+                let firstID = record.changes.lazy.compactMap { change -> Int64? in
+                    if case .append(let entry) = change { return entry.id }
+                    return nil
+                }.first
+                result.damage.append((start, position - start, state.lastID, firstID))
+                damagedFrom = nil
+            }
+            apply(record.changes, kept: record.kind == JournalFile.kept, to: &state, isCurrent: isCurrent)
+            if record.kind == JournalFile.batch {
+                result.entries += record.changes.count { if case .append = $0 { true } else { false } }
+            }
+            position = record.end
+            if result.damage.isEmpty { result.validSize = position }
+        }
+        if let start = damagedFrom {
+            if Self.isIncompleteWrite(bytes, from: start, format: format) {
+                // The process stopped while writing it: nobody got an answer for what it held.
+                if result.damage.isEmpty { result.validSize = start }
+            } else {
+                result.damage.append((start, bytes.count - start, state.lastID, nil))
+            }
+        }
+        return result
+    }
+
+    /// The whole record at `position` with its changes, or nil when there is none there (too short,
+    /// an unknown kind, a checksum that does not match, changes that do not parse).
+    private static func record(
+        in bytes: [UInt8], at position: Int, format: JournalFile.Format, storage: any JournalStorage
+    ) -> (kind: UInt8, end: Int, changes: [FileChange])? {
+        var header = JournalFile.Reader(bytes, from: position)
+        guard let kind = try? header.byte(), [JournalFile.start, JournalFile.kept, JournalFile.batch].contains(kind),
+            let length = try? header.length(), Int(length) <= bytes.count - position - format.headerSize
+        else { return nil }
+        let payload = position + format.headerSize..<position + format.headerSize + Int(length)
+        if format == .checksummed {
+            guard let stored = try? header.length(),
+                stored == JournalFile.checksum(bytes, record: position, payload: payload)
+            else { return nil }
+        }
+        var reader = JournalFile.Reader(bytes, from: payload.lowerBound, end: payload.upperBound)
+        guard let changes = try? Self.changes(kind, &reader, storage: storage) else { return nil }
+        return (kind, payload.upperBound, changes)
+    }
+
+    /// A record's changes; read whole before any of it counts: a record is all or nothing.
+    private static func changes(_ kind: UInt8, _ record: inout JournalFile.Reader, storage: any JournalStorage)
+        throws(JournalFileError) -> [FileChange]
+    {
+        if kind == JournalFile.start {
+            return [
+                .start(lastID: try record.integer(), dropped: try record.integer(), lowestKept: try record.integer())
+            ]
+        }
+        var changes: [FileChange] = []
+        while !record.atEnd {
+            let offset = record.position
+            switch record.bytes[offset] {
+            case JournalFile.clear:
+                _ = try record.byte()
+                changes.append(.clear(appKey: try record.text()))
+            case JournalFile.trim:
+                _ = try record.byte()
+                changes.append(.trim(lowestKept: try record.integer()))
+            default:
+                // Only what the index keeps: a start with a full journal read every field into strings
+                // (13 ms for 20,000 registrations).
+                let entry = try record.entrySummary()
+                changes.append(
+                    .append(
+                        Indexed(
+                            id: entry.id, receivedAt: entry.receivedAt, status: entry.status,
+                            endpoint: entry.endpoint, appKey: entry.appKey, storage: storage,
+                            offset: offset, count: record.position - offset)))
+            }
+        }
+        return changes
+    }
+
+    private static func apply(_ changes: [FileChange], kept: Bool, to state: inout State, isCurrent: Bool) {
+        for change in changes {
+            switch change {
+            case .start(let lastID, let dropped, let lowestKept):
+                state.lastID = max(state.lastID, lastID)
+                state.trim(below: lowestKept, counted: false)
+                if isCurrent { state.dropped = dropped }
+            case .append(let entry):
+                state.add(entry)
+            case .clear(let appKey):
+                state.clear(appKey: appKey)
+            case .trim(let lowestKept):
+                state.trim(below: lowestKept, counted: true)
+            }
+        }
+        // Kept entries are older than those of the file before: back in order of id. A start that
+        // stopped while writing a new file anew may find an entry in both files: it counts once.
+        if kept {
+            var seen: Set<Int64> = []
+            state.entries = state.visible.sorted { $0.id < $1.id }.filter { seen.insert($0.id).inserted }
+            state.first = 0
+        }
+    }
+
+    /// Whether the bytes from `start` on are what a write cut short leaves: too few for a header, a
+    /// record that runs past the end, or zeros (a file grown but not yet written, after a power loss).
+    private static func isIncompleteWrite(_ bytes: [UInt8], from start: Int, format: JournalFile.Format) -> Bool {
+        if bytes[start...].allSatisfy({ $0 == 0 }) || bytes.count - start < format.headerSize { return true }
+        var header = JournalFile.Reader(bytes, from: start)
+        guard let kind = try? header.byte(), [JournalFile.start, JournalFile.kept, JournalFile.batch].contains(kind),
+            let length = try? header.length()
+        else { return false }
+        return Int(length) > bytes.count - start - format.headerSize
     }
 
     /// The highest id written so far (0 when none).
@@ -329,40 +446,48 @@ package final class JournalLog: Sendable {
     /// neither (after a clear of one application's entries, older ones of others may be). When this
     /// fails, the current file goes on growing and the next batch tries again.
     private func beginNewFile(_ state: inout State) {
-        var bytes = JournalFile.startRecord(
-            lastID: state.lastID, dropped: state.dropped, lowestKept: state.visible.first?.id ?? state.lastID + 1)
         let current = state.current
-        let older = state.visible.indices.filter { state.entries[$0].storage !== current }
+        if let path { guard rename(path, path + ".old") == 0 else { return } }
+        // When the new file cannot be written, appends go on into the renamed one until one can be made;
+        // a start reads both files either way.
+        try? Self.writeFile(path, &state, copying: { $0.storage !== current })
+    }
+
+    /// Makes a new current file at `path` (nil: in memory), through a temporary file so that a process
+    /// stopped meanwhile leaves the old or the new one: a start record and a copy of the kept entries
+    /// `copy` selects, which the index then points to (the next new file need not copy them again).
+    private static func writeFile(_ path: String?, _ state: inout State, copying copy: (Indexed) -> Bool)
+        throws(JournalFileError)
+    {
+        var bytes = JournalFile.fileStart(
+            lastID: state.lastID, dropped: state.dropped, lowestKept: state.visible.first?.id ?? state.lastID + 1)
+        let selected = state.visible.indices.filter { copy(state.entries[$0]) }
         var copied: [(index: Int, offset: Int)] = []
-        if !older.isEmpty {
+        if !selected.isEmpty {
             let kept = JournalFile.begin(JournalFile.kept, in: &bytes)
-            for index in older {
+            for index in selected {
                 let entry = state.entries[index]
-                guard let copy = try? entry.storage.read(offset: entry.offset, count: entry.count) else { return }
+                let entryBytes = try entry.storage.read(offset: entry.offset, count: entry.count)
                 copied.append((index, bytes.count))
-                bytes += copy
+                bytes += entryBytes
             }
             JournalFile.end(kept, in: &bytes)
         }
         let storage: any JournalStorage
         if let path {
-            guard rename(path, path + ".old") == 0 else { return }
-            do {
-                guard let file = try JournalFileStorage(path: path, create: true) else { return }
-                try file.truncate(to: 0)
-                try file.write(bytes, at: 0)
-                storage = file
-            } catch {
-                // The current file was renamed: appends go on into it under its new name until a new one
-                // can be made; a start reads both files either way.
-                return
+            let temporary = path + ".new"
+            unlink(temporary)
+            guard let file = try JournalFileStorage(path: temporary, create: true) else {
+                throw .system(temporary, "open")
             }
+            try file.write(bytes, at: 0)
+            guard rename(temporary, path) == 0 else { throw .system(path, "rename") }
+            storage = file
         } else {
             let memory = JournalMemoryStorage()
             memory.write(bytes, at: 0)
             storage = memory
         }
-        // The copies are what the index points to now: the next new file need not copy them again.
         for (index, offset) in copied { state.entries[index].move(to: storage, offset: offset) }
         state.current = storage
         state.currentSize = bytes.count
@@ -413,7 +538,7 @@ package final class JournalLog: Sendable {
     /// Begins the current file again with `lastID` and `dropped` (an import into an empty journal).
     func begin(lastID: Int64, dropped: Int64) throws(JournalFileError) {
         try state.withLock { state throws(JournalFileError) in
-            let start = JournalFile.startRecord(lastID: lastID, dropped: dropped, lowestKept: 0)
+            let start = JournalFile.fileStart(lastID: lastID, dropped: dropped, lowestKept: 0)
             try state.current.truncate(to: 0)
             try state.current.write(start, at: 0)
             state.currentSize = start.count
@@ -438,5 +563,34 @@ extension JournalFilter {
         if let appKey, entry.appKey != appKey { return false }
         if let since, entry.receivedAt < since { return false }
         return true
+    }
+}
+
+/// A stretch of a journal file a start found damaged and skipped.
+package struct JournalDamage: Sendable, Equatable, CustomStringConvertible {
+    /// The file, as it was named when read.
+    package let path: String
+    /// Where the damage begins, and how many bytes it spans.
+    package let offset: Int
+    package let length: Int
+    /// The id of the last entry read before it (0: none), and of the first read after it (nil: none).
+    package let lastIDBefore: Int64
+    package let firstIDAfter: Int64?
+    /// Where the damaged file was kept (nil when it could not be moved).
+    package var keptAs: String?
+
+    package var description: String {
+        let lost =
+            if let after = firstIDAfter {
+                switch after - lastIDBefore {
+                case ...1: "no entry is lost"
+                case 2: "the entry with id \(lastIDBefore + 1) is lost"
+                default: "entries with ids \(lastIDBefore + 1) to \(after - 1) are lost"
+                }
+            } else {
+                "entries after id \(lastIDBefore) are lost; new ids start after the most it could hold"
+            }
+        let kept = keptAs.map { "; the damaged file is kept as \($0)" } ?? ""
+        return "request journal \(path): \(length) damaged bytes at offset \(offset) skipped: \(lost)\(kept)"
     }
 }

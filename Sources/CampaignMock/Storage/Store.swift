@@ -19,6 +19,8 @@ package final class Store: Sendable {
     private let readers: ReaderPool?
     private let applications = ApplicationCache()
     private let journal: JournalLog
+    /// What the start found damaged in the request journal's files and skipped.
+    package var journalDamage: [JournalDamage] { journal.damage }
 
     /// Opens the database at `path` (nil = in memory), runs the migrations, starts the writer.
     ///

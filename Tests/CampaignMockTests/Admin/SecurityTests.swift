@@ -212,6 +212,34 @@ struct SecurityTests {
         #expect(try live.request("POST", "/_mock/faults", body: #"{"endpoint":"any","status":500}"#).status == 201)
     }
 
+    /// A damaged journal record is said in the log at start, naming the file, the ids lost and where
+    /// the damaged file was kept; the requests after it are still there.
+    @Test func aDamagedJournalIsNamedLoudlyAtStart() throws {
+        let directory = TemporaryDirectory()
+        var live = try LiveServer(directory: directory)
+        for token in ["t1", "t2", "t3"] { #expect(try register(live, token: token) == 200) }
+        live.server.shutdown()
+        let journal = directory.path + "/data/campaign-mock.sqlite3-requests"
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: journal)))
+        let second = try #require(
+            bytes.indices.filter { bytes[$0...].starts(with: Array("registrationToken=t2".utf8)) }.first)
+        bytes[second] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: journal))
+        let log = try LogFile()
+        live = try LiveServer(directory: directory, logger: log.logger(.text))
+        let requests = try live.json("GET", "/_mock/requests").object["requests"] as? [[String: Any]] ?? []
+        let bodies = requests.compactMap { $0["body"] as? String }
+        #expect(
+            bodies.contains { $0.contains("registrationToken=t1") }
+                && bodies.contains { $0.contains("registrationToken=t3") })
+        #expect(!bodies.contains { $0.contains("registrationToken=t2") })
+        live.server.shutdown()
+        let text = try log.text()
+        #expect(text.contains("error request journal \(journal)"), "\(text)")
+        #expect(text.contains("the entry with id 2 is lost"), "\(text)")
+        #expect(text.contains("the damaged file is kept as \(journal).damaged-"), "\(text)")
+    }
+
     private func mode(of path: String) -> mode_t {
         var status = stat()
         guard stat(path, &status) == 0 else { return 0 }

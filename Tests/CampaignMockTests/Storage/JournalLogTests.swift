@@ -262,6 +262,121 @@ struct JournalLogTests {
         #expect(page.dropped == 7)
     }
 
+    // MARK: - Damage
+
+    /// The file's bytes, changed by `damage`, written back.
+    private static func damage(_ path: String, _ change: (inout [UInt8]) -> Void) throws {
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        change(&bytes)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Where each batch record of a file begins, in order.
+    private static func batchOffsets(_ path: String) throws -> [Int] {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        var offsets: [Int] = []
+        var position = JournalFile.magic.count
+        while position + JournalFile.headerSize <= bytes.count {
+            let length = (0..<4).reduce(0) { $0 | Int(bytes[position + 1 + $1]) << (8 * $1) }
+            if bytes[position] == JournalFile.batch { offsets.append(position) }
+            position += JournalFile.headerSize + length
+        }
+        return offsets
+    }
+
+    /// A zeroed record in the middle: the entries after it are kept, the damage is named with the ids
+    /// it lost, the damaged file is kept for a look, and ids go on growing from the highest.
+    @Test func aZeroedRecordInTheMiddleIsSkippedAndNamed() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        var journal = try JournalLog(path: path, limit: 100)
+        for batch in 0..<4 { try Self.append(journal, ["/\(batch)a", "/\(batch)b"]) }
+        let offsets = try Self.batchOffsets(path)
+        try Self.damage(path) { bytes in
+            for index in offsets[1]..<offsets[2] { bytes[index] = 0 }
+        }
+        journal = try JournalLog(path: path, limit: 100)
+        #expect(try Self.everything(journal).requests.map(\.target) == ["/0a", "/0b", "/2a", "/2b", "/3a", "/3b"])
+        let damage = try #require(journal.damage.first)
+        #expect(journal.damage.count == 1)
+        #expect((damage.lastIDBefore, damage.firstIDAfter) == (2, 5))
+        #expect(damage.description.contains("entries with ids 3 to 4 are lost"))
+        let kept = try #require(damage.keptAs)
+        #expect(FileManager.default.fileExists(atPath: kept))
+        try Self.append(journal, ["/next"])
+        #expect(journal.lastID == 9)
+        // Written anew without the damage: the next start finds none.
+        journal = try JournalLog(path: path, limit: 100)
+        #expect(journal.damage.isEmpty)
+        #expect(try Self.everything(journal).requests.map(\.target).suffix(2) == ["/3b", "/next"])
+    }
+
+    /// A flipped byte in a body: its checksum does not match, so it is not served as if whole.
+    @Test func aFlippedByteIsFoundByItsChecksum() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        var journal = try JournalLog(path: path, limit: 100)
+        try Self.append(journal, ["/1"], body: "first body")
+        try Self.append(journal, ["/2"], body: "second body")
+        try Self.append(journal, ["/3"], body: "third body")
+        try Self.damage(path) { bytes in
+            let at = try! #require(bytes.indices.first { bytes[$0...].starts(with: Array("second".utf8)) })
+            bytes[at] ^= 0x20
+        }
+        journal = try JournalLog(path: path, limit: 100)
+        let bodies = try Self.everything(journal).requests.map(\.body)
+        #expect(bodies == ["first body", "third body"])
+        #expect(journal.damage.map(\.firstIDAfter) == [3])
+    }
+
+    /// Damage in the last record: nothing after it says which ids it held, so new ids start after the
+    /// most it could have held; they never go back to one an answered request had.
+    @Test func idsNeverGoBackAfterDamageAtTheEnd() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        var journal = try JournalLog(path: path, limit: 100)
+        try Self.append(journal, ["/1"])
+        try Self.append(journal, ["/2", "/3", "/4"])
+        let last = try #require(try Self.batchOffsets(path).last)
+        try Self.damage(path) { bytes in bytes[last + JournalFile.headerSize + 3] ^= 0xFF }
+        journal = try JournalLog(path: path, limit: 100)
+        #expect(try Self.everything(journal).requests.map(\.target) == ["/1"])
+        #expect(journal.damage.first?.firstIDAfter == nil)
+        #expect(journal.lastID >= 4)
+        try Self.append(journal, ["/5"])
+        #expect(try Self.everything(journal).requests.last?.id ?? 0 > 4)
+    }
+
+    /// A file of the first format (no magic, no checksums) is read whole and written anew in this one.
+    @Test func aFileOfTheFirstFormatIsReadAndRewritten() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        // What the first format wrote: an `S` record, then a batch of two entries, kind and length only.
+        var entries: [UInt8] = []
+        for (id, target) in [(Int64(1), "/old1"), (2, "/old2")] {
+            _ = JournalFile.appendEntry(id: id, Self.record(target), to: &entries)
+        }
+        var bytes: [UInt8] = [JournalFile.start, 24, 0, 0, 0]
+        for value in [Int64(2), 0, 1] { bytes += withUnsafeBytes(of: value.littleEndian, Array.init) }
+        bytes += [JournalFile.batch] + withUnsafeBytes(of: UInt32(entries.count).littleEndian, Array.init) + entries
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var journal = try JournalLog(path: path, limit: 100)
+        #expect(try Self.everything(journal).requests.map(\.target) == ["/old1", "/old2"])
+        #expect(journal.damage.isEmpty)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))).starts(with: JournalFile.magic))
+        try Self.append(journal, ["/new"])
+        journal = try JournalLog(path: path, limit: 100)
+        #expect(try Self.everything(journal).requests.map(\.id) == [1, 2, 3])
+    }
+
+    @Test func crc32cMatchesItsCheckValue() {
+        // The check value of CRC-32C (RFC 3720 §B.4 lists the same polynomial).
+        #expect(Array("123456789".utf8).withUnsafeBytes { CRC32C.checksum($0) } == 0xE306_9283)
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let whole = bytes.withUnsafeBytes { CRC32C.checksum($0) }
+        #expect(CRC32C.checksum(bytes, 300..<1000, continuing: CRC32C.checksum(bytes, 0..<300)) == whole)
+    }
+
     private static func size(_ path: String) throws -> Int {
         try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
     }
