@@ -167,14 +167,9 @@ extension Setting {
             flag: "--allowed-host",
             form: .repeated
         ) { config, value in
-            let names = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
-                .filter { !$0.isEmpty }
-            if let bad = names.first(where: {
-                $0 == "." || !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-_:[]".contains($0)) }
-            }) {
-                throw ConfigurationError("'\(bad)' is not a host name (letters, digits, dots and dashes)")
+            config.allowedHosts = try parseList(value, "is not a host name (letters, digits, dots and dashes)") {
+                $0 != "." && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-_:[]".contains($0)) }
             }
-            config.allowedHosts = names
         },
         Setting(
             key: "tls", help: "auto: serve HTTPS with a certificate from a local CA made on first use; off (default)."
@@ -200,12 +195,8 @@ extension Setting {
             flag: "--tls-san",
             form: .repeated
         ) { config, value in
-            config.tlsNames = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
-                .filter { !$0.isEmpty }
-            if let bad = config.tlsNames.first(where: {
-                !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-:*".contains($0)) }
-            }) {
-                throw ConfigurationError("'\(bad)' is not a DNS name or an IP address")
+            config.tlsNames = try parseList(value, "is not a DNS name or an IP address") {
+                $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-:*".contains($0)) }
             }
         },
         Setting(key: "noHttp", help: "Serve HTTPS only (no plain HTTP listener).", form: .switch) { config, value in
@@ -226,12 +217,10 @@ extension Setting {
             flag: "--soap-bearer-token",
             form: .repeated
         ) { config, value in
-            let tokens = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
-                .filter { !$0.isEmpty }
-            guard !tokens.isEmpty else { throw ConfigurationError("expected at least one bearer token") }
-            if let bad = tokens.first(where: { !$0.allSatisfy { $0.isASCII && !$0.isWhitespace } }) {
-                throw ConfigurationError("'\(bad)' is not a token (visible ASCII, no spaces)")
+            let tokens = try parseList(value, "is not a token (visible ASCII, no spaces)") {
+                $0.allSatisfy { $0.isASCII && !$0.isWhitespace }
             }
+            guard !tokens.isEmpty else { throw ConfigurationError("expected at least one bearer token") }
             config.soapBearerTokens = tokens
         },
         Setting(key: "soapSessionTimeout", help: "How long a SOAP session lives (default 24h).") {
@@ -304,6 +293,17 @@ extension Setting {
             throw ConfigurationError("'\(value)' is not a valid \(kind)")
         }
         return result
+    }
+
+    /// A repeated setting's values (one per line, or separated by commas), each checked by `isValid`;
+    /// the first that is not is named with `complaint`.
+    private static func parseList(_ value: String, _ complaint: String, _ isValid: (String) -> Bool)
+        throws(ConfigurationError) -> [String]
+    {
+        let items = value.split(whereSeparator: { $0 == "," || $0 == "\n" }).map { $0.trimmingASCIISpaces() }
+            .filter { !$0.isEmpty }
+        if let bad = items.first(where: { !isValid($0) }) { throw ConfigurationError("'\(bad)' \(complaint)") }
+        return items
     }
 
     private static func parseBool(_ value: String) -> Bool? {
