@@ -3,6 +3,7 @@
 ///
 /// The document is read by ``XMLReader`` (no DTD, no entity but the predefined ones, nothing expanded);
 /// this checks the shape: no other element, no text, no attribute but `name` and `value`, no repeated name.
+/// A param with an empty name is ignored (docs/protocol.md §3.4).
 enum AdditionalParamsReader {
     /// Parses `text`; an empty text is no parameters.
     ///
@@ -30,7 +31,9 @@ enum AdditionalParamsReader {
             guard element.children.isEmpty || (!element.hasText && element.elements.isEmpty) else {
                 throw fail("param must be empty")
             }
-            let param = try self.param(element, number: index + 1)
+            // Both SDKs send a param with an empty name when the app passes an empty key: a server that maps
+            // names to fields has nowhere to put it, so it is ignored rather than failing the registration.
+            guard let param = try self.param(element, number: index + 1) else { continue }
             if params.contains(where: { $0.name == param.name }) {
                 throw fail("param '\(param.name)' appears more than once")
             }
@@ -39,13 +42,16 @@ enum AdditionalParamsReader {
         return params
     }
 
-    private static func param(_ element: XMLElement, number: Int) throws(RegistrationError) -> AdditionalParam {
+    /// The param, or nil for one whose name is empty.
+    private static func param(_ element: XMLElement, number: Int) throws(RegistrationError) -> AdditionalParam? {
         if let unknown = element.attributes.first(where: { $0.name != "name" && $0.name != "value" }) {
             throw fail("param #\(number) has an unknown attribute '\(unknown.name)'")
         }
-        guard let name = element.attribute("name"), !name.isEmpty else { throw fail("param #\(number) has no name") }
-        guard let value = element.attribute("value") else { throw fail("param '\(name)' has no value attribute") }
-        return AdditionalParam(name: name, value: value)
+        guard let name = element.attribute("name") else { throw fail("param #\(number) has no name attribute") }
+        guard let value = element.attribute("value") else {
+            throw fail("param '\(name)' has no value attribute")
+        }
+        return name.isEmpty ? nil : AdditionalParam(name: name, value: value)
     }
 
     private static func fail(_ reason: String) -> RegistrationError {

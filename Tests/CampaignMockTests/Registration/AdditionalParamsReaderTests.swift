@@ -42,6 +42,14 @@ import Testing
         #expect(params.first?.value == "'h>e&l\"l<o'")
     }
 
+    /// Both SDKs send an empty key as `name=""`; it is ignored, and the registration goes through.
+    @Test func ignoresAParamWithAnEmptyName() throws {
+        let params = try AdditionalParamsReader.parse(
+            #"<additionalParameters><param name="" value="x"/><param name="plan" value="gold"/>"#
+                + #"<param name="" value="y"/></additionalParameters>"#)
+        #expect(params == [AdditionalParam(name: "plan", value: "gold")])
+    }
+
     @Test func ignoresComments() throws {
         let params = try AdditionalParamsReader.parse(
             #"<additionalParams><!-- a note --><param name="a" value="b" /></additionalParams>"#)
@@ -80,7 +88,7 @@ import Testing
         (#"<additionalParams><item name="a" value="x" /></additionalParams>"#, "only param"),
         (#"<params><param name="a" value="x" /></params>"#, "root element"),
         (#"<additionalParams><param name="a" /></additionalParams>"#, "no value"),
-        (#"<additionalParams><param value="x" /></additionalParams>"#, "no name"),
+        (#"<additionalParams><param value="x" /></additionalParams>"#, "no name attribute"),
         (#"<additionalParams><param name="a" value="x" other="y" /></additionalParams>"#, "unknown attribute"),
         (#"<additionalParams>text</additionalParams>"#, "text content"),
         (#"<additionalParams><param name="a" value="x" />"#, "unterminated element <additionalParams>"),

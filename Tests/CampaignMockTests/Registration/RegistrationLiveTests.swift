@@ -104,6 +104,19 @@ struct RegistrationLiveTests {
         #expect(device.params == [AdditionalParam(name: "key", value: "value")])
     }
 
+    /// An app that passes an empty key makes the Android SDK send `name=""`: the device is registered
+    /// with its other params, as a server mapping names to fields would do.
+    @Test func aParamWithAnEmptyNameIsIgnoredNotRefused() throws {
+        let live = try LiveServer.withSDKApplications()
+        let body = SDKBodies.android.replacingOccurrences(
+            of: "%3Cparam%20name%3D%22key%22",
+            with: "%3Cparam%20name%3D%22%22%20value%3D%22x%22%2F%3E%3Cparam%20name%3D%22key%22")
+        #expect(body != SDKBodies.android)
+        let response = try live.register(.android, body)
+        #expect(response.status == 200)
+        #expect(try #require(try live.device("testToken")).params == [AdditionalParam(name: "key", value: "value")])
+    }
+
     @Test func anUpdateKeepsOneDeviceAndRecordsWhatChanged() throws {
         let live = try LiveServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
