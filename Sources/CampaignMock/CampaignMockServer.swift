@@ -63,7 +63,7 @@ package final class CampaignMockServer: Sendable {
         let soap = SOAPEndpoint(
             store: store,
             sessions: SOAPSessions(
-                login: configuration.soapLogin, password: configuration.soapPassword,
+                operators: configuration.soapOperators,
                 bearerTokens: configuration.soapBearerTokens,
                 lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds),
             pushIDStyle: configuration.pushIDStyle)
@@ -142,7 +142,8 @@ package final class CampaignMockServer: Sendable {
             version: Self.version, baseURL: baseURL, httpsURL: httpsURL,
             deviceURLs: deviceURLs.map { ConsoleInfo.DeviceURL(url: $0.url, use: $0.use) },
             certificateAuthorityFingerprint: certificateAuthorityFingerprint,
-            soapLogin: configuration.soapLogin, soapBearerTokens: configuration.soapBearerTokens,
+            soapLogin: configuration.soapLogin, soapLogins: configuration.soapOperators.map(\.login),
+            soapBearerTokens: configuration.soapBearerTokens,
             adminTokenRequired: configuration.adminToken != nil, recording: configuration.recordDirectory)
     }
 
@@ -249,8 +250,9 @@ package final class CampaignMockServer: Sendable {
             lines.append("    devices must trust it: \(command) ca export --format pem|mobileconfig|android-nsc")
         }
         lines += [
-            "  SOAP router                \(baseURL)/nl/jsp/soaprouter.jsp (login \(configuration.soapLogin), "
-                + "bearer token \(configuration.soapBearerTokens.joined(separator: ", "))",
+            "  SOAP router                \(baseURL)/nl/jsp/soaprouter.jsp (operators "
+                + "\(configuration.soapOperators.map(\.login).joined(separator: ", ")), bearer token "
+                + "\(configuration.soapBearerTokens.joined(separator: ", ")))",
             "  Admin API                  \(baseURL)/_mock/ (\(access))",
             "  Data                       \(dataDescription)",
         ]

@@ -13,7 +13,9 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
     package var deviceURLs: [DeviceURL]
     /// With `--tls auto`: devices must trust this CA (`GET /_mock/ca`).
     package var certificateAuthorityFingerprint: String?
+    /// The first operator (`--soap-login`), and every operator `xtk:session#Logon` accepts.
     package var soapLogin: String
+    package var soapLogins: [String]
     package var soapBearerTokens: [String]
     package var adminTokenRequired: Bool
     /// The `--record` directory, when recording.

@@ -38,6 +38,14 @@ package struct Configuration: Sendable, Equatable {
     /// The SOAP router's credentials for `xtk:session#Logon`.
     package var soapLogin = "admin"
     package var soapPassword = "admin"
+    /// More operators the SOAP router accepts besides `soapLogin` (`--operator LOGIN:PASSWORD`); by default
+    /// `mc`, the operator of Adobe's acc-js-sdk samples.
+    package var operators = [SOAPOperator(login: "mc", password: "mc")]
+
+    /// Every operator `xtk:session#Logon` accepts, the `--soap-login` one first.
+    package var soapOperators: [SOAPOperator] {
+        [SOAPOperator(login: soapLogin, password: soapPassword)] + operators.filter { $0.login != soapLogin }
+    }
     /// Bearer tokens the SOAP router accepts (`BearerTokenLogon`, or `Authorization: Bearer` on every call
     /// as a Campaign v8 technical account sends it).
     package var soapBearerTokens = ["campaign-mock-bearer-token"]

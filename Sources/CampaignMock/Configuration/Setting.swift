@@ -223,6 +223,24 @@ extension Setting {
             guard !tokens.isEmpty else { throw ConfigurationError("expected at least one bearer token") }
             config.soapBearerTokens = tokens
         },
+        Setting(
+            key: "operators",
+            help:
+                "Another operator the SOAP router accepts, as LOGIN:PASSWORD; repeat, or separate with commas "
+                + "(default mc:mc, besides --soap-login).",
+            flag: "--operator",
+            form: .repeated
+        ) { config, value in
+            let entries = try parseList(value, "is not LOGIN:PASSWORD (a login, a colon, a password)") {
+                guard let colon = $0.firstIndex(of: ":") else { return false }
+                return colon != $0.startIndex
+            }
+            config.operators = entries.map { entry in
+                let colon = entry.firstIndex(of: ":")!
+                return SOAPOperator(
+                    login: String(entry[..<colon]), password: String(entry[entry.index(after: colon)...]))
+            }
+        },
         Setting(key: "soapSessionTimeout", help: "How long a SOAP session lives (default 24h).") {
             config, value in
             config.soapSessionTimeoutMilliseconds = try parseDuration(value, key: "soapSessionTimeout")

@@ -18,7 +18,7 @@ extension SOAPEndpoint {
 
     /// `<userInfo …>` with the installed packages, built in and from `InstallPackage` (acc-js-sdk's
     /// `hasPackage` reads them).
-    func userInfo() -> String {
+    func userInfo(login: String) -> String {
         let installed = (try? store.read { try $0.installedPackages() }) ?? []
         let packages = (Self.installedPackages + installed).map { namespace, name in
             XMLOutput.element("installed-package", [("namespace", namespace), ("name", name)])
@@ -26,7 +26,7 @@ extension SOAPEndpoint {
         return XMLOutput.element(
             "userInfo",
             [
-                ("id", "0"), ("login", sessions.login), ("loginCS", sessions.login), ("loginId", "0"),
+                ("id", "0"), ("login", login), ("loginCS", login), ("loginId", "0"),
                 ("timezone", "UTC"), ("locale", "en"), ("homeDir", ""), ("instanceLocale", "en"),
             ], content: XMLOutput.element("login-right", [("right", "admin")]) + packages.joined())
     }

@@ -33,20 +33,23 @@ struct SOAPEndpoint: Sendable {
         // The catalogue decided the service has this method; the names are unique across its schemas.
         switch call.method {
         case "Logon":
+            let login = try call.string("strLogin")
             return logon(
-                call, method,
-                sessions.logon(login: try call.string("strLogin"), password: try call.string("strPassword")),
-                who: try call.string("strLogin"))
+                call, method, sessions.logon(login: login, password: try call.string("strPassword")), who: login,
+                login: login)
         case "BearerTokenLogon":
             return logon(
-                call, method, sessions.logon(bearerToken: try call.string("strBearerToken")), who: "a bearer token")
+                call, method, sessions.logon(bearerToken: try call.string("strBearerToken")), who: "a bearer token",
+                login: sessions.operators[0].login)
         case "Logoff":
             sessions.logoff(token)
             return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, []))
         case "GetServerTime":
             return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, [Self.now()]))
         case "GetUserInfo":
-            return EndpointResult(response: SOAPResponse.outputs(method, service: call.service, [userInfo()]))
+            return EndpointResult(
+                response: SOAPResponse.outputs(
+                    method, service: call.service, [userInfo(login: sessions.login(of: token))]))
         case "GetOption":
             return try getOption(call, method)
         case "Write":
@@ -83,9 +86,9 @@ struct SOAPEndpoint: Sendable {
 
     // MARK: - xtk:session
 
-    private func logon(_ call: SOAPCall, _ method: SchemaCatalogue.Method, _ opened: (String, String)?, who: String)
-        -> EndpointResult
-    {
+    private func logon(
+        _ call: SOAPCall, _ method: SchemaCatalogue.Method, _ opened: (String, String)?, who: String, login: String
+    ) -> EndpointResult {
         guard let (token, security) = opened else {
             let fault = SOAPFault.methodFailed(
                 call.method, service: call.service, "Invalid login or password. Connection denied.")
@@ -100,7 +103,7 @@ struct SOAPEndpoint: Sendable {
                 ("releaseName", "campaign-mock \(CampaignMockServer.version)"), ("instanceName", "campaign-mock"),
                 ("sessionTimeOut", seconds), ("securityTimeOut", seconds), ("serverDate", Self.now()),
             ])
-        let sessionInfo = XMLOutput.element("sessionInfo", content: serverInfo + userInfo())
+        let sessionInfo = XMLOutput.element("sessionInfo", content: serverInfo + userInfo(login: login))
         return EndpointResult(
             response: SOAPResponse.outputs(method, service: call.service, [token, sessionInfo, security]))
     }

@@ -10,32 +10,39 @@ final class SOAPSessions: Sendable {
     }
 
     private let sessions = Mutex<[String: Session]>([:])
-    let login: String
-    let password: String
+    /// The operators that may log on; the first is the one a bearer token's session belongs to.
+    let operators: [SOAPOperator]
     /// Accepted bearer tokens (IMS technical accounts on Campaign v8).
     let bearerTokens: [String]
     /// Session lifetime.
     let lifetimeMilliseconds: Int
 
-    init(login: String, password: String, bearerTokens: [String] = [], lifetimeMilliseconds: Int) {
-        self.login = login
-        self.password = password
+    init(operators: [SOAPOperator], bearerTokens: [String] = [], lifetimeMilliseconds: Int) {
+        precondition(!operators.isEmpty, "the SOAP router needs an operator")
+        self.operators = operators
         self.bearerTokens = bearerTokens
         self.lifetimeMilliseconds = lifetimeMilliseconds
     }
 
     /// Opens a session for valid credentials; returns (session token, security token) or nil.
     func logon(login: String, password: String) -> (String, String)? {
-        guard AdminAccess.constantTimeEqual(Array(login.utf8), Array(self.login.utf8)),
-            AdminAccess.constantTimeEqual(Array(password.utf8), Array(self.password.utf8))
-        else { return nil }
+        guard accepts(login: login, password: password) else { return nil }
         return open(login: login)
+    }
+
+    /// Whether an operator has this login and password; every operator is compared, in constant time.
+    private func accepts(login: String, password: String) -> Bool {
+        operators.reduce(false) { found, candidate in
+            let loginMatches = AdminAccess.constantTimeEqual(Array(login.utf8), Array(candidate.login.utf8))
+            let passwordMatches = AdminAccess.constantTimeEqual(Array(password.utf8), Array(candidate.password.utf8))
+            return (loginMatches && passwordMatches) || found
+        }
     }
 
     /// `xtk:session#BearerTokenLogon`: a session for an accepted bearer token, or nil.
     func logon(bearerToken: String) -> (String, String)? {
         guard acceptsBearer(bearerToken) else { return nil }
-        return open(login: login)
+        return open(login: operators[0].login)
     }
 
     /// Whether `token` is one of the accepted bearer tokens (compared in constant time).
@@ -54,6 +61,12 @@ final class SOAPSessions: Sendable {
             sessions[token] = Session(login: login, securityToken: security, expiresAt: expiry)
         }
         return (token, security)
+    }
+
+    /// The operator a session token belongs to: the first operator for a bearer token or an unknown one.
+    func login(of token: String) -> String {
+        if !token.hasPrefix("___"), let slash = token.firstIndex(of: "/") { return String(token[..<slash]) }
+        return sessions.withLock { $0[token]?.login } ?? operators[0].login
     }
 
     func logoff(_ token: String) {
@@ -89,9 +102,9 @@ final class SOAPSessions: Sendable {
         if !token.hasPrefix("___"), let slash = token.firstIndex(of: "/") {
             let login = String(token[..<slash])
             let password = String(token[token.index(after: slash)...])
-            guard AdminAccess.constantTimeEqual(Array(login.utf8), Array(self.login.utf8)),
-                AdminAccess.constantTimeEqual(Array(password.utf8), Array(self.password.utf8))
-            else { throw .badSession("Invalid login or password. Connection denied.") }
+            guard accepts(login: login, password: password) else {
+                throw .badSession("Invalid login or password. Connection denied.")
+            }
             return
         }
         guard !token.isEmpty else { throw .badSession("no session token (first parameter or Cookie __sessiontoken)") }
@@ -103,5 +116,16 @@ final class SOAPSessions: Sendable {
         guard let securityToken,
             AdminAccess.constantTimeEqual(Array(securityToken.utf8), Array(session.securityToken.utf8))
         else { throw .badSession("missing or wrong X-Security-Token") }
+    }
+}
+
+/// An operator the SOAP router accepts (`--soap-login`/`--soap-password`, `--operator LOGIN:PASSWORD`).
+package struct SOAPOperator: Sendable, Equatable {
+    package var login: String
+    package var password: String
+
+    package init(login: String, password: String) {
+        self.login = login
+        self.password = password
     }
 }

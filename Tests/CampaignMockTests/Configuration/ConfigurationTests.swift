@@ -80,6 +80,15 @@ import Testing
         .init(
             flags: [:], environment: [:], json: "{port: 1", message: "campaign-mock.json: not a JSON object of settings"
         ),
+        .init(
+            flags: [:], environment: [:], json: #"{"port": 1, "port": 2}"#,
+            message: "campaign-mock.json: 'port' is given twice"),
+        .init(
+            flags: ["operators": "nocolon"], environment: [:], json: nil,
+            message: "--operator: 'nocolon' is not LOGIN:PASSWORD"),
+        .init(
+            flags: ["allowedHosts": "evil example"], environment: [:], json: nil,
+            message: "--allowed-host: 'evil example' is not a host name"),
     ]
 
     @Test("a bad value is refused with a message naming its source", arguments: badValues)
@@ -91,6 +100,20 @@ import Testing
         } catch {
             #expect(error.message.hasPrefix(example.message), "\(error.message)")
         }
+    }
+
+    @Test func readsOperatorsAndAllowedHostsAsListsFromFlagsAndTheFile() throws {
+        let json = file(
+            #"{"allowedHosts": ["mock.team.example", ".tunnel.example"], "operators": "ops:pw:with:colons"}"#)
+        let configuration = try Configuration.resolve(
+            flags: ["soapLogin": "boss", "soapPassword": "b"], environment: [:], configFile: json)
+        #expect(configuration.allowedHosts == ["mock.team.example", ".tunnel.example"])
+        #expect(
+            configuration.soapOperators == [
+                SOAPOperator(login: "boss", password: "b"), SOAPOperator(login: "ops", password: "pw:with:colons"),
+            ])
+        let defaults = try Configuration.resolve(flags: [:], environment: [:], configFile: nil)
+        #expect(defaults.soapOperators.map(\.login) == ["admin", "mc"])
     }
 
     @Test func namesEverySettingThreeWays() {

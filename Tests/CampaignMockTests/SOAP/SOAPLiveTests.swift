@@ -41,10 +41,11 @@ struct SOAPTestClient {
             status: response.status, body: response.body, root: try? XMLReader.parse(Array(response.body.utf8)))
     }
 
-    mutating func logon(password: String = "admin") throws -> Reply {
+    mutating func logon(login: String = "admin", password: String = "admin") throws -> Reply {
         let reply = try call(
             "xtk:session", "Logon",
-            "<urn:sessiontoken/><urn:strLogin>admin</urn:strLogin><urn:strPassword>\(password)</urn:strPassword><urn:elemParameters/>"
+            "<urn:sessiontoken/><urn:strLogin>\(login)</urn:strLogin><urn:strPassword>\(password)</urn:strPassword>"
+                + "<urn:elemParameters/>"
         )
         token = reply.payload?.element("pstrSessionToken")?.text ?? ""
         securityToken = reply.payload?.element("pstrSecurityToken")?.text
@@ -89,6 +90,25 @@ struct SOAPLiveTests {
         #expect(reply.status == 500)
         #expect(reply.faultString == "SOP-330011 Error while executing the method 'Logon' of service 'xtk:session'.")
         #expect(reply.faultDetail == "Invalid login or password. Connection denied.")
+    }
+
+    /// Adobe's acc-js-sdk samples log on as `mc`/`mc`: accepted by default, beside `admin`.
+    @Test func severalOperatorsLogOnAndEachIsWhoItSays() throws {
+        let live = try LiveServer(inMemory: true)
+        var client = SOAPTestClient(live: live)
+        for login in ["admin", "mc"] {
+            #expect(try client.logon(login: login, password: login).status == 200)
+            let info = try client.call(
+                "xtk:session", "GetUserInfo", "<urn:sessiontoken>\(client.token)</urn:sessiontoken>")
+            #expect(info.payload?.element("pUserInfo")?.elements.first?.attribute("login") == login)
+        }
+        #expect(try client.logon(login: "mc", password: "admin").status == 500)
+
+        let own = try LiveServer(inMemory: true) { $0.operators = [SOAPOperator(login: "ops", password: "s3cret:x")] }
+        var ownClient = SOAPTestClient(live: own)
+        #expect(try ownClient.logon(login: "ops", password: "s3cret:x").status == 200)
+        #expect(try ownClient.logon(login: "admin", password: "admin").status == 200)
+        #expect(try ownClient.logon(login: "mc", password: "mc").status == 500)
     }
 
     @Test func acceptsTheSessionFromTheCookieButOnlyWithItsSecurityToken() throws {

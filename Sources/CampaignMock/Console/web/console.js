@@ -116,7 +116,7 @@ function renderOverview() {
   const rows = [["This machine", info.baseURL]];
   if (info.httpsURL) rows.push(["HTTPS", info.httpsURL]);
   for (const entry of info.deviceURLs) rows.push([entry.use, entry.url]);
-  rows.push(["SOAP router", `${info.baseURL}/nl/jsp/soaprouter.jsp (login ${info.soapLogin}, bearer ${info.soapBearerTokens.join(", ")})`]);
+  rows.push(["SOAP router", `${info.baseURL}/nl/jsp/soaprouter.jsp (operators ${info.soapLogins.join(", ")}, bearer ${info.soapBearerTokens.join(", ")})`]);
   $("#urls").replaceChildren(...rows.map(([use, url]) => {
     const button = element("button", { type: "button", class: "small", onclick: () => copy(url.split(" ")[0], button) }, "Copy");
     return element("tr", {}, element("td", { class: "muted" }, use), element("td", {}, element("code", {}, url)), element("td", {}, button));
