@@ -66,7 +66,7 @@ package final class CampaignMockServer: Sendable {
                 operators: configuration.soapOperators,
                 bearerTokens: configuration.soapBearerTokens,
                 lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds),
-            pushIDStyle: configuration.pushIDStyle)
+            pushIDStyle: configuration.pushIDStyle, server: server)
         let health = HealthPages()
         let registrations = Platform.allCases.map { [store] in RegistrationEndpoint(platform: $0, store: store) }
 
@@ -134,6 +134,8 @@ package final class CampaignMockServer: Sendable {
         }
         server.set(http)
         server.describe(consoleInfo)
+        server.setExecutionInstance(
+            ExecutionInstance(url: baseURL, port: Int((http.plainAddress ?? http.localAddress).port)))
     }
 
     /// What the console's overview shows (`GET /_mock/info`).
@@ -306,6 +308,14 @@ final class ServerReference: Sendable {
     private let server = Mutex<HTTPServer?>(nil)
     private let info = Mutex<ConsoleInfo?>(nil)
     private let certificateFiles = Mutex<[CertificateExport.Format: [UInt8]]>([:])
+    private let instance = Mutex(ExecutionInstance(url: "", port: 0))
+
+    func setExecutionInstance(_ instance: ExecutionInstance) {
+        self.instance.withLock { $0 = instance }
+    }
+
+    /// This server's URL and port as `nms:extAccount` gives them (empty before it listens).
+    var executionInstance: ExecutionInstance { instance.withLock { $0 } }
 
     func describe(_ description: ConsoleInfo) {
         info.withLock { $0 = description }

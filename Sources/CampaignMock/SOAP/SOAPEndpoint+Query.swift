@@ -8,7 +8,8 @@ extension SOAPEndpoint {
         let (query, schema) = try queryDefinition(call)
         let result: QueryResult
         do {
-            result = try store.read { try $0.execute(query) }
+            let instance = server.executionInstance
+            result = try store.read { try $0.execute(query, instance: instance) }
         } catch let error as QueryError {
             throw .methodFailed(call.method, service: call.service, error.message)
         } catch {

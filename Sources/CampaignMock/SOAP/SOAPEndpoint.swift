@@ -7,6 +7,8 @@ struct SOAPEndpoint: Sendable {
     let sessions: SOAPSessions
     /// The message id style of pushes made by `PushEvent`.
     let pushIDStyle: MessageIDStyle
+    /// Where this server listens (`nms:extAccount` describes it as an execution instance).
+    let server: ServerReference
 
     func decide(_ request: HTTPRequest) throws -> EndpointResult {
         guard request.method == .post else {

@@ -37,6 +37,8 @@ enum QuerySchemas {
         /// For fields not in `columns`: a subquery reading an additional param by its (bound) name.
         let paramColumn: String?
         let defaultOrder: String
+        /// The values `from` binds, from what the server knows of itself.
+        var fromValues: @Sendable (ExecutionInstance) -> [any SQLiteBindable] = { _ in [] }
     }
 
     private static func attribute(_ name: String) -> QueryDefinition.Field { .init(link: nil, attribute: name) }
@@ -202,11 +204,11 @@ enum QuerySchemas {
                 linked("storage", "exclusionType"): Column(sql: "dm.exclusion", kind: .integer),
             ],
             paramColumn: nil, defaultOrder: "dm.id"),
-        // Fixed rows: this server as its own Message Center execution instance.
+        // Fixed rows: this server as its own Message Center execution instance, at its real address.
         "nms:extAccount": Table(
             from: """
                 FROM (SELECT 1 AS id, 'campaignMockExecution' AS name, 'campaign-mock (execution instance)' AS label,
-                11 AS type, 1 AS active, 'localhost' AS server, 8080 AS port, 'mc' AS account, 1 AS message_center,
+                11 AS type, 1 AS active, ? AS server, ? AS port, 'mc' AS account, 1 AS message_center,
                 1 AS execution_instance) x
                 """,
             columns: [
@@ -221,7 +223,7 @@ enum QuerySchemas {
                 attribute("isMessageCenter"): Column(sql: "x.message_center", kind: .integer),
                 attribute("executionInstanceId"): Column(sql: "x.execution_instance", kind: .integer),
             ],
-            paramColumn: nil, defaultOrder: "x.id"),
+            paramColumn: nil, defaultOrder: "x.id", fromValues: { [$0.url, Int64($0.port)] }),
     ]
 
     /// The schemas, for messages.
@@ -232,8 +234,8 @@ extension StoreReader {
     /// Runs a queryDef.
     ///
     /// - Throws: ``QueryError`` for an unknown schema or field, or a comparison the store cannot make.
-    package func execute(_ query: QueryDefinition) throws -> QueryResult {
-        let plan = try Self.plan(query)
+    package func execute(_ query: QueryDefinition, instance: ExecutionInstance) throws -> QueryResult {
+        let plan = try Self.plan(query, instance: instance)
         if query.operation == .count {
             return .count(Int(try connection.integer(plan.sql, plan.values)))
         }
@@ -245,9 +247,11 @@ extension StoreReader {
     }
 
     /// The SQL a queryDef runs as (what `BuildQuery` answers), with its bound values.
-    package static func sql(_ query: QueryDefinition) throws -> String { try plan(query).sql }
+    package static func sql(_ query: QueryDefinition) throws -> String {
+        try plan(query, instance: ExecutionInstance(url: "", port: 0)).sql
+    }
 
-    private static func plan(_ query: QueryDefinition) throws(QueryError) -> (
+    private static func plan(_ query: QueryDefinition, instance: ExecutionInstance) throws(QueryError) -> (
         sql: String, values: [any SQLiteBindable], selected: [(QueryDefinition.Field, QuerySchemas.Column)]
     ) {
         guard let table = QuerySchemas.tables[query.schema] else {
@@ -307,10 +311,13 @@ extension StoreReader {
         }
 
         if query.operation == .count {
+            values += table.fromValues(instance)
             let whereSQL = try whereClause()
             return ("SELECT count(*) \(table.from) \(whereSQL)", values, [])
         }
         let selected = try query.fields.map { (field) throws(QueryError) in (field, try column(field)) }
+        // Bound in the order the SQL names them: the selected columns', the FROM's, the condition's.
+        values += table.fromValues(instance)
         let whereSQL = try whereClause()
         var order = try query.order.map { (entry) throws(QueryError) in
             "\(try column(entry.field).sql) \(entry.descending ? "DESC" : "ASC")"
@@ -345,5 +352,17 @@ extension StoreReader {
         if !normalized.hasSuffix("Z") { normalized += "Z" }
         if normalized.count == 11 { normalized = String(normalized.dropLast(2)) + "T00:00:00Z" }
         return RFC3339.microseconds(normalized)
+    }
+}
+
+/// This server as Campaign's `nms:extAccount` describes an execution instance: its URL (scheme, host and
+/// port as clients on this machine reach it) and its port.
+package struct ExecutionInstance: Sendable, Equatable {
+    package var url: String
+    package var port: Int
+
+    package init(url: String, port: Int) {
+        self.url = url
+        self.port = port
     }
 }

@@ -111,6 +111,18 @@ struct SOAPLiveTests {
         #expect(try ownClient.logon(login: "mc", password: "mc").status == 500)
     }
 
+    /// The Message Center execution instance is this server, at the address and port it really has.
+    @Test func theExecutionInstanceAccountIsThisServer() throws {
+        let (live, client) = try loggedOn()
+        let (reply, output) = try client.query(
+            "<queryDef schema='nms:extAccount' operation='get'><select><node expr='@server'/><node expr='@port'/>"
+                + "<node expr='@isMessageCenter'/></select></queryDef>")
+        #expect(reply.status == 200)
+        #expect(output?.attribute("server") == "http://127.0.0.1:\(live.port)")
+        #expect(output?.attribute("port") == String(live.port))
+        #expect(output?.attribute("isMessageCenter") == "1")
+    }
+
     @Test func acceptsTheSessionFromTheCookieButOnlyWithItsSecurityToken() throws {
         var (_, client) = try loggedOn()
         let token = client.token
