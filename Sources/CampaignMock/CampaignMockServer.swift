@@ -238,7 +238,7 @@ package final class CampaignMockServer: Sendable {
                 + "integration key \(application.integrationKey)\(state)"
         }
         let access = configuration.adminToken == nil ? "loopback clients only" : "needs the admin token"
-        var lines = ["campaign-mock \(Self.version) is ready"]
+        var lines = ["campaign-mock \(Self.version) is ready", "  Console                    \(baseURL)/_mock/ui/"]
         if http.plainAddress != nil { lines.append("  Marketing + tracking host  \(baseURL)") }
         if let httpsURL { lines.append("  HTTPS                      \(httpsURL)") }
         let devices = deviceURLs

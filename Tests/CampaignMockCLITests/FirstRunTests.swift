@@ -21,6 +21,8 @@ struct FirstRunTests {
         defer { server.signal(SIGTERM) }
         let banner = try #require(server.waitForOutput(containing: "Stop with Ctrl-C"))
         #expect(banner.contains("Marketing + tracking host  http://127.0.0.1:\(port)"))
+        #expect(banner.contains("Console                    http://127.0.0.1:\(port)/_mock/ui/"))
+        #expect(banner.contains("(operators admin, mc, bearer token campaign-mock-bearer-token)"))
         #expect(banner.contains("http://10.0.2.2:\(port)  "))
         #expect(banner.contains("Android emulator"))
         let tlsPort = try #require(

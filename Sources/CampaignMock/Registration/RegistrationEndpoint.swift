@@ -17,8 +17,25 @@ struct RegistrationEndpoint: Sendable {
                 try transaction.register(registration, receivedAt: Clock.wallClockMicroseconds())
             }
         } catch let error as RegistrationError {
-            return .refused(error.httpError, appKey: appKey, rejection: error.code)
+            guard case .unknownIntegrationKey(let key) = error else {
+                return .refused(error.httpError, appKey: appKey, rejection: error.code)
+            }
+            // The app gets the documented body; the log and the journal (the console) also say what to do.
+            return EndpointResult(
+                response: error.httpError.response, appKey: appKey,
+                reason: error.httpError.reason + "; " + knownKeysHint(unknown: key), rejection: error.code)
         }
+    }
+
+    /// Which keys the server knows, and how to add one: for a developer whose app sends another.
+    private func knownKeysHint(unknown key: String) -> String {
+        let applications = ((try? store.read { try $0.applications() }) ?? []).filter { $0.platform == platform }
+        let known =
+            applications.isEmpty
+            ? "no \(platform.rawValue) application is configured"
+            : "the \(platform.rawValue) keys are "
+                + applications.map { "\($0.integrationKey) (\($0.name))" }.joined(separator: ", ")
+        return "\(known); start with --app \(platform.rawValue):\(key) or POST /_mock/apps to accept this one"
     }
 
     /// The facts of an accepted registration that waiter filters compare.

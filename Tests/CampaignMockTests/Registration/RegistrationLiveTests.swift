@@ -231,8 +231,20 @@ struct RegistrationLiveTests {
         #expect(try live.storedRows() == before)
         let journaled = try #require(try live.lastJournalEntry())
         #expect(journaled.status == refusal.status)
-        #expect(journaled.reason == refusal.reply)
+        #expect(journaled.reason?.hasPrefix(refusal.reply) == true)
         #expect(journaled.appKey == refusal.appKey)
+    }
+
+    /// The app gets the documented body; the developer reading the journal (or the log) also learns which
+    /// keys this server knows and how to make it accept the one the app sent.
+    @Test func anUnknownKeyIsJournaledWithTheKnownKeysAndTheFlag() throws {
+        let live = try LiveServer.withSDKApplications()
+        let body = SDKBodies.iOS.replacingOccurrences(of: "mobileAppUuid=integrationKey", with: "mobileAppUuid=typo")
+        #expect(try live.register(.ios, body).body == "Unknown integration key (mobileAppUuid): typo")
+        let reason = try #require(try live.lastJournalEntry()?.reason)
+        #expect(reason.contains("the ios keys are pausedKey (Paused app), integrationKey (SDK iOS test app)"), "\(reason)")
+        #expect(!reason.contains("testIntegrationKey"), "only the keys of the endpoint's platform: \(reason)")
+        #expect(reason.hasSuffix("start with --app ios:typo or POST /_mock/apps to accept this one"), "\(reason)")
     }
 
     @Test func answersOtherMethodsWith405AndAllow() throws {

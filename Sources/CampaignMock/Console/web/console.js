@@ -164,7 +164,7 @@ function renderSnippets() {
   const snippets = [
     ["iOS, Campaign SDK (legacy), simulator", `Neolane_SDK *nl = [Neolane_SDK getInstance];\n[nl setMarketingHost:@"http://${simulatorHost}/"];\n[nl setTrackingHost:@"http://${simulatorHost}/"];\n[nl setIntegrationKey:@"${ios.integrationKey}"];`],
     ["iOS, AEP Campaign Classic extension, simulator", `${aepNote}MobileCore.updateConfigurationWith(configDict: [\n  "campaignclassic.marketingServer": "${secure ? `localhost:${secure.port}` : simulatorHost}",\n  "campaignclassic.trackingServer": "${secure ? `localhost:${secure.port}` : simulatorHost}",\n  "campaignclassic.ios.integrationKey": "${ios.integrationKey}",\n  "global.privacy": "optedin"\n])`],
-    ["Android, Campaign SDK (legacy), emulator", `NeolaneSdk nl = NeolaneSdk.getInstance();\nnl.setMarketingHost("${emulator}/");\nnl.setTrackingHost("${emulator}/");\nnl.setIntegrationKey("${android.integrationKey}");`],
+    ["Android, Campaign SDK (legacy), emulator", `Neolane.getInstance().setMarketingHost("${emulator}/");\nNeolane.getInstance().setTrackingHost("${emulator}/");\nNeolane.getInstance().setIntegrationKey("${android.integrationKey}");`],
     ["Android, AEP Campaign Classic extension, emulator", `${aepNote}MobileCore.updateConfiguration(mapOf(\n  "campaignclassic.marketingServer" to "${emulatorSecure ? new URL(emulatorSecure).host : new URL(emulator).host}",\n  "campaignclassic.trackingServer" to "${emulatorSecure ? new URL(emulatorSecure).host : new URL(emulator).host}",\n  "campaignclassic.android.integrationKey" to "${android.integrationKey}",\n  "global.privacy" to "optedin"\n))`],
   ];
   $("#snippets").replaceChildren(...snippets.map(([title, text]) => codeBlock(title, text)));
