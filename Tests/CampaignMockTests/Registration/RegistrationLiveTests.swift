@@ -242,7 +242,8 @@ struct RegistrationLiveTests {
         let body = SDKBodies.iOS.replacingOccurrences(of: "mobileAppUuid=integrationKey", with: "mobileAppUuid=typo")
         #expect(try live.register(.ios, body).body == "Unknown integration key (mobileAppUuid): typo")
         let reason = try #require(try live.lastJournalEntry()?.reason)
-        #expect(reason.contains("the ios keys are pausedKey (Paused app), integrationKey (SDK iOS test app)"), "\(reason)")
+        let known = "the ios keys are pausedKey (Paused app), integrationKey (SDK iOS test app)"
+        #expect(reason.contains(known), "\(reason)")
         #expect(!reason.contains("testIntegrationKey"), "only the keys of the endpoint's platform: \(reason)")
         #expect(reason.hasSuffix("start with --app ios:typo or POST /_mock/apps to accept this one"), "\(reason)")
     }
