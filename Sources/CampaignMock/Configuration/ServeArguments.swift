@@ -37,7 +37,8 @@ package struct ServeArguments: Equatable, Sendable {
                 continue
             }
             guard let setting = Setting.flagged(name[...]) else {
-                throw ConfigurationError("unknown option '\(name)', see 'serve --help'")
+                let guess = Self.closestFlag(to: name).map { " (did you mean \($0)?)" } ?? ""
+                throw ConfigurationError("unknown option '\(name)'\(guess), see 'serve --help'")
             }
             switch setting.form {
             case .switch:
@@ -50,6 +51,29 @@ package struct ServeArguments: Equatable, Sendable {
                 flags[setting.key] = flags[setting.key].map { $0 + "\n" + next } ?? next
             }
         }
+    }
+
+    /// The flag a mistyped `name` most likely meant: within two edits, or the only flag it begins.
+    static func closestFlag(to name: String) -> String? {
+        let flags = Setting.all.map(\.flag) + [configFlag]
+        let prefixed = flags.filter { $0.hasPrefix(name) }
+        if prefixed.count == 1 { return prefixed[0] }
+        let scored = flags.map { ($0, editDistance(Array(name.utf8), Array($0.utf8))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+        return best.0
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions.
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// The arguments after `serve` when a command line runs serve and names nothing but settings:

@@ -32,6 +32,9 @@ import Testing
         "a bad command line is refused with a message naming the argument",
         arguments: [
             (["--no-such-flag"], "unknown option '--no-such-flag'"),
+            (["--prot", "9000"], "unknown option '--prot' (did you mean --port?)"),
+            (["--journal", "9"], "unknown option '--journal' (did you mean --journal-limit?)"),
+            (["--alowed-host", "x"], "unknown option '--alowed-host' (did you mean --allowed-host?)"),
             (["--no-such-flag=1"], "unknown option '--no-such-flag'"),
             (["--port"], "--port needs a value"),
             (["--record", "--no-redact"], "--record needs a value"),
