@@ -27,6 +27,7 @@ struct CampaignMockCommand: ParsableCommand {
                 try ServeCommand.serve(serveArguments)
                 return
             }
+            try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()
         } catch let error as CommandFailure {
@@ -40,6 +41,28 @@ struct CampaignMockCommand: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+}
+
+extension CampaignMockCommand {
+    /// A first word that is neither a command nor a flag (`campaign-mock start`) is refused with the list
+    /// of commands; without this it would reach `serve`, the default command, as a stray argument.
+    static func refuseUnknownCommand(_ arguments: [String]) throws(CommandFailure) {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(first) else { return }
+        let commands = configuration.subcommands.map { command in
+            let name = command.configuration.commandName ?? ""
+            return "  " + name + String(repeating: " ", count: max(1, 9 - name.count)) + command.configuration.abstract
+        }
+        let synonyms = [
+            "start": "serve", "run": "serve", "server": "serve", "logs": "tail", "log": "tail", "cert": "ca",
+        ]
+        let guess = (synonyms[first] ?? names.first { $0.hasPrefix(first) }).map { " Did you mean '\($0)'?" } ?? ""
+        throw CommandFailure(
+            message: "error: '\(first)' is not a campaign-mock command.\(guess) The commands:\n"
+                + commands.joined(separator: "\n") + "\nSee 'campaign-mock COMMAND --help'.",
+            code: 2)
     }
 }
 

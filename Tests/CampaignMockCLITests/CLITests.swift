@@ -64,6 +64,16 @@ struct CLITests {
         #expect(result.error.contains("--no-such-flag"))
     }
 
+    @Test func anUnknownCommandListsTheCommands() throws {
+        let result = try runProcess(binary, ["start"])
+        #expect(result.code == 2)
+        #expect(
+            result.error.contains("'start' is not a campaign-mock command. Did you mean 'serve'?"), "\(result.error)")
+        for command in ["serve", "push", "tail", "replay", "ca", "version"] {
+            #expect(result.error.contains("\n  \(command) "), "\(command) is not listed: \(result.error)")
+        }
+    }
+
     @Test func exitsWith2OnABadValueNamingIt() throws {
         let directory = TemporaryDirectory()
         let result = try runProcess(binary, ["serve", "--port", "http"], workingDirectory: directory.path)
@@ -84,6 +94,14 @@ struct CLITests {
         let result = try runProcess(binary, ["serve", "--port", "0"], workingDirectory: directory.path)
         #expect(result.code == 2)
         #expect(result.error.contains("campaign-mock.json: journalLimit"))
+
+        try "{\n  \"port\": 0,\n  \"logLevel\": \"debug\",\n}\n".write(
+            toFile: directory.path + "/campaign-mock.json", atomically: true, encoding: .utf8)
+        let syntax = try runProcess(binary, ["serve"], workingDirectory: directory.path)
+        #expect(syntax.code == 2)
+        #expect(
+            syntax.error.contains("campaign-mock.json: line 4, column 1: a comma before '}' (JSON allows none)"),
+            "\(syntax.error)")
 
         let missing = try runProcess(binary, ["serve", "--config", "nope.json"], workingDirectory: directory.path)
         #expect(missing.code == 2)

@@ -29,7 +29,7 @@ struct TailCommandTests {
         let directory = TemporaryDirectory()
         let (server, port) = try startServe([], in: directory)
         let tail = try ChildProcess(
-            binary, ["tail", "--url", "http://127.0.0.1:\(port)", "--json", "--type", "registration"])
+            binary, ["tail", "--server", "http://127.0.0.1:\(port)", "--json", "--type", "registration"])
         #expect(tail.waitForStandardError(containing: "stop with Ctrl-C") != nil)
         try register(port, token: "before-restart")
         #expect(tail.waitForOutput(containing: "before-restart") != nil)
@@ -58,8 +58,11 @@ struct TailCommandTests {
 
     @Test(
         arguments: [
-            (["tail", "--url", "http://127.0.0.1:9"], Int32(1)),
+            (["tail", "--server", "http://127.0.0.1:9"], Int32(1)),
             (["tail", "--type", "registrations"], Int32(2)),
+            (["tail", "--server", "ftp://x"], Int32(2)),
+            // The names tail had before it shared push's still work.
+            (["tail", "--url", "http://127.0.0.1:9", "--token", "t"], Int32(1)),
             (["tail", "--url", "ftp://x"], Int32(2)),
         ] as [([String], Int32)])
     func exitCodes(_ arguments: [String], _ code: Int32) throws {

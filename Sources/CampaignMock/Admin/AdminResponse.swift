@@ -39,9 +39,12 @@ enum AdminResponse {
     /// Decodes a JSON request body, or a 400 saying what is wrong with it.
     static func decode<T: Codable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
         guard !request.body.isEmpty else { throw AdminError(.badRequest, "expected a JSON body") }
-        if let duplicate = JSONDuplicateKeys.first(in: request.body) {
-            let place = duplicate.path.isEmpty ? "" : " in '\(duplicate.path)'"
-            throw AdminError(.badRequest, "field '\(duplicate.key)' is given twice\(place)")
+        switch JSONCheck.problem(in: request.body) {
+        case .duplicateKey(let key, let path):
+            throw AdminError(.badRequest, "field " + JSONCheck.Problem.duplicateKey(key: key, path: path).description)
+        case .syntax(let line, let column, let reason):
+            throw AdminError(.badRequest, "the body is not valid JSON: line \(line), column \(column): \(reason)")
+        case nil: break
         }
         let decoded: T
         do {

@@ -66,15 +66,14 @@ extension Configuration {
     /// Reads a JSON config file. `apps` may be a `PLATFORM:KEY[:NAME]` list in a string, or an array of
     /// such strings or of `{"platform", "integrationKey", "name", "enabled"}` objects.
     private static func fileContents(_ contents: [UInt8], path: String) throws(ConfigurationError) -> FileContents {
+        if let problem = JSONCheck.problem(in: contents) {
+            throw ConfigurationError("\(path): \(problem)")
+        }
         let object: [String: JSONValue]
         do {
             object = try JSONDecoder().decode([String: JSONValue].self, from: Data(contents))
         } catch {
-            throw ConfigurationError("\(path): not a JSON object of settings (\(error))")
-        }
-        if let duplicate = JSONDuplicateKeys.first(in: contents) {
-            let place = duplicate.path.isEmpty ? "" : " in \(duplicate.path)"
-            throw ConfigurationError("\(path): '\(duplicate.key)' is given twice\(place)")
+            throw ConfigurationError("\(path): expected a JSON object of settings, {\"port\": 9000, …}")
         }
         var file = FileContents()
         for key in object.keys.sorted() {

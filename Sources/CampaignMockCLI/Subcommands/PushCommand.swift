@@ -26,7 +26,7 @@ struct PushCommand: ParsableCommand {
         case json, apns, simctl, fcm
     }
 
-    @Option(help: "The server's plain HTTP address [env: CAMPAIGN_MOCK_SERVER].") var server: String?
+    @OptionGroup var connection: ServerOptions
     @Option(help: "The device's registration token.") var token: String?
     @Option(name: .customLong("user-key"), help: "Every device of this user (needs --app).") var userKey: String?
     @Option(help: "The integration key (narrows --token, needed with --user-key).") var app: String?
@@ -46,11 +46,8 @@ struct PushCommand: ParsableCommand {
         String?
     @Option(help: "json, apns, simctl or fcm.") var format: Format = .json
     @Option(help: "Write the output (the .apns file for simctl) here.") var out: String?
-    @Option(name: .customLong("admin-token"), help: "The server's admin token [env: CAMPAIGN_MOCK_ADMIN_TOKEN].")
-    var adminToken: String?
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
         var request = PushRequest()
         request.token = token
         request.userKey = userKey
@@ -94,17 +91,8 @@ struct PushCommand: ParsableCommand {
             throw CommandFailure(message: "error: \(error.message)", code: 2)
         }
 
-        let endpoint: HTTPClient.Endpoint
-        do {
-            endpoint = try HTTPClient.Endpoint(
-                url: server ?? environment["CAMPAIGN_MOCK_SERVER"] ?? "http://127.0.0.1:8080")
-        } catch {
-            throw CommandFailure(message: "error: --server: \(error.message)", code: 2)
-        }
-        var headers: HTTPHeaders = [.contentType: "application/json"]
-        if let token = adminToken ?? environment["CAMPAIGN_MOCK_ADMIN_TOKEN"] {
-            headers.append(.authorization, "Bearer \(token)")
-        }
+        let endpoint = try connection.endpoint()
+        let headers = connection.authorized([.contentType: "application/json"])
         let encoder = JSONEncoder()
         let response: HTTPClient.Response
         do {

@@ -27,22 +27,20 @@ struct TailCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The server [env: CAMPAIGN_MOCK_SERVER] (default http://127.0.0.1:8080).") var url: String?
-    @Option(help: "The admin token, when the server has one [env: CAMPAIGN_MOCK_ADMIN_TOKEN].") var token: String?
+    @OptionGroup var connection: ServerOptions
+    /// The names these two had before `push` and `tail` shared theirs; kept so scripts keep working.
+    @Option(help: .hidden) var url: String?
+    @Option(help: .hidden) var token: String?
     @Option(help: "Event types, comma-separated: registration, receive, open, request, push, fault, app, reset.")
     var type: String?
     @Option(help: "Only events of this application (integration key).") var app: String?
     @Flag(help: "One JSON object per event: {\"id\", \"type\", \"data\"}.") var json = false
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let endpoint: HTTPClient.Endpoint
-        do {
-            endpoint = try HTTPClient.Endpoint(
-                url: url ?? environment["CAMPAIGN_MOCK_SERVER"] ?? "http://127.0.0.1:8080")
-        } catch {
-            throw CommandFailure(message: "error: --url: \(error.message)", code: 2)
-        }
+        var connection = connection
+        connection.server = connection.server ?? url
+        connection.adminToken = connection.adminToken ?? token
+        let endpoint = try connection.endpoint(flag: url != nil ? "--url" : "--server")
         if let type {
             let known = Set(EventHub.types)
             if let unknown = type.split(separator: ",").first(where: { !known.contains(String($0)) }) {
@@ -56,10 +54,7 @@ struct TailCommand: ParsableCommand {
         if let type { query.append("type=" + PercentEncoding.encodeComponent(type)) }
         if let app { query.append("app=" + PercentEncoding.encodeComponent(app)) }
         let path = "/_mock/stream" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
-        var headers = HTTPHeaders()
-        if let admin = token ?? environment["CAMPAIGN_MOCK_ADMIN_TOKEN"] {
-            headers.append(.authorization, "Bearer \(admin)")
-        }
+        let headers = connection.authorized()
 
         let printer = EventPrinter(json: json, colour: !json && isatty(1) != 0)
         // Ctrl-C (or SIGTERM) ends it with exit code 0; the stream is read on another thread.

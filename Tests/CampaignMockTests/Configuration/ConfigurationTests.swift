@@ -78,8 +78,17 @@ import Testing
             flags: [:], environment: [:], json: #"{"port": [1]}"#,
             message: "campaign-mock.json: port: expected a string, number or boolean"),
         .init(
-            flags: [:], environment: [:], json: "{port: 1", message: "campaign-mock.json: not a JSON object of settings"
-        ),
+            flags: [:], environment: [:], json: "{port: 1",
+            message: "campaign-mock.json: line 1, column 2: expected a key in double quotes, found 'p'"),
+        .init(
+            flags: [:], environment: [:], json: "{\n  \"port\": 9000\n  \"logLevel\": \"debug\"\n}",
+            message: "campaign-mock.json: line 3, column 3: expected ',' or '}', found '\"'"),
+        .init(
+            flags: [:], environment: [:], json: "{\"port\": 1,\n}",
+            message: "campaign-mock.json: line 2, column 1: a comma before '}' (JSON allows none)"),
+        .init(
+            flags: [:], environment: [:], json: "[1]",
+            message: "campaign-mock.json: expected a JSON object of settings"),
         .init(
             flags: [:], environment: [:], json: #"{"port": 1, "port": 2}"#,
             message: "campaign-mock.json: 'port' is given twice"),
