@@ -8,7 +8,7 @@
 #                  project-local Python environment in .venv/ with Tests/Contract/requirements.txt
 #   make test      setup-test, then build and run the whole test suite: the Swift tests, then
 #                  Tests/Contract/: the admin API contract test (schemathesis), the SOAP router driven by
-#                  zeep and the README's shell examples, all against live servers, then the kill -9
+#                  zeep and the examples of the README and docs/, all against live servers, then the kill -9
 #                  durability check (5 kills)
 #   make lint      check formatting (swift format, strict)
 #   make format    fix formatting in place
@@ -94,7 +94,7 @@ build:
 	$(SWIFT) build
 
 # On Linux the Swift runtime is linked in: the installed binary runs without the toolchain next to it,
-# and it starts sooner (no dynamic loading of the Swift libraries; see the README's benchmarks). macOS
+# and it starts sooner (no dynamic loading of the Swift libraries; see docs/performance.md). macOS
 # has the runtime in the system.
 STATIC_SWIFT_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 
@@ -116,7 +116,7 @@ test: setup-test
 	@$(SWIFT) test --skip-build
 	@echo "==> admin API contract (schemathesis)"
 	@PYTHON=$(VENV_PYTHON) Tests/Contract/schemathesis.sh "$(BIN_PATH)/campaign-mock"
-	@echo "==> SOAP clients (zeep, acc-js-sdk when ACC_JS_SDK_DIR is set) and the README's examples (pytest)"
+	@echo "==> SOAP clients (zeep, acc-js-sdk when ACC_JS_SDK_DIR is set) and the examples of the README and docs/ (pytest)"
 	@CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider Tests/Contract
 	@echo "==> kill -9 durability (5 kills)"
 	@$(VENV_PYTHON) bench/durability.py --kills 5 --binary "$(BIN_PATH)/campaign-mock"

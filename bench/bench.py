@@ -31,7 +31,7 @@ BINARY = os.path.join(ROOT, ".build", "release", "campaign-mock")
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = 64
 THREADS = 2
-# The write path's targets (docs: README, "Benchmarks"): ratios to nginx in the same run.
+# The write path's targets (docs/performance.md): ratios to nginx in the same run.
 TARGETS = {"tracking_ratio": 0.6, "tracking_p99_vs_nginx": 2.0, "registration_ratio": 0.25,
            "registration_p99_ms": 20.0, "health_ratio": 0.9, "start_ms": 15.0, "idle_rss_mb": 20.0,
            "peak_rss_mb": 48.0, "streams_cost": 0.10}

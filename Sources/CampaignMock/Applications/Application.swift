@@ -23,7 +23,7 @@ package struct Application: Sendable, Codable, Equatable {
         self.enabled = enabled
     }
 
-    /// The pair started when no application is configured; the keys are documented in the README.
+    /// The pair started when no application is configured; the keys are documented in the README and docs/configuration.md.
     package static let demo: [Application] = [
         Application(name: "Demo iOS app", platform: .ios, integrationKey: "campaign-mock-demo-ios"),
         Application(name: "Demo Android app", platform: .android, integrationKey: "campaign-mock-demo-android"),

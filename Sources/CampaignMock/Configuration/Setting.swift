@@ -6,7 +6,7 @@ import CampaignMockCore
 package struct Setting: Sendable {
     /// The config-file key.
     package let key: String
-    /// A one-line description for `--help` and the README.
+    /// A one-line description for `--help` and docs/configuration.md.
     package let help: String
     /// The flag when it is not the kebab-case key (`--app` for `apps`).
     private var flagName: String?

@@ -33,7 +33,7 @@ package struct Bindings: Sendable {
     }
 }
 
-/// Values that differ from run to run, compared by their shape (README, "Replay").
+/// Values that differ from run to run, compared by their shape (docs/recording.md, "Replay").
 enum VolatileValue: CaseIterable {
     case timestamp, httpDate, uuid, sessionToken, securityToken
 

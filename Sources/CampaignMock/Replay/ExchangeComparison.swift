@@ -2,7 +2,7 @@ import CampaignMockCore
 
 /// Compares an answer with the recorded one: the status, the recorded headers, and the body
 /// structurally (XML as a tree, forms as fields, other text by lines), with placeholders and
-/// volatile values matched by rule (README, "Replay"). Learns bindings as it goes.
+/// volatile values matched by rule (docs/recording.md, "Replay"). Learns bindings as it goes.
 struct ExchangeComparison {
     var bindings: Bindings
     /// Response headers not compared (lowercased), besides the connection-level ones.

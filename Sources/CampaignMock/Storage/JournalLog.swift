@@ -24,7 +24,7 @@ package enum JournalChange: Sendable {
 /// leaves the entries of a batch whose SQLite changes are not committed; nobody got an answer for them.)
 /// Kept out of SQLite because a journal row there was the dearest part of a request: its bytes went
 /// through the WAL and the checkpoint, and dropping old rows made new rows reuse freed pages (see the
-/// README, "The request journal").
+/// docs/architecture.md, "The request journal").
 ///
 /// Two files: the current one, and the one before it (`.old`). When the current file holds `limit`
 /// entries it becomes the old one, replacing the one before, and a new file begins (with a copy of any

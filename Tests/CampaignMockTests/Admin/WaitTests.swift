@@ -57,7 +57,7 @@ struct WaitTests {
         let item = try #require((response.object["items"] as? [[String: Any]])?.first)
         #expect(item["registrationToken"] as? String == "70757368546f6b656e")
         #expect(item["changes"] as? [String] == ["new"])
-        // A generous bound: the typical figure is a few milliseconds (see the README).
+        // A generous bound: the typical figure is a few milliseconds (see docs/performance.md).
         #expect(latency < 1)
     }
 

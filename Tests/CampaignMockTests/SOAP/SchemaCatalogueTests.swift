@@ -82,11 +82,11 @@ struct SchemaCatalogueTests {
         #expect(unknown.payload?.element("pdomDoc")?.elements.isEmpty == true)
     }
 
-    /// The README's table of schemas and methods (after `<!-- catalogue: methods -->`) says what the
-    /// catalogue holds.
-    @Test func theREADMEListsTheCataloguesMethods() throws {
+    /// The table of schemas and methods in docs/soap.md (after `<!-- catalogue: methods -->`) says what
+    /// the catalogue holds.
+    @Test func theDocsListTheCataloguesMethods() throws {
         let readme = try String(
-            contentsOf: Self.projectRoot.appendingPathComponent("README.md"), encoding: .utf8
+            contentsOf: Self.projectRoot.appendingPathComponent("docs/soap.md"), encoding: .utf8
         )
         let section = try #require(readme.components(separatedBy: "<!-- catalogue: methods -->\n").dropFirst().first)
         let rows = section.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("|") }
