@@ -151,6 +151,14 @@ def test_the_docs_have_the_core_examples():
         assert reason, f"{document}:{line}: a skipped example must say why"
 
 
+def test_the_readme_stays_a_front_door():
+    """The README is the first screen: short, and every page of docs/ is one link away from it."""
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    assert len(readme.splitlines()) <= 300, "the README has grown past 300 lines: move the detail into docs/"
+    unlinked = [page for page in DOCUMENTS[1:] if f"]({page})" not in readme and f"]({page}#" not in readme]
+    assert not unlinked, f"pages the README does not link to: {unlinked}"
+
+
 @pytest.mark.parametrize("document,line,language,mode,reason,code", ALL, ids=[f"{e[0]}:{e[1]}" for e in ALL])
 def test_doc_example(sessions, document, line, language, mode, reason, code):
     if mode == "skip":
