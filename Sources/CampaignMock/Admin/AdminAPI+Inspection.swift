@@ -78,11 +78,16 @@ extension AdminAPI {
 
     private func listDevices(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = try AdminResponse.query(request)
-        try AdminResponse.allowOnly(query, ["app", "userKey", "token", "platform", "after", "limit"], prefix: "param.")
-        let filter = try Self.deviceFilter(query)
-        let after = try AdminResponse.integer(query, "after", in: 0...Int64.max, default: 0)
+        try AdminResponse.allowOnly(
+            query, ["app", "userKey", "token", "platform", "q", "before", "after", "limit"], prefix: "param.")
+        var filter = try Self.deviceFilter(query)
+        filter.search = query["q"].flatMap { $0.isEmpty ? nil : $0 }
+        if let search = filter.search, search.count > 200 {
+            throw AdminError(.badRequest, "q is at most 200 characters")
+        }
+        let paging = try AdminResponse.paging(query)
         let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
-        let page = try store.read { [filter] in try $0.devices(matching: filter, after: after, limit: Int(limit)) }
+        let page = try store.read { [filter] in try $0.devices(matching: filter, paging, limit: Int(limit)) }
         return AdminResponse.json(.ok, page)
     }
 
@@ -108,9 +113,9 @@ extension AdminAPI {
         var filter = try Self.eventFilter(query)
         filter.registrationToken = query["token"]
         filter.deliveryID = query["deliveryId"]
-        let after = try AdminResponse.integer(query, "after", in: 0...Int64.max, default: 0)
+        let paging = try AdminResponse.paging(query)
         let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
-        let page = try store.read { [filter] in try $0.events(matching: filter, after: after, limit: Int(limit)) }
+        let page = try store.read { [filter] in try $0.events(matching: filter, paging, limit: Int(limit)) }
         return AdminResponse.json(.ok, page)
     }
 

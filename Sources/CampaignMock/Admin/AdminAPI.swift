@@ -26,6 +26,7 @@ struct AdminAPI: Sendable {
         group.add(.get, "/_mock/health", respond: health)
         group.add(.get, "/_mock/ready", respond: ready)
         group.add(.get, "/_mock/requests", respond: listRequests)
+        group.add(.get, "/_mock/requests/{id}", respond: showRequest)
         group.add(.delete, "/_mock/requests", respond: clearRequests)
         registerInspection(on: &group)
         registerControl(on: &group)
@@ -76,11 +77,22 @@ struct AdminAPI: Sendable {
 
     private func listRequests(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = try AdminResponse.query(request)
-        let after = try AdminResponse.integer(query, "after", in: 0...Int64.max, default: 0)
+        try AdminResponse.allowOnly(query, ["before", "after", "limit", "endpoint", "status", "app", "since"])
+        let paging = try AdminResponse.paging(query)
         let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
         let filter = try Self.journalFilter(query)
-        let page = try store.read { try $0.journalPage(after: after, limit: Int(limit), filter: filter) }
+        let page = try store.read { try $0.journalPage(paging, limit: Int(limit), filter: filter) }
         return AdminResponse.json(.ok, page)
+    }
+
+    private func showRequest(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        guard let id = Int64(parameters["id"] ?? ""), id > 0 else {
+            throw AdminError(.badRequest, "a request id is a positive number")
+        }
+        guard let entry = try store.read({ try $0.journalEntry(id: id) }) else {
+            throw AdminError(.notFound, "the journal holds no request \(id) (it keeps the newest --journal-limit)")
+        }
+        return AdminResponse.json(.ok, entry)
     }
 
     private func clearRequests(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -116,6 +116,8 @@ struct EndpointPipeline: Sendable {
                 var failed = record
                 failed.status = failure.status.code
                 failed.reason = failure.reason
+                failed.responseHeadersJSON = JSONArrays.encode(failure.response.headers)
+                failed.responseBody = failure.response.body
                 store.write { [failed] in
                     $0.appendJournal(failed.finished())
                 } completion: { _ in
@@ -168,6 +170,8 @@ struct EndpointPipeline: Sendable {
             appKey: result.appKey,
             durationMicros: 0,
             remoteAddress: request.remoteAddress?.description,
+            responseHeadersJSON: JSONArrays.encode(result.response.headers),
+            responseBody: Array(result.response.body.prefix(JournalEntry.bodyLimit + 1)),
             monotonicStart: request.receivedAt)
     }
 }

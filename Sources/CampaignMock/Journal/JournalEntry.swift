@@ -24,9 +24,20 @@ package struct JournalEntry: Sendable, Codable, Equatable {
     package var appKey: String?
     package var durationMs: Double
     package var remoteAddress: String?
+    /// What was answered; nil for entries journaled before the journal kept answers.
+    package var response: JournalResponse?
 
     /// Bytes of a body the journal keeps.
     package static let bodyLimit = 64 * 1024
+}
+
+/// The answer a journaled request got (its status is the entry's `status`).
+package struct JournalResponse: Sendable, Codable, Equatable {
+    /// The headers the endpoint set (not `Date`, `Server` or `Content-Length`, which every answer has).
+    package var headers: [[String]]
+    package var body: String
+    package var bodyEncoding: String
+    package var bodyTruncated: Bool
 }
 
 /// Which journal entries a listing or a wait returns.
@@ -47,7 +58,11 @@ package struct JournalPage: Sendable, Codable, Equatable {
     package var requests: [JournalEntry]
     /// Entries dropped because the journal was full, since the last clear.
     package var dropped: Int64
-    /// Pass as `after` to get the next page; nil when this page is the last.
+    /// Entries matching the filter in the whole journal (not only on this page); left out where a
+    /// reader did not ask for the count.
+    package var total: Int?
+    /// Pass as `before` (newest-first pages) or `after` (oldest-first pages) to get the next page; nil
+    /// when this page is the last.
     package var nextCursor: Int64?
 }
 
@@ -57,13 +72,9 @@ extension JournalRecord {
     /// request). The header list goes in as stored: `JSONArrays.encodePairs` wrote it, with the same
     /// writer the rest uses.
     func entryJSON(id: Int64) -> [UInt8] {
-        let kept = body.prefix(JournalEntry.bodyLimit)
-        let isText = kept.allSatisfy { $0 < 0x80 } || String(validating: kept, as: UTF8.self) != nil
-        var object = JSONObjectWriter(capacity: 512 + kept.count)
+        var object = JSONObjectWriter(capacity: 512 + min(body.count, JournalEntry.bodyLimit))
         object.string("appKey", appKey)
-        if isText { object.string("body", utf8: kept) } else { object.string("body", Base64.encode(Array(kept))) }
-        object.string("bodyEncoding", isText ? "utf-8" : "base64")
-        object.bool("bodyTruncated", body.count > JournalEntry.bodyLimit)
+        Self.writeBody(body, to: &object)
         object.milliseconds("durationMs", micros: durationMicros)
         object.string("endpoint", endpoint)
         object.json("headers", text: headersJSON)
@@ -72,8 +83,39 @@ extension JournalRecord {
         object.string("reason", reason)
         object.string("receivedAt", HTTPDate.iso8601(microsecondsSince1970: receivedAtMicros))
         object.string("remoteAddress", remoteAddress)
+        if let responseHeadersJSON {
+            var response = JSONObjectWriter(capacity: 64 + min(responseBody.count, JournalEntry.bodyLimit))
+            Self.writeBody(responseBody, to: &response)
+            response.json("headers", text: responseHeadersJSON)
+            object.json("response", response.finish())
+        }
         object.integer("status", status)
         object.string("target", target)
         return object.finish()
+    }
+
+    /// The summary of entry `id` that the event stream sends (`/_mock/requests/{id}` has the rest): what a
+    /// list shows, without headers and bodies, so that an open console costs a request little.
+    func summaryJSON(id: Int64) -> [UInt8] {
+        var object = JSONObjectWriter(capacity: 256)
+        object.string("appKey", appKey)
+        object.milliseconds("durationMs", micros: durationMicros)
+        object.string("endpoint", endpoint)
+        object.integer("id", id)
+        object.string("method", method)
+        object.string("reason", reason)
+        object.string("receivedAt", HTTPDate.iso8601(microsecondsSince1970: receivedAtMicros))
+        object.integer("status", status)
+        object.string("target", target)
+        return object.finish()
+    }
+
+    /// `body`, `bodyEncoding` and `bodyTruncated` of a kept body.
+    private static func writeBody(_ body: [UInt8], to object: inout JSONObjectWriter) {
+        let kept = body.prefix(JournalEntry.bodyLimit)
+        let isText = kept.allSatisfy { $0 < 0x80 } || String(validating: kept, as: UTF8.self) != nil
+        if isText { object.string("body", utf8: kept) } else { object.string("body", Base64.encode(Array(kept))) }
+        object.string("bodyEncoding", isText ? "utf-8" : "base64")
+        object.bool("bodyTruncated", body.count > JournalEntry.bodyLimit)
     }
 }

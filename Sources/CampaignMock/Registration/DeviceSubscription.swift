@@ -63,18 +63,24 @@ package struct DeviceFilter: Sendable, Equatable {
     package var registrationToken: String?
     /// `param.<name>=<value>`: the param's text must equal the value.
     package var params: [(name: String, value: String)] = []
+    /// `q`: text found (ignoring ASCII case) in the token, userKey, device fields, params or application.
+    package var search: String?
 
     package init() {}
 
     package static func == (lhs: DeviceFilter, rhs: DeviceFilter) -> Bool {
         lhs.applicationKey == rhs.applicationKey && lhs.platform == rhs.platform && lhs.userKey == rhs.userKey
             && lhs.registrationToken == rhs.registrationToken && lhs.params.map(\.name) == rhs.params.map(\.name)
-            && lhs.params.map(\.value) == rhs.params.map(\.value)
+            && lhs.params.map(\.value) == rhs.params.map(\.value) && lhs.search == rhs.search
     }
 }
 
 /// A page of devices.
 package struct DevicePage: Sendable, Codable, Equatable {
     package var devices: [DeviceSubscription]
+    /// Devices matching the filter in all (not only on this page).
+    package var total: Int
+    /// Pass as `before` (newest-first pages) or `after` (oldest-first pages) for the next page; nil when
+    /// this page is the last.
     package var nextCursor: Int64?
 }

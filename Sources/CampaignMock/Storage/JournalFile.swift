@@ -19,6 +19,8 @@ import Synchronization
 /// - `B`, one batch of the store's writer: its changes, each a kind byte and its fields: `E` an entry
 ///   (id, received time, duration, status, then method, target, endpoint, headers, body, reason,
 ///   integration key and client address as length-prefixed bytes, a length of `UInt32.max` for none),
+///   `R` the same followed by the response's headers and body (what is written now; `E` is read from
+///   files written before the journal kept responses),
 ///   `C` a clear (the integration key it is limited to, or none), `T` a trim of the batch before (the
 ///   lowest id it kept).
 ///
@@ -32,6 +34,7 @@ enum JournalFile {
     static let kept: UInt8 = 0x4B  // K
     static let batch: UInt8 = 0x42  // B
     static let entry: UInt8 = 0x45  // E
+    static let entryWithResponse: UInt8 = 0x52  // R
     static let clear: UInt8 = 0x43  // C
     static let trim: UInt8 = 0x54  // T
     /// What a file of this format begins with.
@@ -75,10 +78,10 @@ enum JournalFile {
         return bytes
     }
 
-    /// Appends an `E` change; returns where its bytes start in `bytes`.
+    /// Appends an `R` change; returns where its bytes start in `bytes`.
     static func appendEntry(id: Int64, _ record: JournalRecord, to bytes: inout [UInt8]) -> Int {
         let offset = bytes.count
-        bytes.append(entry)
+        bytes.append(entryWithResponse)
         append(id, to: &bytes)
         append(record.receivedAtMicros, to: &bytes)
         append(record.durationMicros, to: &bytes)
@@ -91,6 +94,8 @@ enum JournalFile {
         append(text: record.reason, to: &bytes)
         append(text: record.appKey, to: &bytes)
         append(text: record.remoteAddress, to: &bytes)
+        append(text: record.responseHeadersJSON, to: &bytes)
+        append(field: record.responseBody, to: &bytes)
         return offset
     }
 
@@ -198,12 +203,21 @@ enum JournalFile {
             return text
         }
 
-        /// What the index of the journal keeps of an `E` change, from its kind byte on; the other fields
-        /// are stepped over.
+        /// The kind byte of an entry, `E` or `R`; whether it holds the response.
+        private mutating func entryKind() throws(JournalFileError) -> Bool {
+            switch try byte() {
+            case JournalFile.entry: return false
+            case JournalFile.entryWithResponse: return true
+            default: throw .malformed
+            }
+        }
+
+        /// What the index of the journal keeps of an `E` or `R` change, from its kind byte on; the other
+        /// fields are stepped over.
         mutating func entrySummary() throws(JournalFileError) -> (
             id: Int64, receivedAt: Int64, status: Int, endpoint: String, appKey: String?
         ) {
-            guard try byte() == JournalFile.entry else { throw .malformed }
+            let hasResponse = try entryKind()
             let id = try integer()
             let receivedAt = try integer()
             position += 8  // duration
@@ -216,6 +230,10 @@ enum JournalFile {
             try skip()  // reason
             let appKey = try text()
             try skip()  // client address
+            if hasResponse {
+                try skip()  // response headers
+                try skip()  // response body
+            }
             return (id, receivedAt, Int(status), endpoint, appKey)
         }
 
@@ -227,21 +245,23 @@ enum JournalFile {
             position += Int(count)
         }
 
-        /// An `E` change, from its kind byte on.
+        /// An `E` or `R` change, from its kind byte on.
         mutating func entry() throws(JournalFileError) -> (id: Int64, record: JournalRecord) {
-            guard try byte() == JournalFile.entry else { throw .malformed }
+            let hasResponse = try entryKind()
             let id = try integer()
             let receivedAt = try integer()
             let duration = try integer()
             let status = try integer()
-            return (
-                id,
-                JournalRecord(
-                    receivedAtMicros: receivedAt, method: try requiredText(), target: try requiredText(),
-                    endpoint: try requiredText(), headersJSON: try requiredText(),
-                    body: Array(try field() ?? []), status: Int(status), reason: try text(), appKey: try text(),
-                    durationMicros: duration, remoteAddress: try text())
-            )
+            var record = JournalRecord(
+                receivedAtMicros: receivedAt, method: try requiredText(), target: try requiredText(),
+                endpoint: try requiredText(), headersJSON: try requiredText(),
+                body: Array(try field() ?? []), status: Int(status), reason: try text(), appKey: try text(),
+                durationMicros: duration, remoteAddress: try text())
+            if hasResponse {
+                record.responseHeadersJSON = try text()
+                record.responseBody = Array(try field() ?? [])
+            }
+            return (id, record)
         }
     }
 }

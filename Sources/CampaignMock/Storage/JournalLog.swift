@@ -495,41 +495,61 @@ package final class JournalLog: Sendable {
         state.unwrittenTrim = nil
     }
 
-    /// Entries with id greater than `after` and at most `upTo` matching `filter`, oldest first, at most
-    /// `limit`.
-    package func page(after: Int64, limit: Int, filter: JournalFilter, upTo: Int64?) throws(JournalFileError)
-        -> JournalPage
+    /// A page of the entries matching `filter` (and with id at most `upTo`), at most `limit`, with how
+    /// many match in all when `counting` (a wait reading on from where it stopped does not need that scan).
+    package func page(_ paging: Paging, limit: Int, filter: JournalFilter, upTo: Int64?, counting: Bool)
+        throws(JournalFileError) -> JournalPage
     {
         // The entries as they are now, scanned outside the lock: a reader holds the writer up only for
         // this copy of a reference (the writer's next append copies the array while a reader holds it).
         let (visible, dropped) = state.withLock { ($0.visible, $0.dropped) }
-        let matches: [Indexed]
-        do {
-            var low = visible.startIndex
-            var high = visible.endIndex
-            while low < high {
-                let middle = (low + high) / 2
-                if visible[middle].id <= after { low = middle + 1 } else { high = middle }
-            }
-            var found: [Indexed] = []
-            for entry in visible[low...] {
-                if let upTo, entry.id > upTo { break }
-                guard filter.matches(entry) else { continue }
+        let matching = { (entry: Indexed) in filter.matches(entry) && (upTo.map { entry.id <= $0 } ?? true) }
+        let total = counting ? visible.reduce(0) { $0 + (matching($1) ? 1 : 0) } : nil
+        var found: [Indexed] = []
+        switch paging {
+        case .oldestFirst(let after):
+            for entry in visible[Self.firstIndex(in: visible, above: after)...] where matching(entry) {
                 found.append(entry)
                 if found.count > limit { break }
             }
-            matches = found
+        case .newestFirst(let before):
+            for entry in visible.reversed() where (before.map { entry.id < $0 } ?? true) && matching(entry) {
+                found.append(entry)
+                if found.count > limit { break }
+            }
         }
         var requests: [JournalEntry] = []
-        requests.reserveCapacity(min(matches.count, limit))
-        for entry in matches.prefix(limit) {
-            let bytes = try entry.storage.read(offset: entry.offset, count: entry.count)
-            var reader = JournalFile.Reader(bytes)
-            let (id, record) = try reader.entry()
-            requests.append(JournalEntry(id: id, record: record))
-        }
+        requests.reserveCapacity(min(found.count, limit))
+        for entry in found.prefix(limit) { requests.append(try Self.read(entry)) }
         return JournalPage(
-            requests: requests, dropped: dropped, nextCursor: matches.count > limit ? requests.last?.id : nil)
+            requests: requests, dropped: dropped, total: total,
+            nextCursor: found.count > limit ? requests.last?.id : nil)
+    }
+
+    /// The entry with `id`, or nil when the journal does not hold it.
+    package func entry(id: Int64) throws(JournalFileError) -> JournalEntry? {
+        let visible = state.withLock { $0.visible }
+        let index = Self.firstIndex(in: visible, above: id - 1)
+        guard index < visible.endIndex, visible[index].id == id else { return nil }
+        return try Self.read(visible[index])
+    }
+
+    /// The index of the first entry with id above `id` (entries are in id order).
+    private static func firstIndex(in entries: ArraySlice<Indexed>, above id: Int64) -> Int {
+        var low = entries.startIndex
+        var high = entries.endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].id <= id { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    private static func read(_ entry: Indexed) throws(JournalFileError) -> JournalEntry {
+        let bytes = try entry.storage.read(offset: entry.offset, count: entry.count)
+        var reader = JournalFile.Reader(bytes)
+        let (id, record) = try reader.entry()
+        return JournalEntry(id: id, record: record)
     }
 
     /// The dropped count.

@@ -102,28 +102,55 @@ extension StoreReader {
                 WHERE json_extract(p.value, '$.name') = ? AND json_extract(p.value, '$.value') = ?)
         """
 
+    /// A page of the devices matching `filter`, at most `limit`, with how many match in all.
+    package func devices(matching filter: DeviceFilter, _ paging: Paging, limit: Int) throws -> DevicePage {
+        let (condition, values) = Self.deviceCondition(filter)
+        let (pageCondition, order, bound) = paging.clause("d.id")
+        let rows = try connection.query(
+            Self.deviceColumns + "\nWHERE \(condition) AND \(pageCondition) ORDER BY \(order) LIMIT ?",
+            values + [bound, bound, limit + 1])
+        let devices = try rows.prefix(limit).map { try device($0, withHistory: false) }
+        let total = try connection.integer(
+            "SELECT count(*) FROM devices d JOIN applications a ON a.id = d.application_id WHERE \(condition)", values)
+        return DevicePage(
+            devices: devices, total: Int(total),
+            nextCursor: rows.count > limit ? try rows[limit - 1].integer("id") : nil)
+    }
+
     /// Devices matching `filter` with id above `after`, oldest first.
     package func devices(matching filter: DeviceFilter, after: Int64, limit: Int) throws -> DevicePage {
-        var sql =
-            Self.deviceColumns + """
+        try devices(matching: filter, .oldestFirst(after: after), limit: limit)
+    }
 
-                WHERE d.id > ? AND (? IS NULL OR a.integration_key = ?) AND (? IS NULL OR a.platform = ?)
-                    AND (? IS NULL OR d.user_key = ?) AND (? IS NULL OR d.registration_token = ?)
-                """
+    /// The WHERE clause of `filter` for devices `d` of applications `a`, and its values: every name and
+    /// value is bound, never spliced in.
+    private static func deviceCondition(_ filter: DeviceFilter) -> (String, [any SQLiteBindable]) {
+        var sql = """
+            (? IS NULL OR a.integration_key = ?) AND (? IS NULL OR a.platform = ?)
+                AND (? IS NULL OR d.user_key = ?) AND (? IS NULL OR d.registration_token = ?)
+            """
         var values: [any SQLiteBindable] = [
-            after, filter.applicationKey, filter.applicationKey, filter.platform?.rawValue, filter.platform?.rawValue,
+            filter.applicationKey, filter.applicationKey, filter.platform?.rawValue, filter.platform?.rawValue,
             filter.userKey, filter.userKey, filter.registrationToken, filter.registrationToken,
         ]
-        // One fixed clause per param filter; names and values are bound, never spliced in.
         for param in filter.params {
             sql += Self.paramFilter
             values += [param.name, param.value]
         }
-        sql += "\nORDER BY d.id LIMIT ?"
-        values.append(limit + 1)
-        let rows = try connection.query(sql, values)
-        let devices = try rows.prefix(limit).map { try device($0, withHistory: false) }
-        return DevicePage(devices: devices, nextCursor: rows.count > limit ? try rows[limit - 1].integer("id") : nil)
+        if let search = filter.search {
+            // Case-insensitive (ASCII) within every text a person may search a device by; `instr`, not
+            // LIKE, so that `%` and `_` in the search are plain characters.
+            sql += """
+
+                    AND instr(lower(d.registration_token || ' ' || d.user_key || ' ' || coalesce(d.device_model, '')
+                        || ' ' || coalesce(d.device_name, '') || ' ' || coalesce(d.os_name, '') || ' '
+                        || coalesce(d.os_version, '') || ' ' || coalesce(d.device_brand, '') || ' '
+                        || coalesce(d.device_manufacturer, '') || ' ' || a.integration_key || ' ' || a.name || ' '
+                        || d.params), lower(?)) > 0
+                """
+            values.append(search)
+        }
+        return (sql, values)
     }
 
     /// Accepted registrations with id above `after` (and at or after `since`, in microseconds) of devices

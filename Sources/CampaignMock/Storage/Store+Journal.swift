@@ -13,6 +13,10 @@ package struct JournalRecord: Sendable {
     package var appKey: String?
     package var durationMicros: Int64
     package var remoteAddress: String?
+    /// The answer's headers (those the endpoint set, as `JSONArrays` writes them) and body, up to
+    /// ``JournalEntry/bodyLimit`` bytes and one more; nil for entries written before the journal kept them.
+    package var responseHeadersJSON: String? = nil
+    package var responseBody: [UInt8] = []
     /// Monotonic time the request arrived; ``finished()`` turns it into the duration.
     package var monotonicStart: UInt64 = 0
 
@@ -48,11 +52,23 @@ extension StoreTransaction {
 }
 
 extension StoreReader {
+    /// A page of the journal entries matching `filter`, at most `limit`.
+    package func journalPage(
+        _ paging: Paging, limit: Int, filter: JournalFilter = JournalFilter(), upTo: Int64? = nil
+    ) throws -> JournalPage {
+        try journal.page(paging, limit: limit, filter: filter, upTo: upTo, counting: true)
+    }
+
     /// Journal entries with id greater than `after` matching `filter`, oldest first, at most `limit`.
     package func journalPage(after: Int64, limit: Int, filter: JournalFilter = JournalFilter(), upTo: Int64? = nil)
         throws -> JournalPage
     {
-        try journal.page(after: after, limit: limit, filter: filter, upTo: upTo)
+        try journal.page(.oldestFirst(after: after), limit: limit, filter: filter, upTo: upTo, counting: false)
+    }
+
+    /// The journal entry `id`, or nil when the journal no longer holds it.
+    package func journalEntry(id: Int64) throws -> JournalEntry? {
+        try journal.entry(id: id)
     }
 
     /// The highest journal id given so far (0 when none), where a wait that counts from now starts.
@@ -125,8 +141,7 @@ extension JournalLog {
 extension JournalEntry {
     /// The entry the admin API shows for the stored `record`.
     init(id: Int64, record: JournalRecord) {
-        let kept = Array(record.body.prefix(JournalEntry.bodyLimit))
-        let text = String(validating: kept, as: UTF8.self)
+        let (body, encoding, truncated) = Self.kept(record.body)
         self.init(
             id: id,
             receivedAt: HTTPDate.iso8601(microsecondsSince1970: record.receivedAtMicros),
@@ -134,13 +149,27 @@ extension JournalEntry {
             target: record.target,
             endpoint: record.endpoint,
             headers: JSONArrays.decodePairs(record.headersJSON),
-            body: text ?? Base64.encode(kept),
-            bodyEncoding: text == nil ? "base64" : "utf-8",
-            bodyTruncated: record.body.count > JournalEntry.bodyLimit,
+            body: body,
+            bodyEncoding: encoding,
+            bodyTruncated: truncated,
             status: record.status,
             reason: record.reason,
             appKey: record.appKey,
             durationMs: Double(record.durationMicros) / 1000,
-            remoteAddress: record.remoteAddress)
+            remoteAddress: record.remoteAddress,
+            response: record.responseHeadersJSON.map { headers in
+                let (body, encoding, truncated) = Self.kept(record.responseBody)
+                return JournalResponse(
+                    headers: JSONArrays.decodePairs(headers), body: body, bodyEncoding: encoding,
+                    bodyTruncated: truncated)
+            })
+    }
+
+    /// A body as the journal shows it: the text (base64 when it is not UTF-8), its encoding, and whether
+    /// it was longer than the journal keeps.
+    private static func kept(_ body: [UInt8]) -> (String, String, Bool) {
+        let kept = Array(body.prefix(JournalEntry.bodyLimit))
+        let text = String(validating: kept, as: UTF8.self)
+        return (text ?? Base64.encode(kept), text == nil ? "base64" : "utf-8", body.count > JournalEntry.bodyLimit)
     }
 }

@@ -54,11 +54,16 @@ extension StoreReader {
         return (try row?["integration_key"].text, try row?["registration_token"].text)
     }
 
-    /// Events matching `filter` with id above `after`, oldest first.
-    package func events(matching filter: EventFilter, after: Int64, limit: Int, upTo: Int64? = nil) throws -> EventPage
-    {
-        if filter.matchesNothing { return EventPage(events: [], nextCursor: nil) }
-        var sql = """
+    /// A page of the events matching `filter` (with id at most `upTo`), at most `limit`, with how many
+    /// match in all when `counting`.
+    package func events(
+        matching filter: EventFilter, _ paging: Paging, limit: Int, upTo: Int64? = nil, counting: Bool = true
+    ) throws -> EventPage {
+        if filter.matchesNothing { return EventPage(events: [], total: counting ? 0 : nil, nextCursor: nil) }
+        let (condition, values) = Self.eventCondition(filter, upTo: upTo)
+        let (pageCondition, order, bound) = paging.clause("e.id")
+        let rows = try connection.query(
+            """
             SELECT e.id, e.received_at, e.raw_id, e.message_hex, e.message_value, e.message_uuid, e.delivery_id, e.tag,
                 e.user_agent, e.remote_address, m.message_id AS linked_message, m.delivery_id AS linked_delivery,
                 d.registration_token, a.integration_key
@@ -66,12 +71,33 @@ extension StoreReader {
             LEFT JOIN messages m ON m.id = e.message_ref
             LEFT JOIN devices d ON d.id = e.device_id
             LEFT JOIN applications a ON a.id = e.application_id
-            WHERE e.id > ? AND (? IS NULL OR e.tag = ?) AND (? IS NULL OR e.delivery_id = ?)
+            WHERE \(condition) AND \(pageCondition) ORDER BY \(order) LIMIT ?
+            """, values + [bound, bound, limit + 1])
+        let events = try rows.prefix(limit).map(Self.event)
+        let total =
+            try counting
+            ? Int(
+                connection.integer(
+                    "SELECT count(*) FROM tracking_events e LEFT JOIN devices d ON d.id = e.device_id WHERE \(condition)",
+                    values)) : nil
+        return EventPage(events: events, total: total, nextCursor: rows.count > limit ? events.last?.id : nil)
+    }
+
+    /// Events matching `filter` with id above `after`, oldest first.
+    package func events(matching filter: EventFilter, after: Int64, limit: Int, upTo: Int64? = nil) throws -> EventPage
+    {
+        try events(matching: filter, .oldestFirst(after: after), limit: limit, upTo: upTo, counting: false)
+    }
+
+    /// The WHERE clause of `filter` for events `e` and their devices `d`, and its values (all bound).
+    private static func eventCondition(_ filter: EventFilter, upTo: Int64?) -> (String, [any SQLiteBindable]) {
+        var sql = """
+            (? IS NULL OR e.tag = ?) AND (? IS NULL OR e.delivery_id = ?)
                 AND (? IS NULL OR d.registration_token = ?) AND (? IS NULL OR e.received_at >= ?)
                 AND (? IS NULL OR e.message_uuid = ?) AND (? IS NULL OR e.id <= ?)
             """
         var values: [any SQLiteBindable] = [
-            after, filter.tag?.rawValue, filter.tag?.rawValue, filter.deliveryID, filter.deliveryID,
+            filter.tag?.rawValue, filter.tag?.rawValue, filter.deliveryID, filter.deliveryID,
             filter.registrationToken, filter.registrationToken, filter.since, filter.since,
             filter.messageUUID, filter.messageUUID, upTo, upTo,
         ]
@@ -80,11 +106,7 @@ extension StoreReader {
             sql += " AND e.message_value IN (?, ?, ?)"
             values += (0..<3).map { $0 < candidates.count ? candidates[$0] : nil }
         }
-        sql += " ORDER BY e.id LIMIT ?"
-        values.append(limit + 1)
-        let rows = try connection.query(sql, values)
-        let events = try rows.prefix(limit).map(Self.event)
-        return EventPage(events: events, nextCursor: rows.count > limit ? events.last?.id : nil)
+        return (sql, values)
     }
 
     /// The newest event id (0 when none).

@@ -357,7 +357,7 @@ package final class EventHub: Sendable {
     private static func published(_ id: Int64, _ record: JournalRecord) -> Published {
         var facts: Facts = [.endpoint: record.endpoint, .status: String(record.status)]
         if let app = record.appKey { facts[.app] = app }
-        return Published(type: "request", data: record.entryJSON(id: id), facts: facts)
+        return Published(type: "request", data: record.summaryJSON(id: id), facts: facts)
     }
 
     private static func published(_ event: TrackingEvent) -> Published {

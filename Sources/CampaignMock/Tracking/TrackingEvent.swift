@@ -46,6 +46,9 @@ package struct EventFilter: Sendable, Equatable {
 /// A page of events, oldest first.
 package struct EventPage: Sendable, Codable, Equatable {
     package var events: [TrackingEvent]
+    /// Events matching the filter in all (not only on this page); left out where a reader did not ask.
+    package var total: Int?
+    /// Pass as `before` (newest-first pages) or `after` (oldest-first pages) for the next page.
     package var nextCursor: Int64?
 }
 

@@ -71,8 +71,10 @@ struct ApplicationsAdminTests {
             let page = try live.json("GET", "/_mock/devices" + (query.isEmpty ? "" : "?" + query))
             return (page.object["devices"] as? [[String: Any]])?.compactMap { $0["registrationToken"] as? String } ?? []
         }
-        #expect(try tokens("") == ["70757368546f6b656e", "testToken", "second"])
-        #expect(try tokens("platform=android") == ["testToken", "second"])
+        // Newest first, as the console shows them; `after` reads oldest first.
+        #expect(try tokens("") == ["second", "testToken", "70757368546f6b656e"])
+        #expect(try tokens("after=0") == ["70757368546f6b656e", "testToken", "second"])
+        #expect(try tokens("platform=android") == ["second", "testToken"])
         #expect(try tokens("app=integrationKey") == ["70757368546f6b656e"])
         #expect(try tokens("userKey=userkey") == ["70757368546f6b656e"])
         #expect(try tokens("token=second") == ["second"])

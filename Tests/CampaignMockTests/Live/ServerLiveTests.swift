@@ -124,7 +124,8 @@ struct ServerLiveTests {
         for index in 0..<5 { _ = try live.request("GET", "/x/\(index)") }
         let page = try live.json("GET", "/_mock/requests")
         let targets = (page.object["requests"] as? [[String: Any]])?.compactMap { $0["target"] as? String }
-        #expect(targets == ["/x/2", "/x/3", "/x/4"])
+        #expect(targets == ["/x/4", "/x/3", "/x/2"])
+        #expect(page.object["total"] as? Int == 3)
         #expect(page.object["dropped"] as? Int == 2)
 
         let cleared = try live.json("DELETE", "/_mock/requests")

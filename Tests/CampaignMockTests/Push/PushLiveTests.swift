@@ -41,7 +41,7 @@ struct PushLiveTests {
 
         #expect(try live.request("GET", "/r/?id=h\(hex),\(deliveryID),1").status == 200)
         #expect(try live.request("GET", "/r/?id=h\(hex),\(deliveryID),2").status == 200)
-        let events = try live.events("token=70757368546f6b656e")
+        let events = try live.events("token=70757368546f6b656e&after=0")
         #expect(events.map { $0["type"] as? String } == ["receive", "open"])
         for event in events {
             let link = try #require(event["linked"] as? [String: Any])

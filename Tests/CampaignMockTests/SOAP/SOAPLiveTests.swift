@@ -254,7 +254,7 @@ struct SOAPLiveTests {
         let devices = try client.query(
             "<queryDef schema='nms:appSubscriptionRcp'><select><node expr='@registrationToken'/><node expr='@userKey'/></select></queryDef>"
         )
-        let admin = try live.json("GET", "/_mock/devices").object["devices"] as? [[String: Any]] ?? []
+        let admin = try live.json("GET", "/_mock/devices?after=0").object["devices"] as? [[String: Any]] ?? []
         #expect(
             devices.output?.elements.map { $0.attribute("registrationToken") ?? "" }
                 == admin.map { $0["registrationToken"] as? String ?? "" })
@@ -267,7 +267,7 @@ struct SOAPLiveTests {
             <queryDef schema='nms:trackingLogAppSubRcp'><select><node expr='@id'/><node expr='@rawId'/><node expr='@tagId'/>\
             <node expr='@broadLog-id'/><node expr='[appSubscription/@registrationToken]'/></select></queryDef>
             """)
-        let events = try live.events()
+        let events = try live.events("after=0")
         let rows = logs.output?.elements ?? []
         #expect(rows.map { $0.attribute("id") ?? "" } == events.map { String(describing: $0["id"] ?? "") })
         #expect(rows.map { $0.attribute("rawId") } == events.map { $0["rawId"] as? String })

@@ -28,7 +28,7 @@ struct JournalLogTests {
     }
 
     private static func everything(_ journal: JournalLog) throws -> JournalPage {
-        try journal.page(after: 0, limit: 1000, filter: JournalFilter(), upTo: nil)
+        try journal.page(.oldestFirst(after: 0), limit: 1000, filter: JournalFilter(), upTo: nil, counting: false)
     }
 
     /// Every entry a start on `path` reads back.
@@ -191,15 +191,43 @@ struct JournalLogTests {
         try Self.append(journal, ["/4", "/5"])
         var filter = JournalFilter(endpoint: "tracking")
         filter.appKey = "a"
-        let first = try journal.page(after: 0, limit: 2, filter: filter, upTo: nil)
+        let first = try journal.page(.oldestFirst(after: 0), limit: 2, filter: filter, upTo: nil, counting: false)
         #expect(first.requests.map(\.target) == ["/1", "/2"])
         #expect(first.nextCursor == 2)
-        let rest = try journal.page(after: 2, limit: 2, filter: filter, upTo: nil)
+        let rest = try journal.page(.oldestFirst(after: 2), limit: 2, filter: filter, upTo: nil, counting: false)
         #expect(rest.requests.map(\.target) == ["/3"])
         #expect(rest.nextCursor == nil)
-        #expect(try journal.page(after: 0, limit: 10, filter: JournalFilter(), upTo: 4).requests.count == 4)
+        #expect(
+            try journal.page(.oldestFirst(after: 0), limit: 10, filter: JournalFilter(), upTo: 4, counting: false)
+                .requests.count == 4)
         filter = JournalFilter(endpoint: "soap")
-        #expect(try journal.page(after: 0, limit: 10, filter: filter, upTo: nil).requests.isEmpty)
+        #expect(
+            try journal.page(.oldestFirst(after: 0), limit: 10, filter: filter, upTo: nil, counting: false).requests
+                .isEmpty)
+    }
+
+    @Test func pagesNewestFirstByCursorWithTheTotal() throws {
+        let journal = try JournalLog(path: nil, limit: 100)
+        try Self.append(journal, ["/1", "/2", "/3"], app: "a")
+        try Self.append(journal, ["/4", "/5"])
+        let all = JournalFilter()
+        let first = try journal.page(.newestFirst(before: nil), limit: 2, filter: all, upTo: nil, counting: true)
+        #expect(first.requests.map(\.target) == ["/5", "/4"])
+        #expect(first.total == 5)
+        let cursor = try #require(first.nextCursor)
+        let second = try journal.page(.newestFirst(before: cursor), limit: 2, filter: all, upTo: nil, counting: true)
+        #expect(second.requests.map(\.target) == ["/3", "/2"])
+        let last = try journal.page(
+            .newestFirst(before: second.nextCursor), limit: 2, filter: all, upTo: nil, counting: true)
+        #expect(last.requests.map(\.target) == ["/1"])
+        #expect(last.nextCursor == nil)
+        var onlyA = JournalFilter()
+        onlyA.appKey = "a"
+        let filtered = try journal.page(.newestFirst(before: nil), limit: 10, filter: onlyA, upTo: nil, counting: true)
+        #expect(filtered.requests.map(\.target) == ["/3", "/2", "/1"])
+        #expect(filtered.total == 3)
+        #expect(try journal.entry(id: 4)?.target == "/4")
+        #expect(try journal.entry(id: 99) == nil)
     }
 
     /// Readers page while the writer appends, trims and begins new files (every 50 entries): each page
@@ -224,7 +252,8 @@ struct JournalLogTests {
                         first = false
                     }
                     do {
-                        let page = try journal.page(after: 0, limit: 100, filter: JournalFilter(), upTo: nil)
+                        let page = try journal.page(
+                            .oldestFirst(after: 0), limit: 100, filter: JournalFilter(), upTo: nil, counting: false)
                         let ids = page.requests.map(\.id)
                         if ids.count > 50 || ids != ids.sorted() || Set(ids).count != ids.count
                             || page.requests.contains(where: { $0.target != "/\($0.id)" })

@@ -100,7 +100,7 @@ struct TrackingLiveTests {
             ("h61c0c56,7a3f4,2", "57904851586134"),  // iOS truncation to the low 32 bits
         ]
         for (id, _) in hits { #expect(try live.request("GET", "/r/?id=\(id)").status == 200) }
-        let events = try live.events()
+        let events = try live.events("after=0")
         #expect(events.count == hits.count)
         for (event, (_, issued)) in zip(events, hits) {
             let link = try #require(event["linked"] as? [String: Any])
