@@ -15,6 +15,7 @@ package final class CampaignMockServer: Sendable {
     /// `/_mock/stream`'s events.
     package let stream: EventHub
     private let dataDirectory: DataDirectory?
+    private let retention: RetentionSweeper
     private let http: HTTPServer
     private let router: Router
     /// The local CA's fingerprint with `--tls auto`, for the banner.
@@ -132,6 +133,10 @@ package final class CampaignMockServer: Sendable {
             }
             throw error
         }
+        // Started last: every failure above closes the store.
+        retention = RetentionSweeper(
+            store: store, policy: configuration.retention,
+            intervalMilliseconds: configuration.retentionSweepMilliseconds, logger: logger)
         server.set(http)
         server.describe(consoleInfo)
         server.setExecutionInstance(
@@ -146,7 +151,10 @@ package final class CampaignMockServer: Sendable {
             certificateAuthorityFingerprint: certificateAuthorityFingerprint,
             soapLogin: configuration.soapLogin, soapLogins: configuration.soapOperators.map(\.login),
             soapBearerTokens: configuration.soapBearerTokens,
-            adminTokenRequired: configuration.adminToken != nil, recording: configuration.recordDirectory)
+            adminTokenRequired: configuration.adminToken != nil, recording: configuration.recordDirectory,
+            retention: ConsoleInfo.Retention(
+                events: configuration.retention.events, devices: configuration.retention.devices,
+                days: configuration.retention.days, journal: configuration.journalLimit))
     }
 
     /// What runs around the Campaign endpoints: the recorder (`--record`) outside the upstream proxy
@@ -295,6 +303,7 @@ package final class CampaignMockServer: Sendable {
     /// Stops accepting, answers waiters, finishes requests in flight (up to the grace period), then
     /// closes the store.
     package func shutdown() {
+        retention.stop()
         waits.finishAll()
         stream.finishAll()
         http.shutdown(gracePeriodMilliseconds: configuration.shutdownGraceMilliseconds)

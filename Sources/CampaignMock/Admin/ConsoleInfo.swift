@@ -20,4 +20,13 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
     package var adminTokenRequired: Bool
     /// The `--record` directory, when recording.
     package var recording: String?
+    /// What a long-lived instance keeps (`--retain-events`, `--retain-devices`, `--retain-days`; 0 is no limit).
+    package var retention: Retention
+
+    package struct Retention: Sendable, Codable, Equatable {
+        package var events: Int
+        package var devices: Int
+        package var days: Int
+        package var journal: Int
+    }
 }

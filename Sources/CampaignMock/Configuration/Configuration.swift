@@ -13,6 +13,11 @@ package struct Configuration: Sendable, Equatable {
     package var logFormat = LogFormat.text
     /// Most entries kept in the request journal; older ones are dropped and counted.
     package var journalLimit = 10_000
+    /// What the store keeps of events, devices and their history (``RetentionPolicy``).
+    package var retention = RetentionPolicy()
+    /// How often the store is swept for what `retention` no longer keeps (not a user setting; tests
+    /// shorten it).
+    package var retentionSweepMilliseconds = 60_000
     /// How long shutdown waits for requests in flight.
     package var shutdownGraceMilliseconds = 5_000
     /// Applications to create or update at start; nil starts the demo pair (``Application/demo``).

@@ -91,6 +91,24 @@ extension Setting {
             config, value in
             config.journalLimit = try parse(value, as: "count (1 or more)") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
         },
+        Setting(key: "retainEvents", help: "Newest tracking events kept (older ones are deleted); 0 keeps all.") {
+            config, value in
+            config.retention.events = try parse(value, as: "count (0 or more)") {
+                Int($0).flatMap { $0 >= 0 ? $0 : nil }
+            }
+        },
+        Setting(key: "retainDevices", help: "Devices kept, the most recently registered; 0 keeps all.") {
+            config, value in
+            config.retention.devices = try parse(value, as: "count (0 or more)") {
+                Int($0).flatMap { $0 >= 0 ? $0 : nil }
+            }
+        },
+        Setting(key: "retainDays", help: "Delete events and devices not seen for this many days; 0 keeps them.") {
+            config, value in
+            config.retention.days = try parse(value, as: "count of days (0 or more)") {
+                Int($0).flatMap { (0...36_500).contains($0) ? $0 : nil }
+            }
+        },
         Setting(key: "maxBodySize", help: "Largest request body, e.g. 1MiB (413 beyond).") { config, value in
             config.http.limits.bodyBytes = try parseSize(value, key: "maxBodySize")
         },

@@ -53,6 +53,10 @@ package struct RegistrationNotice: Sendable, Codable, Equatable {
     package var platform: Platform
     package var userKey: String
     package var changes: [String]
+    /// The device fields and params this registration sent, so that a waiting test or the console has
+    /// the whole registration without another request.
+    package var device: DeviceFields
+    package var params: [AdditionalParam]
 }
 
 /// Which devices a listing returns.

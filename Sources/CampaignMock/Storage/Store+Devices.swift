@@ -159,7 +159,8 @@ extension StoreReader {
         after: Int64, since: Int64?, matching filter: DeviceFilter, limit: Int, upTo: Int64? = nil
     ) throws -> [RegistrationNotice] {
         var sql = """
-            SELECT r.id, r.received_at, r.changes, r.user_key, d.registration_token, a.integration_key, a.platform
+            SELECT r.id, r.received_at, r.changes, r.user_key, r.fields, r.params, d.registration_token,
+                a.integration_key, a.platform
             FROM registrations r JOIN devices d ON d.id = r.device_id JOIN applications a ON a.id = d.application_id
             WHERE r.id > ? AND (? IS NULL OR r.received_at >= ?) AND (? IS NULL OR a.integration_key = ?)
                 AND (? IS NULL OR a.platform = ?) AND (? IS NULL OR r.user_key = ?) AND (? IS NULL OR d.registration_token = ?)
@@ -185,7 +186,10 @@ extension StoreReader {
                 integrationKey: try row.text("integration_key"),
                 platform: try row.value("platform", as: Platform.self),
                 userKey: try row.text("user_key"),
-                changes: try row.text("changes").split(separator: ",").map(String.init))
+                changes: try row.text("changes").split(separator: ",").map(String.init),
+                device: Self.decode(DeviceFields.self, try row["fields"].text) ?? DeviceFields(),
+                params: (Self.decode([AdditionalParam].self, try row["params"].text) ?? []).sorted { $0.name < $1.name }
+            )
         }
     }
 

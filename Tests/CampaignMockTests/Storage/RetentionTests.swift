@@ -1,0 +1,82 @@
+import CampaignMockCore
+import CampaignMockTestSupport
+import Foundation
+import Testing
+
+@testable import CampaignMock
+
+/// A long-lived instance stops growing: the sweep deletes what `--retain-*` no longer keeps.
+@Suite(.timeLimit(.minutes(2)))
+struct RetentionTests {
+    func counts(_ live: LiveServer) throws -> (events: Int64, devices: Int64, registrations: Int64) {
+        try live.server.store.read { reader in
+            (
+                try reader.connection.scalar("SELECT count(*) FROM tracking_events").integer ?? -1,
+                try reader.connection.scalar("SELECT count(*) FROM devices").integer ?? -1,
+                try reader.connection.scalar("SELECT count(*) FROM registrations").integer ?? -1
+            )
+        }
+    }
+
+    func register(_ live: LiveServer, _ token: String, userKey: String = "u") throws {
+        let body = "registrationToken=\(token)&mobileAppUuid=integrationKey&userKey=\(userKey)"
+        #expect(try live.register(.ios, body).status == 200)
+    }
+
+    @Test func theSweeperKeepsTheNewestEventsAndTheDevicesSeenLast() throws {
+        let live = try LiveServer.withSDKApplications { configuration in
+            configuration.retention.events = 100
+            configuration.retention.devices = 40
+            configuration.retentionSweepMilliseconds = 50
+        }
+        for index in 0..<120 { try register(live, "t\(index)") }
+        try register(live, "t0", userKey: "back")  // seen again: now among the newest
+        for index in 0..<1000 { _ = try live.request("GET", "/r/?id=h1,d\(index),1") }
+        for _ in 0..<400 where try counts(live).events > 100 || counts(live).devices > 40 { usleep(10_000) }
+        #expect(try counts(live).events == 100)
+        #expect(try counts(live).devices == 40)
+        let events = try live.json("GET", "/_mock/events?limit=1000").object["events"] as? [[String: Any]] ?? []
+        #expect(events.map { $0["deliveryId"] as? String } == (900..<1000).reversed().map { "d\($0)" })
+        let devices = try live.json("GET", "/_mock/devices?limit=1000&after=0").object["devices"] as? [[String: Any]]
+        let kept = Set(devices?.compactMap { $0["registrationToken"] as? String } ?? [])
+        #expect(kept == Set(["t0"] + (81..<120).map { "t\($0)" }))
+        // Every history row of a deleted device went with it. (t0 keeps two rows unless a sweep took it
+        // before it came back, and it came back as a new device.)
+        let t0 = try #require(try live.device("t0")?.history?.count)
+        #expect(try counts(live).registrations == Int64(39 + t0))
+    }
+
+    @Test func daysAndHistoryPerDevice() throws {
+        let live = try LiveServer.withSDKApplications { $0.retentionSweepMilliseconds = 3_600_000 }
+        for round in 0..<130 { try register(live, "busy", userKey: "u\(round)") }
+        try register(live, "quiet")
+        for index in 0..<10 { _ = try live.request("GET", "/r/?id=h1,d\(index),1") }
+        var policy = RetentionPolicy()
+        policy.historyPerDevice = 100
+        var sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        #expect(sweep.registrations == 30)
+        let busy = try #require(try live.device("busy"))
+        #expect(busy.history?.count == 100)
+        #expect(busy.history?.last?.userKey == "u129", "the latest registration stays")
+
+        // Two days later, with --retain-days 1: nothing is young enough.
+        policy.days = 1
+        let later = Clock.wallClockMicroseconds() + 2 * 86_400_000_000
+        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, now: later) }
+        #expect(sweep.events == 10)
+        #expect(sweep.devices == 2)
+        #expect(try counts(live) == (0, 0, 0))
+        // With the default policy and a young store, a sweep deletes nothing.
+        #expect(try live.server.store.writeAndWait { try $0.sweep(RetentionPolicy()) }.isEmpty)
+    }
+
+    @Test func theOverviewShowsTheRetention() throws {
+        let live = try LiveServer.withSDKApplications { $0.retention.days = 30 }
+        let info = try live.json("GET", "/_mock/info").object
+        let retention = try #require(info["retention"] as? [String: Any])
+        #expect(retention["days"] as? Int == 30)
+        #expect(retention["events"] as? Int == 1_000_000)
+        #expect(retention["devices"] as? Int == 100_000)
+        #expect(retention["journal"] as? Int == 10_000)
+    }
+}
