@@ -93,54 +93,196 @@ def open_console(driver, server, view="overview"):
     wait_for(lambda: find(driver, "[data-testid=connection-status]")[0].text == "live", what="the live indicator")
 
 
-def test_devices_and_events_appear_live(browser):
-    with LiveServer() as server:
-        open_console(browser, server, "devices")
-        assert requests.post(f"{server.url}/nms/mobile/1/registerIOS.jssp", data=IOS_BODY, headers=FORM).text == "OK"
-        row = wait_for(lambda: find(browser, "[data-testid=device-row][data-token=c0ffee]"), 2.0, "the device row")[0]
-        assert "plan=gold" in row.text and "jane@example.com" in row.text
-        row.click()
-        wait_for(lambda: "Registration history" in find(browser, "#device-detail")[0].text, what="the device detail")
-        screenshot(browser, "devices")
+def register(url, index, platform=None):
+    """Registers device `tok<index>` as the SDK of its platform would (every third one Android)."""
+    platform = platform or ("android" if index % 3 == 0 else "ios")
+    body = (f"registrationToken=tok{index:05d}&mobileAppUuid=campaign-mock-demo-{platform}"
+            f"&userKey=user{index % 40}%40example.com&deviceModel={'Pixel%208' if platform == 'android' else 'iPhone15%2C2'}"
+            f"&osName={platform}&osVersion=17.{index % 3}"
+            "&additionalParams=%3CadditionalParams%3E%3Cparam%20name%3D%22plan%22%20value%3D%22"
+            + ("gold" if index % 7 == 0 else "silver") + "%22%2F%3E%3C%2FadditionalParams%3E")
+    path = "registerAndroid" if platform == "android" else "registerIOS"
+    answer = requests.post(f"{url}/nms/mobile/1/{path}.jssp", data=body, headers=FORM)
+    assert answer.text == "OK", answer.text
 
-        browser.get(f"{server.url}/_mock/ui/#events")
-        wait_for(lambda: find(browser, "[data-testid=connection-status]")[0].text == "live", what="live again")
-        assert requests.get(f"{server.url}/r/?id=hd7e15e5c,7a0042,2").status_code == 200
-        event = wait_for(lambda: find(browser, "[data-testid=event-row][data-delivery-id='7a0042']"), 2.0, "the event row")[0]
-        assert "open" in event.text
+
+def register_many(url, indexes):
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda index: register(url, index), indexes))
+
+
+def test_thousands_of_devices_newest_first_live_in_batches(browser):
+    """1,300 devices before the console opens, 500 more in a burst while it is open: the newest are on
+    top, the count says how many of how many, and the burst is on screen within seconds."""
+    with LiveServer() as server:
+        register_many(server.url, range(1298))
+        register(server.url, 1298)  # one after the other, so that the order of the newest is known
+        register(server.url, 1299)
+        open_console(browser, server, "devices")
+        assert find(browser, "[data-testid=device-count]")[0].text == "100 of 1,300"
+        rows = find(browser, "[data-testid=device-row]")
+        assert [row.get_attribute("data-token") for row in rows[:2]] == ["tok01299", "tok01298"]
+        assert "Pixel 8 · android 17.0" in rows[0].text and "plan=silver" in rows[0].text  # 1299: Android
+        assert "iPhone15,2 · ios 17.2" in rows[1].text
+        assert find(browser, "nav a[aria-current=page]")[0].get_attribute("data-view") == "devices"
+        requested_urls(browser)  # the log so far, read and dropped
+
+        started = time.monotonic()
+        register_many(server.url, range(1300, 1800))
+        wait_for(lambda: find(browser, "[data-testid=device-count]")[0].text.endswith("of 1,800"), 5.0, "the burst")
+        print(f"500 registrations on screen {time.monotonic() - started:.2f} s after the burst began")
+        assert find(browser, "[data-testid=device-row]")[0].get_attribute("data-token") in {f"tok{i:05d}" for i in range(1790, 1800)}
+        assert not [url for url in requested_urls(browser) if "/_mock/devices" in url], \
+            "the live rows came from the stream, not from a fetch per event"
+
+        more = find(browser, "#devices-more")[0]
+        shown = len(find(browser, "[data-testid=device-row]"))
+        more.click()
+        wait_for(lambda: len(find(browser, "[data-testid=device-row]")) == shown + 100, what="the next page")
+        tokens = [row.get_attribute("data-token") for row in find(browser, "[data-testid=device-row]")]
+        assert len(tokens) == len(set(tokens)), "a device shown twice"
+
+        search = find(browser, "[data-testid=device-search]")[0]
+        search.send_keys("pixel")
+        wait_for(lambda: find(browser, "[data-testid=device-count]")[0].text == "100 of 600", what="the search")
+        search.clear()
+        search.send_keys("gold")
+        wait_for(lambda: find(browser, "[data-testid=device-count]")[0].text.endswith(f"of {len(range(0, 1800, 7)):,}"),
+                 what="a search in the params")
+        screenshot(browser, "devices-volume")
+        check_clean(browser, server)
+
+
+def test_the_drawer_shows_every_field_updates_live_and_closes(browser):
+    from selenium.webdriver.common.keys import Keys
+    with LiveServer() as server:
+        register_many(server.url, range(1000))
+        assert requests.post(f"{server.url}/nms/mobile/1/registerAndroid.jssp", headers=FORM, data=(
+            "registrationToken=fcm-full&mobileAppUuid=campaign-mock-demo-android&userKey=jane%40example.com&deviceImei=35-209900"
+            "&deviceName=emu64x&deviceModel=Pixel%208&deviceBrand=google&deviceManufacturer=Google&osName=android"
+            "&osVersion=Android%2014&osLanguage=fr-FR")).text == "OK"
+        open_console(browser, server, "devices")
+        row = wait_for(lambda: find(browser, "[data-testid=device-row][data-token=fcm-full]"), what="the device")[0]
+        row.click()
+        body = wait_for(lambda: find(browser, "#drawer-body dl"), what="the drawer")[0].text
+        for shown in ["emu64x", "Pixel 8", "google", "Google", "android Android 14", "fr-FR", "35-209900", "jane@example.com"]:
+            assert shown in body, f"{shown} is not in the drawer: {body}"
+        assert browser.execute_script("return window.scrollY") == 0, "the drawer opens beside the list, not below it"
+        assert row.get_attribute("aria-selected") == "true"
+        assert "None yet" in find(browser, "#drawer-body")[0].text
+
+        push = requests.post(f"{server.url}/_mock/push", json={"token": "fcm-full", "title": "Hi"}).json()["messages"][0]
+        requests.get(server.url + push["tracking"]["receive"])
+        requests.get(server.url + push["tracking"]["open"])
+        register(server.url, 0)  # another device: the drawer stays on its own
+        wait_for(lambda: "receive" in find(browser, "#drawer-body")[0].text and "None yet" not in find(browser, "#drawer-body")[0].text,
+                 what="the drawer's live update")
+        pushes = find(browser, "#drawer-body")[0].text.split("Pushes")[1].split("Tracking events")[0]
+        assert push["messageId"] in pushes and "—" not in pushes, pushes
+        screenshot(browser, "drawer")
+
+        find(browser, "body")[0].send_keys(Keys.ESCAPE)
+        wait_for(lambda: find(browser, "#drawer")[0].get_attribute("hidden") is not None, what="Escape to close")
+        assert row.get_attribute("aria-selected") == "false"
+        row.click()
+        wait_for(lambda: find(browser, "#drawer")[0].get_attribute("hidden") is None, what="the drawer again")
+        find(browser, "[data-testid=drawer-close]")[0].click()
+        wait_for(lambda: find(browser, "#drawer")[0].get_attribute("hidden") is not None, what="the close button")
+        check_clean(browser, server)
+
+
+def test_events_and_requests_filter_and_the_journal_shows_the_answer(browser):
+    from selenium.webdriver.support.ui import Select
+    with LiveServer() as server:
+        for index in range(1200):
+            tag = 2 if index % 4 == 0 else 1
+            assert requests.get(f"{server.url}/r/?id=hd7e15e5c,d{index},{tag}").status_code == 200
+        assert requests.get(f"{server.url}/r/?id=h3039,other,2").status_code == 200
+        assert requests.post(f"{server.url}/nms/mobile/1/registerIOS.jssp", data=IOS_BODY.replace("campaign-mock-demo-ios", "no-such-key"),
+                             headers=FORM).status_code == 404
+        open_console(browser, server, "events")
+        assert find(browser, "#events-shown")[0].text == "100 of 1,201"
+        # The message id as the README explains it: the hex as sent, unsigned and as a signed 32-bit _mId.
+        assert "hd7e15e5c (3621871196 / -673096100)" in find(browser, "[data-testid=event-row]")[1].text
+        Select(find(browser, "#event-type")[0]).select_by_value("open")
+        wait_for(lambda: find(browser, "#events-shown")[0].text == "100 of 301", what="the type filter")
+        find(browser, "#event-message")[0].send_keys("12345")
+        wait_for(lambda: find(browser, "#events-shown")[0].text == "1 of 1", what="the message filter")
+        assert find(browser, "[data-testid=event-row]")[0].get_attribute("data-delivery-id") == "other"
+
         browser.get(f"{server.url}/_mock/ui/#requests")
-        wait_for(lambda: len(find(browser, "[data-testid=request-row]")) >= 2, what="the journal")
-        next(row for row in find(browser, "[data-testid=request-row]") if "registerIOS" in row.text).click()
-        detail = wait_for(lambda: find(browser, "#request-detail:not([hidden])"), what="the request detail")[0]
-        # The form body is shown field by field, the additionalParams XML indented.
-        assert "userKey = jane@example.com" in detail.text
-        assert '<param name="plan" value="gold" />' in detail.text
+        wait_for(lambda: find(browser, "[data-testid=connection-status]")[0].text == "live", what="live again")
+        find(browser, "#request-status")[0].send_keys("404")
+        wait_for(lambda: find(browser, "#requests-shown")[0].text == "1 of 1", what="the status filter")
+        find(browser, "[data-testid=request-row]")[0].click()
+        drawer = wait_for(lambda: "Response 404" in find(browser, "#drawer-body")[0].text and find(browser, "#drawer-body")[0], what="the exchange")
+        text = drawer.text
+        assert "userKey = jane@example.com" in text and '<param name="plan" value="gold" />' in text
+        assert "Unknown integration key (mobileAppUuid): no-such-key" in text.split("Response 404")[1]
+        assert "--app" in text, "the reason names the flag that adds the key"
+        Select(find(browser, "#request-endpoint")[0]).select_by_visible_text("tracking")
+        wait_for(lambda: find(browser, "#requests-shown")[0].text == "0 of 0", what="endpoint and status combined")
+        assert "No request matches" in find(browser, "#requests-empty")[0].text
         screenshot(browser, "requests")
         check_clean(browser, server)
 
 
-def test_a_push_is_composed_and_previewed(browser):
-    from selenium.webdriver.support.ui import Select
+def test_a_push_is_composed_previewed_and_its_tracking_simulated(browser):
     with LiveServer() as server:
-        assert requests.post(f"{server.url}/nms/mobile/1/registerIOS.jssp", data=IOS_BODY, headers=FORM).text == "OK"
+        register_many(server.url, range(1005))
+        register(server.url, 5000, "android")
         open_console(browser, server, "push")
-        form = wait_for(lambda: find(browser, "[data-testid=push-form]"), what="the push form")[0]
-        wait_for(lambda: Select(find(browser, "#push-device")[0]).options, what="the device choice")
+        picker = find(browser, "[data-testid=push-device-search]")[0]
+        picker.send_keys("tok05000")
+        options = wait_for(lambda: [o for o in find(browser, "#push-device-options li[role=option]") if "tok05000" in o.text]
+                           if len(find(browser, "#push-device-options li[role=option]")) == 1 else None,
+                           what="the device search narrowed to one")
+        option = options[0]
+        option.click()
+        wait_for(lambda: "tok05000" in find(browser, "[data-testid=push-device]")[0].text, what="the chosen device")
         find(browser, "[data-testid=push-form] [name=title]")[0].send_keys("Weekend sale")
         find(browser, "[data-testid=push-form] [name=body]")[0].send_keys("20% off today")
         find(browser, "[data-testid=push-form] [name=variables]")[0].send_keys("coupon=SAVE20")
-        for platform in ("ios", "android"):
-            preview = find(browser, f"[data-testid=push-preview-{platform}]")[0]
-            shown = preview.text.lower()  # iOS shows the app's name in capitals
-            assert "weekend sale" in shown and "20% off today" in shown and "demo ios app" in shown
+        find(browser, "[data-testid=push-form] [name=mediaUrl]")[0].send_keys("https://images.example.com/sale.jpg")
+        android = find(browser, "[data-testid=push-preview-android]")[0]
+        assert android.is_displayed() and not find(browser, "[data-testid=push-preview-ios]")[0].is_displayed(), \
+            "an Android device is previewed as Android only"
+        assert "weekend sale" in android.text.lower() and "20% off today" in android.text and "Load image" in android.text
         find(browser, "[data-testid=push-submit]")[0].click()
         wait_for(lambda: find(browser, "#push-result:not([hidden])"), what="the composed push")
         push = requests.get(f"{server.url}/_mock/push/1").json()
-        apns = push["messages"][0]["apns"]
-        assert apns["aps"]["alert"] == {"title": "Weekend sale", "body": "20% off today"} and apns["coupon"] == "SAVE20"
-        assert "simctl" in find(browser, "#payloads")[0].text
-        assert form.is_displayed()
+        message = push["messages"][0]
+        assert message["registrationToken"] == "tok05000" and message["fcm"]["message"]["data"]["coupon"] == "SAVE20"
+        find(browser, "[data-testid=push-simulate-receive]")[0].click()
+        find(browser, "[data-testid=push-simulate-open]")[0].click()
+        wait_for(lambda: len(requests.get(f"{server.url}/_mock/events?token=tok05000").json()["events"]) == 2, what="the simulated hits")
+        events = requests.get(f"{server.url}/_mock/events?token=tok05000&after=0").json()["events"]
+        assert [e["rawId"] for e in events] == [message["tracking"]["receive"].split("id=")[1], message["tracking"]["open"].split("id=")[1]]
         screenshot(browser, "push")
+        check_clean(browser, server)  # the media URL was typed, never loaded
+
+
+def test_at_400_pixels_nothing_overflows_and_empty_views_say_what_to_do(browser):
+    with LiveServer() as server:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 400, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+        open_console(browser, server, "devices")
+        empty = find(browser, "#devices-empty")[0]
+        assert empty.is_displayed() and "campaign-mock-demo-ios" in empty.text and "10.0.2.2" in empty.text
+        register_many(server.url, range(300))
+        wait_for(lambda: len(find(browser, "[data-testid=device-row]")) == 300, what="the devices")
+        for view in ["overview", "devices", "events", "requests", "push", "faults"]:
+            browser.get(f"{server.url}/_mock/ui/#{view}")
+            wait_for(lambda: find(browser, "nav a[aria-current=page]")[0].get_attribute("data-view") == view, what=view)
+            width = browser.execute_script("return document.documentElement.scrollWidth")
+            assert width <= 400, f"#{view} is {width} px wide at 400"
+            header = browser.execute_script("return document.querySelector('header').offsetHeight")
+            assert header <= 110, f"the header takes {header} px"
+            assert find(browser, "nav a[aria-current=page]")[0].get_attribute("data-view") == view
+        browser.get(f"{server.url}/_mock/ui/#devices")
+        wait_for(lambda: find(browser, "[data-testid=device-row]"), what="the devices again")
+        screenshot(browser, "narrow")
         check_clean(browser, server)
 
 

@@ -2,8 +2,8 @@
 // (/_mock/stream). No framework, no build step, no request leaves this server.
 "use strict";
 
-const state = { token: sessionStorage.getItem("campaign-mock-token") || "", info: null, apps: [], devices: new Map(),
-  source: null, lastPush: null };
+const state = { token: sessionStorage.getItem("campaign-mock-token") || "", info: null, apps: [], source: null,
+  pushDevice: null, drawer: null, loadImage: false };
 const $ = (selector, root = document) => root.querySelector(selector);
 const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
@@ -102,13 +102,360 @@ function prettyBody(body, headers) {
   try { return JSON.stringify(JSON.parse(body), null, 2); } catch { return body; }
 }
 
-// ---------------------------------------------------------------------------------------------- views
+const number = (value) => Number(value || 0).toLocaleString("en-US");
+
+/** `_mId` as the SDK got it when the hit is linked to a push composed here; else the hex as sent, with its
+ * two readings (unsigned, and signed 32-bit as a v7 server issues negative ids). */
+function messageLabel(event) {
+  const linked = event.linked || {};
+  if (linked.messageId) return `_mId ${linked.messageId}`;
+  if (event.messageUuid) return event.messageUuid;
+  const value = Number(event.messageValue);
+  const signed = value >= 2 ** 31 && value < 2 ** 32 ? ` / ${value - 2 ** 32}` : "";
+  return `h${event.messageHex} (${event.messageValue}${signed})`;
+}
+
+function appName(key) {
+  return (state.apps.find((app) => app.integrationKey === key) || {}).name || key;
+}
+
+// ---------------------------------------------------------------------------------------------- lists
+
+/**
+ * A list of the admin API, newest first: a page from the API ("50 of 13,042"), more on demand by cursor,
+ * and live items from the event stream, queued and drawn at most once per animation frame.
+ */
+class List {
+  constructor(name, { path, key, row, query, matches, empty, max = 500 }) {
+    Object.assign(this, { name, path, key, row, query, matches, empty, max });
+    this.body = $(`#${name}`);
+    this.items = new Map();
+    this.total = 0;
+    this.cursor = null;
+    this.pending = [];
+    this.frame = 0;
+    this.generation = 0;
+    $(`#${name}-more`).addEventListener("click", () => this.more());
+  }
+
+  url(extra = "") {
+    const params = new URLSearchParams(this.query());
+    for (const [name, value] of [...params]) if (!value) params.delete(name);
+    return `${this.path}?${params}${params.toString() ? "&" : ""}limit=100${extra}`;
+  }
+
+  async load() {
+    const generation = ++this.generation;
+    const page = await api(this.url());
+    if (generation !== this.generation) return;  // a newer search started meanwhile
+    this.items = new Map();
+    this.pending = [];
+    this.total = page.total;
+    this.cursor = page.nextCursor ?? null;
+    const rows = page[this.name].map((item) => this.remember(item));
+    this.body.replaceChildren(...rows);
+    this.counts();
+  }
+
+  async more() {
+    if (this.cursor === null) return;
+    const page = await api(this.url(`&before=${this.cursor}`));
+    this.cursor = page.nextCursor ?? null;
+    this.body.append(...page[this.name].filter((item) => !this.items.has(this.key(item))).map((item) => this.remember(item)));
+    this.counts();
+  }
+
+  remember(item) {
+    const node = this.row(item);
+    this.items.set(this.key(item), { item, node });
+    if (state.drawer && state.drawer.key === `${this.name}:${this.key(item)}`) node.setAttribute("aria-selected", "true");
+    return node;
+  }
+
+  /** Queues an item from the stream; `isNew` says whether it adds to the total (a device seen again does not). */
+  live(item, isNew = true) {
+    if (!this.matches(item)) return;
+    this.pending.push({ item, isNew });
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  flush() {
+    this.frame = 0;
+    const batch = this.pending;
+    this.pending = [];
+    const rows = [];
+    for (const { item, isNew } of batch.reverse()) {  // newest first
+      const key = this.key(item);
+      const known = this.items.get(key);
+      if (known) {
+        if (rows.some((row) => row === known.node)) continue;  // a newer copy is in this batch already
+        known.node.remove();
+      } else if (isNew) {
+        this.total += 1;
+      }
+      const node = this.remember(item);
+      node.classList.add("fresh");
+      rows.push(node);
+    }
+    this.body.prepend(...rows);
+    while (this.body.children.length > this.max && this.body.lastChild) {
+      const last = this.body.lastChild;
+      for (const [key, entry] of this.items) if (entry.node === last) { this.items.delete(key); break; }
+      last.remove();
+    }
+    this.counts();
+  }
+
+  counts() {
+    const shown = this.body.children.length;
+    $(`#${this.name}-shown`).textContent = `${number(shown)} of ${number(this.total)}`;
+    // The tab counts everything; a filtered list leaves it as it was.
+    if (!Object.values(this.query()).some(Boolean)) $(`#nav-${this.name}`).textContent = this.total ? number(this.total) : "";
+    $(`#${this.name}-more`).hidden = this.cursor === null || shown >= this.total;
+    const empty = $(`#${this.name}-empty`);
+    empty.hidden = shown > 0;
+    if (!empty.hidden) empty.replaceChildren(...this.empty());
+  }
+}
+
+function selectable(row, key, open) {
+  row.setAttribute("tabindex", "0");
+  row.setAttribute("aria-selected", "false");
+  row.dataset.key = key;
+  row.addEventListener("click", open);
+  row.addEventListener("keydown", (event) => { if (event.key === "Enter") open(); });
+  return row;
+}
+
+function deviceKey(device) {
+  return `${device.application.integrationKey}\u0000${device.registrationToken}`;
+}
+
+function deviceRow(device) {
+  const fields = device.device || {};
+  const model = [fields.deviceModel, fields.osName && `${fields.osName} ${fields.osVersion || ""}`.trim()].filter(Boolean).join(" · ");
+  return selectable(element("tr", { "data-testid": "device-row", dataset: { token: device.registrationToken } },
+    element("td", {}, device.application.name), element("td", { class: "narrow-hide" }, device.application.platform),
+    element("td", {}, element("code", {}, device.registrationToken)), element("td", {}, device.userKey || ""),
+    element("td", { class: "narrow-hide" }, model),
+    element("td", { class: "narrow-hide" }, (device.params || []).map((param) => `${param.name}=${param.value}`).join(", ")),
+    element("td", {}, time(device.updatedAt))), `devices:${deviceKey(device)}`, () => openDevice(device));
+}
+
+function eventRow(event) {
+  const linked = event.linked || {};
+  return element("tr", { "data-testid": "event-row", dataset: { deliveryId: event.deliveryId } },
+    element("td", {}, time(event.receivedAt)), element("td", {}, element("span", { class: `badge ${event.type}` }, event.type)),
+    element("td", {}, element("code", {}, messageLabel(event))), element("td", {}, event.deliveryId),
+    element("td", { class: "narrow-hide" }, linked.registrationToken ? element("a", { href: "#devices", onclick: (click) => {
+      click.preventDefault();
+      openDevice({ registrationToken: linked.registrationToken, application: { integrationKey: linked.integrationKey } });
+    } }, linked.registrationToken) : element("span", { class: "muted" }, "no push composed here")));
+}
+
+function requestRow(entry) {
+  const bad = entry.status >= 400 || entry.status === 0;
+  return selectable(element("tr", { "data-testid": "request-row" },
+    element("td", {}, time(entry.receivedAt)), element("td", { class: "narrow-hide" }, entry.method),
+    element("td", {}, element("code", {}, entry.target)),
+    element("td", {}, element("span", { class: bad ? "badge bad" : "badge" }, String(entry.status))),
+    element("td", { class: "narrow-hide" }, entry.reason || ""), element("td", { class: "narrow-hide" }, entry.durationMs.toFixed(2))),
+  `requests:${entry.id}`, () => openRequest(entry.id));
+}
+
+function includesText(values, search) {
+  const needle = search.trim().toLowerCase();
+  return !needle || values.some((value) => String(value ?? "").toLowerCase().includes(needle));
+}
+
+function pointTheAppHint() {
+  const info = state.info || { baseURL: "" };
+  const ios = state.apps.find((app) => app.platform === "ios");
+  const android = state.apps.find((app) => app.platform === "android");
+  return [element("strong", {}, "No device yet. "), "Point the app's marketing and tracking hosts at ",
+    element("code", {}, info.baseURL), " (", element("code", {}, "http://10.0.2.2:" + new URL(info.baseURL || "http://x:8080").port),
+    " from the Android emulator) with the integration key ", element("code", {}, ios ? ios.integrationKey : "…"), " or ",
+    element("code", {}, android ? android.integrationKey : "…"), ". The ", element("a", { href: "#overview" }, "Overview"),
+    " has the SDK configuration to paste."];
+}
+
+const lists = {
+  devices: new List("devices", {
+    path: "/_mock/devices", key: deviceKey, row: deviceRow,
+    query: () => ({ q: $("#device-search").value.trim() }),
+    matches: (device) => includesText([device.registrationToken, device.userKey, device.application.integrationKey,
+      device.application.name, ...Object.values(device.device || {}), ...(device.params || []).map((p) => `${p.name}=${p.value}`)],
+    $("#device-search").value),
+    empty: () => ($("#device-search").value.trim() ? ["No device matches this search."] : pointTheAppHint()),
+  }),
+  events: new List("events", {
+    path: "/_mock/events", key: (event) => String(event.id), row: eventRow,
+    query: () => ({ type: $("#event-type").value, messageId: $("#event-message").value.trim() }),
+    matches: (event) => (!$("#event-type").value || event.type === $("#event-type").value)
+      && includesText([event.messageHex, event.messageValue, event.messageUuid, (event.linked || {}).messageId], $("#event-message").value),
+    empty: () => ["No tracking event yet. The SDK sends one when the app reports a push received (",
+      element("code", {}, "/r/?id=…,1"), ") or opened (", element("code", {}, ",2"), "). Compose a push in ",
+      element("a", { href: "#push" }, "Push"), " and use Simulate receive / open to see one without a device."],
+  }),
+  requests: new List("requests", {
+    path: "/_mock/requests", key: (entry) => String(entry.id), row: requestRow,
+    query: () => ({ endpoint: $("#request-endpoint").value, status: $("#request-status").value.trim(), app: $("#request-app").value.trim() }),
+    matches: (entry) => (!$("#request-endpoint").value || entry.endpoint === $("#request-endpoint").value)
+      && (!$("#request-status").value.trim() || String(entry.status) === $("#request-status").value.trim())
+      && (!$("#request-app").value.trim() || entry.appKey === $("#request-app").value.trim()),
+    empty: () => ["No request matches. Every request the SDKs and back ends send outside ", element("code", {}, "/_mock/"),
+      " is listed here with its answer, the refused ones too."],
+  }),
+};
+
+/** Reloads a list after its search or filters changed, at most every 250 ms while typing. */
+function searchAs(input, list) {
+  let timer = 0;
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => list.load().catch(showFailure), 250);
+  });
+}
+
+function showFailure(failure) {
+  if (failure instanceof Unauthorized) askForToken(failure.message);
+}
+
+// ---------------------------------------------------------------------------------------------- the drawer
+
+function openDrawer(key, title, render) {
+  for (const row of $$("tbody tr[aria-selected=true]")) row.setAttribute("aria-selected", "false");
+  for (const row of $$("tbody tr[data-key]")) if (row.dataset.key === key) row.setAttribute("aria-selected", "true");
+  state.drawer = { key, title, render };
+  $("#drawer-title").textContent = title;
+  $("#drawer").hidden = false;
+  return refreshDrawer();
+}
+
+async function refreshDrawer() {
+  const drawer = state.drawer;
+  if (!drawer) return;
+  try {
+    const content = await drawer.render();
+    if (state.drawer === drawer) $("#drawer-body").replaceChildren(...content);
+  } catch (failure) {
+    if (state.drawer === drawer) $("#drawer-body").replaceChildren(element("p", { class: "error" }, failure.message));
+  }
+}
+
+function closeDrawer() {
+  const key = state.drawer && state.drawer.key;
+  state.drawer = null;
+  $("#drawer").hidden = true;
+  for (const row of $$("tbody tr[aria-selected=true]")) row.setAttribute("aria-selected", "false");
+  const row = key && $$("tbody tr[data-key]").find((candidate) => candidate.dataset.key === key);
+  if (row) row.focus();
+}
+
+/** Redraws the drawer at most once per animation frame when the stream says its subject changed. */
+let drawerFrame = 0;
+function drawerChanged(token) {
+  if (!state.drawer || !state.drawer.token || state.drawer.token !== token || drawerFrame) return;
+  drawerFrame = requestAnimationFrame(() => {
+    drawerFrame = 0;
+    refreshDrawer();
+  });
+}
+
+function fields(pairs) {
+  return element("dl", {}, pairs.filter(([, value]) => value !== undefined && value !== null && value !== "")
+    .flatMap(([name, value]) => [element("dt", {}, name), element("dd", {}, value)]));
+}
+
+function table(headings, rows, empty) {
+  if (!rows.length) return element("p", { class: "muted" }, empty);
+  return element("div", { class: "table-wrap" }, element("table", {},
+    element("thead", {}, element("tr", {}, headings.map((heading) => element("th", {}, heading)))), element("tbody", {}, rows)));
+}
+
+function openDevice(device) {
+  const token = device.registrationToken;
+  const app = device.application.integrationKey;
+  const render = async () => {
+    const query = `${encodeURIComponent(token)}?app=${encodeURIComponent(app)}`;
+    const [full, events] = await Promise.all([api(`/_mock/devices/${query}`),
+      api(`/_mock/events?token=${encodeURIComponent(token)}&limit=200`)]);
+    const info = full.device || {};
+    const history = (full.history || []).slice().reverse().map((entry) => element("tr", {}, element("td", {}, time(entry.receivedAt)),
+      element("td", {}, (entry.changes || []).join(", ")), element("td", {}, entry.userKey || ""),
+      element("td", {}, (entry.params || []).map((param) => `${param.name}=${param.value}`).join(", "))));
+    const messages = (full.messages || []).slice().reverse().map((message) => element("tr", {}, element("td", {}, message.messageId),
+      element("td", {}, message.deliveryId), element("td", {}, time(message.sentAt)), element("td", {}, time(message.receivedAt) || "—"),
+      element("td", {}, time(message.openedAt) || "—")));
+    const hits = events.events.map((event) => element("tr", {}, element("td", {}, time(event.receivedAt)),
+      element("td", {}, element("span", { class: `badge ${event.type}` }, event.type)), element("td", {}, element("code", {}, event.rawId))));
+    return [
+      fields([["Application", `${full.application.name} (${full.application.integrationKey})`], ["Platform", full.application.platform],
+        ["Token", element("code", {}, full.registrationToken)], ["userKey", full.userKey || "(none)"],
+        ["Device name", info.deviceName], ["Model", info.deviceModel], ["Brand", info.deviceBrand], ["Manufacturer", info.deviceManufacturer],
+        ["OS", [info.osName, info.osVersion].filter(Boolean).join(" ")], ["Language", info.osLanguage], ["IMEI", info.deviceImei],
+        ["Params", (full.params || []).map((param) => `${param.name} = ${param.value} (${param.type})`).join("\n") || "(none)"],
+        ["Registrations", String(full.registrationCount)], ["First seen", full.createdAt], ["Last seen", full.updatedAt],
+        ["Disabled", full.disabled ? "yes" : ""]]),
+      element("div", { class: "row" }, element("button", { type: "button", onclick: () => {
+        closeDrawer();
+        choosePushDevice(full);
+        location.hash = "#push";
+      } }, "Compose a push for this device")),
+      element("h3", {}, "Registration history"),
+      table(["Received", "Changed", "userKey", "Params"], history, "None."),
+      element("h3", {}, "Pushes"),
+      table(["_mId", "_dId", "Sent", "Received", "Opened"], messages, "None composed for this device."),
+      element("h3", {}, "Tracking events"),
+      table(["Time", "Type", "Id as sent"], hits, "None yet."),
+    ];
+  };
+  openDrawer(`devices:${app}\u0000${token}`, `${appName(app)} · ${token}`, render);
+  state.drawer.token = token;
+}
+
+/** A SOAP fault's code and text, when the body is one. */
+function soapFault(body) {
+  if (!body || !body.includes("Fault")) return null;
+  const pick = (name) => ((body.match(new RegExp(`<${name}[^>]*>([\\s\\S]*?)</${name}>`)) || [])[1] || "").replace(/<!\[CDATA\[|\]\]>/g, "").trim();
+  const text = pick("faultstring");
+  return text ? `${pick("faultcode")} ${text}`.trim() : null;
+}
+
+function bodyBlock(title, message) {
+  if (!message) return [];
+  const text = message.bodyEncoding === "base64" ? `(base64) ${message.body}` : prettyBody(message.body, message.headers);
+  const headers = (message.headers || []).map(([name, value]) => `${name}: ${value}`).join("\n");
+  return [element("h3", {}, title), element("pre", {}, headers || "(no headers)"),
+    element("pre", {}, text + (message.bodyTruncated ? "\n… (truncated)" : ""))];
+}
+
+function openRequest(id) {
+  openDrawer(`requests:${id}`, `Request ${id}`, async () => {
+    const entry = await api(`/_mock/requests/${id}`);
+    $("#drawer-title").textContent = `${entry.method} ${entry.target} → ${entry.status}`;
+    const fault = soapFault(entry.response && entry.response.body);
+    return [
+      fields([["Received", entry.receivedAt], ["From", entry.remoteAddress], ["Endpoint", entry.endpoint],
+        ["Application", entry.appKey], ["Status", String(entry.status)], ["Reason", entry.reason], ["Duration", `${entry.durationMs.toFixed(2)} ms`]]),
+      fault ? element("p", { class: "fault" }, element("strong", {}, "SOAP fault: "), fault) : null,
+      ...bodyBlock("Request", entry),
+      ...(entry.response ? bodyBlock(`Response ${entry.status}`, entry.response)
+        : [element("p", { class: "muted" }, "The answer was not journaled (an entry from before the journal kept answers).")]),
+    ].filter(Boolean);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- overview
 
 function showView(name) {
   const view = $$("[data-view-panel]").some((panel) => panel.dataset.viewPanel === name) ? name : "overview";
   for (const panel of $$("[data-view-panel]")) panel.hidden = panel.dataset.viewPanel !== view;
-  for (const link of $$("nav a")) link.toggleAttribute("aria-current", link.dataset.view === view);
-  if (view === "push") renderDeviceChoices();
+  for (const link of $$("nav a")) {
+    if (link.dataset.view === view) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  window.scrollTo(0, 0);
 }
 
 function renderOverview() {
@@ -123,6 +470,13 @@ function renderOverview() {
   }));
   $("#ca").hidden = !info.certificateAuthorityFingerprint;
   $("#ca-fingerprint").textContent = info.certificateAuthorityFingerprint || "";
+  const keep = info.retention;
+  if (keep) {
+    const limit = (count, what) => (count ? `the newest ${number(count)} ${what}` : `every ${what.replace(/s$/, "")}`);
+    $("#retention").textContent = `Keeps ${limit(keep.events, "events")}, ${limit(keep.devices, "devices")} and `
+      + `${limit(keep.journal, "requests")}; ${keep.days ? `nothing older than ${keep.days} days` : "no age limit"} `
+      + "(--retain-events, --retain-devices, --journal-limit, --retain-days).";
+  }
   for (const link of $$("[data-ca]")) {
     link.onclick = async (event) => {
       event.preventDefault();
@@ -160,121 +514,60 @@ function renderSnippets() {
   const ios = state.apps.find((app) => app.platform === "ios") || { integrationKey: "IOS_KEY" };
   const android = state.apps.find((app) => app.platform === "android") || { integrationKey: "ANDROID_KEY" };
   const simulatorHost = `localhost:${plain.port}`;
-  const aepNote = secure ? "" : "// The AEP extension always uses https://: start the server with --tls auto.\n";
+  const aepNote = secure ? "// Bare host:port: the extension adds https:// itself.\n"
+    : "// The AEP extension always uses https://: start the server with --tls auto.\n";
   const snippets = [
-    ["iOS, Campaign SDK (legacy), simulator", `Neolane_SDK *nl = [Neolane_SDK getInstance];\n[nl setMarketingHost:@"http://${simulatorHost}/"];\n[nl setTrackingHost:@"http://${simulatorHost}/"];\n[nl setIntegrationKey:@"${ios.integrationKey}"];`],
     ["iOS, AEP Campaign Classic extension, simulator", `${aepNote}MobileCore.updateConfigurationWith(configDict: [\n  "campaignclassic.marketingServer": "${secure ? `localhost:${secure.port}` : simulatorHost}",\n  "campaignclassic.trackingServer": "${secure ? `localhost:${secure.port}` : simulatorHost}",\n  "campaignclassic.ios.integrationKey": "${ios.integrationKey}",\n  "global.privacy": "optedin"\n])`],
-    ["Android, Campaign SDK (legacy), emulator", `Neolane.getInstance().setMarketingHost("${emulator}/");\nNeolane.getInstance().setTrackingHost("${emulator}/");\nNeolane.getInstance().setIntegrationKey("${android.integrationKey}");`],
     ["Android, AEP Campaign Classic extension, emulator", `${aepNote}MobileCore.updateConfiguration(mapOf(\n  "campaignclassic.marketingServer" to "${emulatorSecure ? new URL(emulatorSecure).host : new URL(emulator).host}",\n  "campaignclassic.trackingServer" to "${emulatorSecure ? new URL(emulatorSecure).host : new URL(emulator).host}",\n  "campaignclassic.android.integrationKey" to "${android.integrationKey}",\n  "global.privacy" to "optedin"\n))`],
+    ["iOS, Campaign SDK (legacy), simulator", `Neolane_SDK *nl = [Neolane_SDK getInstance];\n[nl setMarketingHost:@"http://${simulatorHost}/"];\n[nl setTrackingHost:@"http://${simulatorHost}/"];\n[nl setIntegrationKey:@"${ios.integrationKey}"];`],
+    ["Android, Campaign SDK (legacy), emulator", `Neolane.getInstance().setMarketingHost("${emulator}/");\nNeolane.getInstance().setTrackingHost("${emulator}/");\nNeolane.getInstance().setIntegrationKey("${android.integrationKey}");`],
   ];
   $("#snippets").replaceChildren(...snippets.map(([title, text]) => codeBlock(title, text)));
 }
 
-function deviceKey(device) {
-  return `${device.application.integrationKey}\u0000${device.registrationToken}`;
-}
-
-function renderDevices() {
-  const filter = $("#device-filter").value.trim().toLowerCase();
-  const devices = [...state.devices.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
-  const shown = devices.filter((device) => !filter || [device.registrationToken, device.userKey, device.application.integrationKey,
-    device.application.name].some((text) => (text || "").toLowerCase().includes(filter)));
-  $("#device-count").textContent = `(${devices.length})`;
-  $("#devices").replaceChildren(...shown.map((device) => {
-    const row = element("tr", { tabindex: 0, "data-testid": "device-row", dataset: { token: device.registrationToken },
-      onclick: () => openDevice(device), onkeydown: (event) => { if (event.key === "Enter") openDevice(device); } },
-      element("td", {}, device.application.name), element("td", {}, device.application.platform),
-      element("td", {}, element("code", {}, device.registrationToken)), element("td", {}, device.userKey || ""),
-      element("td", {}, (device.params || []).map((param) => `${param.name}=${param.value}`).join(", ")),
-      element("td", {}, time(device.updatedAt)));
-    if (device.fresh) row.classList.add("fresh");
-    return row;
-  }));
-  for (const device of devices) delete device.fresh;
-}
-
-async function openDevice(device) {
-  const token = encodeURIComponent(device.registrationToken);
-  const app = encodeURIComponent(device.application.integrationKey);
-  const [full, events] = await Promise.all([api(`/_mock/devices/${token}?app=${app}`),
-    api(`/_mock/events?token=${token}&limit=1000`)]);
-  const detail = $("#device-detail");
-  const history = (full.history || []).map((entry) => element("tr", {}, element("td", {}, time(entry.receivedAt)),
-    element("td", {}, (entry.changes || []).join(", ")), element("td", {}, entry.userKey || ""),
-    element("td", {}, (entry.params || []).map((param) => `${param.name}=${param.value}`).join(", "))));
-  const messages = (full.messages || []).map((message) => element("tr", {}, element("td", {}, message.messageId),
-    element("td", {}, message.deliveryId), element("td", {}, time(message.sentAt)), element("td", {}, time(message.receivedAt)),
-    element("td", {}, time(message.openedAt))));
-  const hits = events.events.map((event) => element("tr", {}, element("td", {}, time(event.receivedAt)),
-    element("td", {}, element("span", { class: `badge ${event.type}` }, event.type)), element("td", {}, element("code", {}, event.rawId))));
-  detail.replaceChildren(
-    element("h3", {}, `${device.application.name} · `, element("code", {}, device.registrationToken)),
-    element("h4", {}, "Registration history"),
-    element("table", {}, element("thead", {}, element("tr", {}, ["Received", "Changed", "userKey", "Params"].map((h) => element("th", {}, h)))), element("tbody", {}, history)),
-    element("h4", {}, "Pushes"),
-    messages.length ? element("table", {}, element("thead", {}, element("tr", {}, ["_mId", "_dId", "Sent", "Received", "Opened"].map((h) => element("th", {}, h)))), element("tbody", {}, messages))
-      : element("p", { class: "muted" }, "None composed for this device."),
-    element("h4", {}, "Tracking events"),
-    hits.length ? element("table", {}, element("tbody", {}, hits)) : element("p", { class: "muted" }, "None yet."));
-  detail.hidden = false;
-  detail.scrollIntoView({ behavior: "smooth", block: "nearest" });
-}
-
-function eventRow(event) {
-  const linked = event.linked || {};
-  return element("tr", { "data-testid": "event-row", dataset: { deliveryId: event.deliveryId }, class: event.fresh ? "fresh" : null },
-    element("td", {}, time(event.receivedAt)), element("td", {}, element("span", { class: `badge ${event.type}` }, event.type)),
-    element("td", {}, element("code", {}, event.messageUuid || event.messageHex || "")), element("td", {}, event.deliveryId),
-    element("td", {}, linked.registrationToken ? element("a", { href: "#devices", onclick: () => {
-      const device = [...state.devices.values()].find((d) => d.registrationToken === linked.registrationToken);
-      if (device) setTimeout(() => openDevice(device));
-    } }, linked.registrationToken) : element("span", { class: "muted" }, "not issued here")),
-    element("td", {}, linked.messageId ? `_mId ${linked.messageId}` : ""));
-}
-
-function requestRow(entry) {
-  const bad = entry.status >= 400 || entry.status === 0;
-  return element("tr", { tabindex: 0, "data-testid": "request-row", class: entry.fresh ? "fresh" : null,
-    onclick: () => openRequest(entry), onkeydown: (event) => { if (event.key === "Enter") openRequest(entry); } },
-    element("td", {}, time(entry.receivedAt)), element("td", {}, entry.method), element("td", {}, element("code", {}, entry.target)),
-    element("td", {}, element("span", { class: bad ? "badge bad" : "badge" }, String(entry.status))), element("td", {}, entry.reason || ""),
-    element("td", {}, entry.durationMs.toFixed(2)));
-}
-
-function openRequest(entry) {
-  const detail = $("#request-detail");
-  const headers = entry.headers.map(([name, value]) => `${name}: ${value}`).join("\n");
-  detail.replaceChildren(element("h3", {}, `${entry.method} `, element("code", {}, entry.target), ` → ${entry.status}`),
-    element("p", { class: "muted" }, `${entry.receivedAt} from ${entry.remoteAddress || "?"}, ${entry.durationMs.toFixed(2)} ms`
-      + (entry.appKey ? `, app ${entry.appKey}` : "") + (entry.reason ? ` — ${entry.reason}` : "")),
-    element("h4", {}, "Headers"), element("pre", {}, headers),
-    element("h4", {}, "Body" + (entry.bodyTruncated ? " (truncated)" : "")),
-    element("pre", {}, entry.bodyEncoding === "base64" ? `(base64) ${entry.body}` : prettyBody(entry.body, entry.headers)));
-  detail.hidden = false;
-  detail.scrollIntoView({ behavior: "smooth", block: "nearest" });
-}
-
-function prepend(tbody, row, limit = 1000) {
-  tbody.prepend(row);
-  while (tbody.children.length > limit) tbody.lastChild.remove();
-}
-
 // ---------------------------------------------------------------------------------------------- push
 
-function renderDeviceChoices() {
-  const select = $("#push-device");
-  const current = select.value;
-  const devices = [...state.devices.values()];
-  select.replaceChildren(...devices.map((device) => element("option", { value: deviceKey(device) },
-    `${device.application.name} · ${device.registrationToken}${device.userKey ? " · " + device.userKey : ""}`)));
-  if (current) select.value = current;
+/** The device picker: a search over the devices (the admin API's `q`), asked at most every 250 ms. */
+function wirePushDevicePicker() {
+  const input = $("#push-device-search");
+  const options = $("#push-device-options");
+  let timer = 0;
+  const search = async () => {
+    const page = await api(`/_mock/devices?limit=20&q=${encodeURIComponent(input.value.trim())}`);
+    options.replaceChildren(...page.devices.map((device) => element("li", { role: "option", tabindex: 0,
+      onclick: () => choosePushDevice(device), onkeydown: (event) => { if (event.key === "Enter") choosePushDevice(device); } },
+    `${device.application.name} (${device.application.platform}) · ${device.registrationToken}${device.userKey ? " · " + device.userKey : ""}`)));
+    if (page.total > page.devices.length) options.append(element("li", { class: "muted" }, `${number(page.total - page.devices.length)} more: type to narrow`));
+    options.hidden = false;
+  };
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => search().catch(showFailure), 250);
+  });
+  input.addEventListener("focus", () => search().catch(showFailure));
+  input.addEventListener("keydown", (event) => { if (event.key === "Escape") options.hidden = true; });
+}
+
+function choosePushDevice(device) {
+  state.pushDevice = device;
+  $("#push-device-options").hidden = true;
+  $("#push-device-search").value = "";
+  const chosen = $("#push-device");
+  chosen.classList.remove("muted");
+  chosen.replaceChildren(`${device.application.name} (${device.application.platform}) · `, element("code", {}, device.registrationToken),
+    device.userKey ? ` · ${device.userKey}` : "");
   renderPreview();
 }
 
+async function preselectPushDevice() {
+  if (state.pushDevice) return;
+  const page = await api("/_mock/devices?limit=1");
+  if (page.devices.length && !state.pushDevice) choosePushDevice(page.devices[0]);
+}
+
 function pushFields() {
-  const form = $("#push-form");
-  const data = new FormData(form);
-  const device = state.devices.get(data.get("device") || "");
+  const data = new FormData($("#push-form"));
+  const device = state.pushDevice;
   const request = { token: device ? device.registrationToken : "", app: device ? device.application.integrationKey : undefined };
   for (const name of ["title", "body", "sound", "category", "mediaUrl", "idStyle"]) {
     const value = (data.get(name) || "").trim();
@@ -292,18 +585,30 @@ function pushFields() {
   return { request, device };
 }
 
+/** Drawn here, from the form alone: typing sends nothing, and a media URL is loaded only when asked. */
 function renderPreview() {
   const { request, device } = pushFields();
-  const appName = device ? device.application.name : "Your app";
+  const platform = device ? device.application.platform : null;
   for (const phone of $$(".phone")) {
-    $(".app", phone).textContent = appName;
+    const inactive = platform && !phone.classList.contains(platform);
+    phone.toggleAttribute("data-inactive", !!inactive);
+    phone.hidden = !!inactive;
+    $(".app", phone).textContent = device ? device.application.name : "Your app";
     $(".title", phone).textContent = request.silent ? "" : request.title || "";
     $(".body", phone).textContent = request.silent ? "Silent push: nothing is shown" : request.body || "";
     $(".body", phone).classList.toggle("silent", !!request.silent);
     const media = $(".media", phone);
-    media.hidden = !request.mediaUrl || !!request.silent;
-    if (!media.hidden) media.src = request.mediaUrl;
+    if (!request.mediaUrl || request.silent) media.replaceChildren();
+    else if (state.loadImage === request.mediaUrl) media.replaceChildren(element("img", { src: request.mediaUrl, alt: "" }));
+    else media.replaceChildren("Image: ", element("code", {}, request.mediaUrl), " ",
+      element("button", { type: "button", class: "small", onclick: () => { state.loadImage = request.mediaUrl; renderPreview(); } }, "Load image"));
   }
+}
+
+/** Sends the tracking hit the SDK would send for `path` (`/r/?id=…`), as the app would. */
+async function simulate(path, button) {
+  const response = await fetch(path);
+  button.textContent = response.ok ? `${button.dataset.label}: ${response.status}` : `failed: ${response.status}`;
 }
 
 async function composePush(event) {
@@ -313,17 +618,22 @@ async function composePush(event) {
   error.hidden = true;
   try {
     const push = await api("/_mock/push", { method: "POST", body: request });
-    state.lastPush = push;
     $("#push-id").textContent = `#${push.id} · delivery ${push.deliveryId}` + (push.warnings.length ? ` · ${push.warnings.join(" ")}` : "");
     const blocks = [];
     for (const message of push.messages) {
       const label = `${message.platform} ${message.registrationToken}`;
+      const receive = element("button", { type: "button", "data-testid": "push-simulate-receive", dataset: { label: "Receive sent" },
+        onclick: () => simulate(message.tracking.receive, receive) }, "Simulate receive");
+      const open = element("button", { type: "button", "data-testid": "push-simulate-open", dataset: { label: "Open sent" },
+        onclick: () => simulate(message.tracking.open, open) }, "Simulate open");
+      blocks.push(element("div", { class: "payload" }, element("h4", {}, `The SDK's tracking (${label})`),
+        element("pre", {}, `receive: ${message.tracking.receive}\nopen:    ${message.tracking.open}`),
+        element("p", { class: "muted" }, "Send the hits the SDK would send, without a device:"), element("div", { class: "row" }, receive, open)));
       if (message.apns) blocks.push(codeBlock(`APNs payload (${label})`, JSON.stringify(message.apns, null, 2), `campaign-mock-${message.messageId}.json`));
       if (message.apnsFile) blocks.push(codeBlock("simctl push (.apns file)", message.apnsFile, `campaign-mock-${message.messageId}.apns`));
       if (message.simctl) blocks.push(codeBlock("simctl command", message.simctl));
       if (message.fcm) blocks.push(codeBlock(`FCM HTTP v1 message (${label})`, JSON.stringify(message.fcm, null, 2), `campaign-mock-${message.messageId}-fcm.json`));
       if (message.adb) blocks.push(codeBlock("adb", message.adb.join("\n")));
-      blocks.push(codeBlock("Tracking the SDK will send", `receive: ${message.tracking.receive}\nopen:    ${message.tracking.open}`));
     }
     $("#payloads").replaceChildren(...blocks);
     $("#push-result").hidden = false;
@@ -349,6 +659,7 @@ async function loadFaults() {
       element("td", {}, match), element("td", {}, (rule.delayMs ? `delay ${rule.delayMs} ms ` : "") + action),
       element("td", {}, String(entry.matched ?? "")), element("td", { class: "fired" }, String(entry.fired ?? "")), element("td", {}, remove));
   }));
+  $("#faults-empty").hidden = faults.length > 0;
 }
 
 async function addFault(event) {
@@ -378,34 +689,27 @@ async function loadApps() {
   renderApps();
 }
 
-async function loadDevice(token, app) {
-  const page = await api(`/_mock/devices?token=${encodeURIComponent(token)}&app=${encodeURIComponent(app)}`);
-  for (const device of page.devices) {
-    device.fresh = true;
-    state.devices.set(deviceKey(device), device);
-  }
-  renderDevices();
-  if (!$("#view-push").hidden) renderDeviceChoices();
-}
-
 async function loadEverything() {
   state.info = await api("/_mock/info");
   renderOverview();
   await loadApps();
-  const [devices, events, requests] = await Promise.all([api("/_mock/devices?limit=1000"), api("/_mock/events?limit=1000"),
-    api("/_mock/requests?limit=1000")]);
-  state.devices = new Map(devices.devices.map((device) => [deviceKey(device), device]));
-  renderDevices();
-  $("#events").replaceChildren(...events.events.reverse().map(eventRow));
-  $("#requests").replaceChildren(...requests.requests.reverse().map(requestRow));
-  await loadFaults();
-  renderDeviceChoices();
+  await Promise.all([lists.devices.load(), lists.events.load(), lists.requests.load(), loadFaults()]);
+  preselectPushDevice().catch(showFailure);
+  refreshDrawer();
 }
 
 function setStatus(live) {
   const status = $("#status");
   status.textContent = live ? "live" : "offline";
   status.className = `status ${live ? "live" : "offline"}`;
+}
+
+/** A registration event as a device row: the event carries the device's fields and params. */
+function deviceOf(registration) {
+  const app = state.apps.find((candidate) => candidate.integrationKey === registration.integrationKey);
+  return { registrationToken: registration.registrationToken, userKey: registration.userKey, device: registration.device,
+    params: registration.params, updatedAt: registration.receivedAt,
+    application: { integrationKey: registration.integrationKey, name: app ? app.name : registration.integrationKey, platform: registration.platform } };
 }
 
 function connect() {
@@ -420,20 +724,20 @@ function connect() {
   const handle = (type, body) => source.addEventListener(type, (event) => {
     if (typeof event.data === "string") body(JSON.parse(event.data));
   });
-  handle("registration", (item) => loadDevice(item.registrationToken, item.integrationKey));
+  handle("registration", (item) => {
+    lists.devices.live(deviceOf(item), (item.changes || []).includes("new"));
+    drawerChanged(item.registrationToken);
+  });
   for (const type of ["receive", "open"]) {
     handle(type, (item) => {
-      item.fresh = true;
-      prepend($("#events"), eventRow(item));
+      lists.events.live(item);
+      drawerChanged((item.linked || {}).registrationToken);
     });
   }
-  handle("request", (item) => {
-    item.fresh = true;
-    prepend($("#requests"), requestRow(item));
-  });
+  handle("request", (item) => lists.requests.live(item));
+  handle("push", (item) => { for (const message of item.messages || []) drawerChanged(message.registrationToken); });
   handle("fault", () => loadFaults());
   handle("app", () => loadApps());
-  handle("push", () => {});
   for (const type of ["reset", "gap"]) handle(type, () => loadEverything());
   source.addEventListener("shutdown", () => setStatus(false));
 }
@@ -452,6 +756,7 @@ async function start() {
 
 function askForToken(message) {
   const dialog = $("#token-dialog");
+  if (dialog.open) return;
   $("#token-error").textContent = state.token ? message : "";
   $("#token-error").hidden = !state.token;
   dialog.showModal();
@@ -468,6 +773,8 @@ $("#reset").addEventListener("click", () => $("#reset-dialog").showModal());
 $("#reset-dialog").addEventListener("close", async () => {
   if ($("#reset-dialog").returnValue === "reset") {
     await api("/_mock/reset", { method: "POST" });
+    closeDrawer();
+    state.pushDevice = null;
     await loadEverything();
   }
 });
@@ -479,10 +786,21 @@ $("#app-form").addEventListener("submit", async (event) => {
   event.target.reset();
   await loadApps();
 });
-$("#device-filter").addEventListener("input", renderDevices);
+searchAs($("#device-search"), lists.devices);
+searchAs($("#event-message"), lists.events);
+searchAs($("#request-status"), lists.requests);
+searchAs($("#request-app"), lists.requests);
+$("#event-type").addEventListener("change", () => lists.events.load().catch(showFailure));
+$("#request-endpoint").addEventListener("change", () => lists.requests.load().catch(showFailure));
+$("#drawer-close").addEventListener("click", closeDrawer);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && state.drawer && !$("dialog[open]")) closeDrawer();
+});
+wirePushDevicePicker();
 $("#push-form").addEventListener("input", renderPreview);
 $("#push-form").addEventListener("submit", composePush);
 $("#fault-form").addEventListener("submit", addFault);
 window.addEventListener("hashchange", () => showView(location.hash.slice(1)));
 showView(location.hash.slice(1));
+renderPreview();
 start();
