@@ -27,7 +27,9 @@ enum JSONArrays {
     /// A request's header fields as `encodePairs` writes them (the journal stores one list per request):
     /// written straight from the fields, without a list of arrays in between.
     static func encode(_ headers: HTTPHeaders) -> String {
-        encodePairs(headers.fields.lazy.map { ($0.name.rawValue, $0.value) })
+        // Most answers (every tracking hit's) set no header: no buffer to build.
+        if headers.fields.isEmpty { return "[]" }
+        return encodePairs(headers.fields.lazy.map { ($0.name.rawValue, $0.value) })
     }
 
     /// The lists `encodePairs` wrote, read directly (every journal entry read, and the event stream reads
