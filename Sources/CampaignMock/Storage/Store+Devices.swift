@@ -125,14 +125,25 @@ extension StoreReader {
     /// The WHERE clause of `filter` for devices `d` of applications `a`, and its values: every name and
     /// value is bound, never spliced in.
     private static func deviceCondition(_ filter: DeviceFilter) -> (String, [any SQLiteBindable]) {
-        var sql = """
-            (? IS NULL OR a.integration_key = ?) AND (? IS NULL OR a.platform = ?)
-                AND (? IS NULL OR d.user_key = ?) AND (? IS NULL OR d.registration_token = ?)
-            """
-        var values: [any SQLiteBindable] = [
-            filter.applicationKey, filter.applicationKey, filter.platform?.rawValue, filter.platform?.rawValue,
-            filter.userKey, filter.userKey, filter.registrationToken, filter.registrationToken,
-        ]
+        // Only the filters given become clauses, so that each can use its index.
+        var sql = "1"
+        var values: [any SQLiteBindable] = []
+        if let key = filter.applicationKey {
+            sql += " AND a.integration_key = ?"
+            values.append(key)
+        }
+        if let platform = filter.platform {
+            sql += " AND a.platform = ?"
+            values.append(platform.rawValue)
+        }
+        if let userKey = filter.userKey {
+            sql += " AND d.user_key = ?"
+            values.append(userKey)
+        }
+        if let token = filter.registrationToken {
+            sql += " AND " + DeviceLookup.byToken
+            values.append(token)
+        }
         for param in filter.params {
             sql += Self.paramFilter
             values += [param.name, param.value]

@@ -60,7 +60,9 @@ enum QuerySchemas {
             ],
             paramColumn: nil, defaultOrder: "a.id"),
         "nms:appSubscriptionRcp": Table(
-            from: "FROM devices d JOIN applications a ON a.id = d.application_id",
+            // Applications first (CROSS JOIN keeps that order): a condition on the token then finds the
+            // device through the (application, token) index, one probe per application, not by a scan.
+            from: "FROM applications a CROSS JOIN devices d ON d.application_id = a.id",
             columns: [
                 attribute("id"): Column(sql: "d.id", kind: .integer),
                 attribute("registrationToken"): Column(sql: "d.registration_token", kind: .text),

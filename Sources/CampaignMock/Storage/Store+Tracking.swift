@@ -89,24 +89,29 @@ extension StoreReader {
         try events(matching: filter, .oldestFirst(after: after), limit: limit, upTo: upTo, counting: false)
     }
 
-    /// The WHERE clause of `filter` for events `e` and their devices `d`, and its values (all bound).
+    /// The WHERE clause of `filter` for events `e` and their devices `d`, and its values (all bound). Only
+    /// the filters given become clauses, so that each can use its index.
     private static func eventCondition(_ filter: EventFilter, upTo: Int64?) -> (String, [any SQLiteBindable]) {
-        var sql = """
-            (? IS NULL OR e.tag = ?) AND (? IS NULL OR e.delivery_id = ?)
-                AND (? IS NULL OR d.registration_token = ?) AND (? IS NULL OR e.received_at >= ?)
-                AND (? IS NULL OR e.message_uuid = ?) AND (? IS NULL OR e.id <= ?)
-            """
-        var values: [any SQLiteBindable] = [
-            filter.tag?.rawValue, filter.tag?.rawValue, filter.deliveryID, filter.deliveryID,
-            filter.registrationToken, filter.registrationToken, filter.since, filter.since,
-            filter.messageUUID, filter.messageUUID, upTo, upTo,
-        ]
+        var clauses = ["1"]
+        var values: [any SQLiteBindable] = []
+        func add(_ clause: String, _ bound: [any SQLiteBindable]) {
+            clauses.append(clause)
+            values += bound
+        }
+        if let tag = filter.tag { add("e.tag = ?", [tag.rawValue]) }
+        if let deliveryID = filter.deliveryID { add("e.delivery_id = ?", [deliveryID]) }
+        if let token = filter.registrationToken {
+            // Through the index of events by device, not a scan of every event.
+            add("e.device_id IN (SELECT d.id FROM devices d WHERE \(DeviceLookup.byToken))", [token])
+        }
+        if let since = filter.since { add("e.received_at >= ?", [since]) }
+        if let uuid = filter.messageUUID { add("e.message_uuid = ?", [uuid]) }
+        if let upTo { add("e.id <= ?", [upTo]) }
         if let candidates = filter.messageValues {
             // A fixed number of bound slots; the values never become SQL.
-            sql += " AND e.message_value IN (?, ?, ?)"
-            values += (0..<3).map { $0 < candidates.count ? candidates[$0] : nil }
+            add("e.message_value IN (?, ?, ?)", (0..<3).map { $0 < candidates.count ? candidates[$0] : nil })
         }
-        return (sql, values)
+        return (clauses.joined(separator: " AND "), values)
     }
 
     /// The newest event id (0 when none).

@@ -80,6 +80,37 @@ import Testing
         }
     }
 
+    /// What the console and tests filter by at volume goes through an index: a device's events, events
+    /// by message, a SOAP query by token, devices by userKey.
+    @Test func theFiltersOfALongLivedInstanceUseIndexes() throws {
+        let devices = try #require(QuerySchemas.tables["nms:appSubscriptionRcp"]).from
+        let cases: [(String, [any SQLiteBindable], String)] = [
+            (
+                "SELECT e.id FROM tracking_events e WHERE e.device_id IN (SELECT d.id FROM devices d WHERE "
+                    + DeviceLookup.byToken + ") ORDER BY e.id DESC LIMIT 101", ["token"], "INDEX tracking_events_device"
+            ),
+            (
+                "SELECT e.id FROM tracking_events e WHERE e.message_value IN (?, ?, ?) ORDER BY e.id DESC LIMIT 101",
+                [Int64(1), Int64(2), Int64(3)], "INDEX tracking_events_message"
+            ),
+            (
+                "SELECT d.id \(devices) WHERE d.registration_token = ?", ["token"],
+                "sqlite_autoindex_devices_1 (application_id=? AND registration_token=?)"
+            ),
+            ("SELECT d.id \(devices) WHERE d.user_key = ?", ["jane"], "INDEX devices_user_key"),
+        ]
+        for connection in [try migrated(current: nil), try migrated(current: Schema.current)] {
+            for (statement, values, index) in cases {
+                let details = try connection.query("EXPLAIN QUERY PLAN " + statement, values).map {
+                    try $0.text("detail")
+                }
+                #expect(details.contains { $0.contains(index) }, "\(statement): \(details)")
+                #expect(
+                    !details.contains { $0.hasPrefix("SCAN e") || $0.hasPrefix("SCAN d") }, "\(statement): \(details)")
+            }
+        }
+    }
+
     @Test func theCurrentSchemaHasTheRowsTheMigrationsInsert() throws {
         for connection in [try migrated(current: nil), try migrated(current: Schema.current)] {
             let options = try connection.query("SELECT name, data_type, length(value) FROM options")
