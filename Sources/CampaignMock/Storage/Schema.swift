@@ -80,7 +80,6 @@ enum Schema {
         );
         CREATE INDEX tracking_events_delivery ON tracking_events (delivery_id);
         CREATE INDEX tracking_events_device ON tracking_events (device_id) WHERE device_id IS NOT NULL;
-        CREATE INDEX tracking_events_message ON tracking_events (message_value);
         CREATE TABLE recipients (
             id INTEGER PRIMARY KEY,
             email TEXT NOT NULL UNIQUE,
@@ -391,13 +390,6 @@ enum Schema {
             sql: """
                 DROP TABLE request_journal;
                 DELETE FROM store_counters WHERE name IN ('journal_last_id', 'journal_dropped');
-                """),
-        // The console and the admin API filter events by message id: without an index, a scan of every
-        // event (a million on a long-lived instance).
-        Migration(
-            name: "0014-events-by-message",
-            sql: """
-                CREATE INDEX tracking_events_message ON tracking_events (message_value);
                 """),
     ]
 }

@@ -80,18 +80,15 @@ import Testing
         }
     }
 
-    /// What the console and tests filter by at volume goes through an index: a device's events, events
-    /// by message, a SOAP query by token, devices by userKey.
+    /// What the console and tests filter by at volume goes through an index: a device's events, a SOAP
+    /// query by token, devices by userKey. (Events by message id are not: an index of them cost a hit
+    /// 14k instructions and a fifth of the tracking throughput; such a filter reads every event.)
     @Test func theFiltersOfALongLivedInstanceUseIndexes() throws {
         let devices = try #require(QuerySchemas.tables["nms:appSubscriptionRcp"]).from
         let cases: [(String, [any SQLiteBindable], String)] = [
             (
                 "SELECT e.id FROM tracking_events e WHERE e.device_id IN (SELECT d.id FROM devices d WHERE "
                     + DeviceLookup.byToken + ") ORDER BY e.id DESC LIMIT 101", ["token"], "INDEX tracking_events_device"
-            ),
-            (
-                "SELECT e.id FROM tracking_events e WHERE e.message_value IN (?, ?, ?) ORDER BY e.id DESC LIMIT 101",
-                [Int64(1), Int64(2), Int64(3)], "INDEX tracking_events_message"
             ),
             (
                 "SELECT d.id \(devices) WHERE d.registration_token = ?", ["token"],
