@@ -45,7 +45,7 @@ VENV_PYTHON := $(VENV)/bin/python
 BIN_PATH = $$($(SWIFT) build --show-bin-path)
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 
-.PHONY: setup setup-test run build release install test lint format clean fuzz bench bench-instructions setup-bench durability
+.PHONY: setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench durability
 
 # Installs the missing Debian packages of $(1) (or the Homebrew ones of $(2) on macOS), a line each.
 define install_packages
@@ -142,6 +142,11 @@ setup-bench:
 
 bench: setup setup-bench
 	$(PYTHON) bench/bench.py
+
+# How the admin API's lists answer with 100,000 devices and 1,000,000 events (the console's first screen).
+bench-volume: setup
+	$(SWIFT) build -c release --product campaign-mock
+	$(PYTHON) bench/volume.py
 
 # Instructions per request (valgrind's callgrind): figures that do not move with the machine's load.
 bench-instructions: setup

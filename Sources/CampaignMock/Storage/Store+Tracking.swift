@@ -78,7 +78,7 @@ extension StoreReader {
             try counting
             ? Int(
                 connection.integer(
-                    "SELECT count(*) FROM tracking_events e LEFT JOIN devices d ON d.id = e.device_id WHERE \(condition)",
+                    "SELECT count(*) FROM tracking_events e WHERE \(condition)",
                     values)) : nil
         return EventPage(events: events, total: total, nextCursor: rows.count > limit ? events.last?.id : nil)
     }
@@ -89,7 +89,7 @@ extension StoreReader {
         try events(matching: filter, .oldestFirst(after: after), limit: limit, upTo: upTo, counting: false)
     }
 
-    /// The WHERE clause of `filter` for events `e` and their devices `d`, and its values (all bound). Only
+    /// The WHERE clause of `filter` for events `e`, and its values (all bound). Only
     /// the filters given become clauses, so that each can use its index.
     private static func eventCondition(_ filter: EventFilter, upTo: Int64?) -> (String, [any SQLiteBindable]) {
         var clauses = ["1"]
