@@ -237,7 +237,7 @@ def jane_registered(session, expected):
     ios = next(d for d in devices if d["registrationToken"] == "6e6577")
     assert {p["name"]: (p["type"], p["value"]) for p in ios["params"]} == {
         "plan": ("string", "gold"), "points": ("integer", "42")}
-    events = get(session, "/_mock/events", messageId="-673096100")["events"]
+    events = get(session, "/_mock/events", messageId="-673096100", after=0)["events"]
     assert [e["type"] for e in events][:2] == ["receive", "open"]
 
 

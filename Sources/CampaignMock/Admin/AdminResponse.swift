@@ -95,19 +95,17 @@ enum AdminResponse {
         return result
     }
 
-    /// Refuses query parameters other than `allowed` (and those starting with `prefix`).
-    /// The page a list asks for: `before=ID` (newest first, the default) or `after=ID` (oldest first).
+    /// The page a list asks for: `before=ID` (newest first, the default), `after=ID` (oldest first), or
+    /// both (the ids between, oldest first).
     static func paging(_ query: [String: String]) throws -> Paging {
-        guard query["before"] == nil || query["after"] == nil else {
-            throw AdminError(.badRequest, "give before (newest first) or after (oldest first), not both")
-        }
+        let before = try query["before"].map { _ in try integer(query, "before", in: 1...Int64.max, default: 1) }
         if query["after"] != nil {
-            return .oldestFirst(after: try integer(query, "after", in: 0...Int64.max, default: 0))
+            return .oldestFirst(after: try integer(query, "after", in: 0...Int64.max, default: 0), before: before)
         }
-        return .newestFirst(
-            before: try query["before"].map { _ in try integer(query, "before", in: 1...Int64.max, default: 1) })
+        return .newestFirst(before: before)
     }
 
+    /// Refuses query parameters other than `allowed` (and those starting with `prefix`).
     static func allowOnly(_ query: [String: String], _ allowed: [String], prefix: String? = nil) throws {
         let unknown = query.keys.filter { key in !allowed.contains(key) && !(prefix.map(key.hasPrefix) ?? false) }
         if let first = unknown.sorted().first {

@@ -507,13 +507,14 @@ package final class JournalLog: Sendable {
         let total = counting ? visible.reduce(0) { $0 + (matching($1) ? 1 : 0) } : nil
         var found: [Indexed] = []
         switch paging {
-        case .oldestFirst(let after):
+        case .oldestFirst(let after, _):
             for entry in visible[Self.firstIndex(in: visible, above: after)...] where matching(entry) {
+                guard paging.admits(entry.id) else { break }
                 found.append(entry)
                 if found.count > limit { break }
             }
-        case .newestFirst(let before):
-            for entry in visible.reversed() where (before.map { entry.id < $0 } ?? true) && matching(entry) {
+        case .newestFirst:
+            for entry in visible.reversed() where paging.admits(entry.id) && matching(entry) {
                 found.append(entry)
                 if found.count > limit { break }
             }

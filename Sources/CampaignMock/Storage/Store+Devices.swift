@@ -105,10 +105,10 @@ extension StoreReader {
     /// A page of the devices matching `filter`, at most `limit`, with how many match in all.
     package func devices(matching filter: DeviceFilter, _ paging: Paging, limit: Int) throws -> DevicePage {
         let (condition, values) = Self.deviceCondition(filter)
-        let (pageCondition, order, bound) = paging.clause("d.id")
+        let (pageCondition, pageValues, order) = paging.clause("d.id")
         let rows = try connection.query(
             Self.deviceColumns + "\nWHERE \(condition) AND \(pageCondition) ORDER BY \(order) LIMIT ?",
-            values + [bound, bound, limit + 1])
+            values + pageValues + [limit + 1])
         let devices = try rows.prefix(limit).map { try device($0, withHistory: false) }
         let total = try connection.integer(
             "SELECT count(*) FROM devices d JOIN applications a ON a.id = d.application_id WHERE \(condition)", values)

@@ -61,7 +61,7 @@ extension StoreReader {
     ) throws -> EventPage {
         if filter.matchesNothing { return EventPage(events: [], total: counting ? 0 : nil, nextCursor: nil) }
         let (condition, values) = Self.eventCondition(filter, upTo: upTo)
-        let (pageCondition, order, bound) = paging.clause("e.id")
+        let (pageCondition, pageValues, order) = paging.clause("e.id")
         let rows = try connection.query(
             """
             SELECT e.id, e.received_at, e.raw_id, e.message_hex, e.message_value, e.message_uuid, e.delivery_id, e.tag,
@@ -72,7 +72,7 @@ extension StoreReader {
             LEFT JOIN devices d ON d.id = e.device_id
             LEFT JOIN applications a ON a.id = e.application_id
             WHERE \(condition) AND \(pageCondition) ORDER BY \(order) LIMIT ?
-            """, values + [bound, bound, limit + 1])
+            """, values + pageValues + [limit + 1])
         let events = try rows.prefix(limit).map(Self.event)
         let total =
             try counting
