@@ -224,6 +224,16 @@ def test_events_and_requests_filter_and_the_journal_shows_the_answer(browser):
         Select(find(browser, "#request-endpoint")[0]).select_by_visible_text("tracking")
         wait_for(lambda: find(browser, "#requests-shown")[0].text == "0 of 0", what="endpoint and status combined")
         assert "No request matches" in find(browser, "#requests-empty")[0].text
+        # A SOAP fault is spelled out above the answer's XML.
+        assert requests.post(f"{server.url}/nl/jsp/soaprouter.jsp", headers={"Content-Type": "text/xml", "SOAPAction": "xtk:session#Nope"},
+                             data="<Envelope xmlns='http://schemas.xmlsoap.org/soap/envelope/'><Body><Nope xmlns='urn:xtk:session'/></Body></Envelope>"
+                             ).status_code == 500
+        find(browser, "#request-status")[0].clear()
+        Select(find(browser, "#request-endpoint")[0]).select_by_visible_text("soap")
+        wait_for(lambda: find(browser, "#requests-shown")[0].text == "1 of 1", what="the SOAP call")
+        find(browser, "[data-testid=request-row]")[0].click()
+        wait_for(lambda: "SOAP fault: " in find(browser, "#drawer-body")[0].text, what="the fault")
+        assert "SOP-330006" in find(browser, "#drawer-body .fault")[0].text
         screenshot(browser, "requests")
         check_clean(browser, server)
 
