@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .executable(name: "campaign-mock", targets: ["CampaignMockCLI"]),
         .executable(name: "campaign-mock-fuzz", targets: ["CampaignMockFuzz"]),
+        // For an app's XCTest / XCUITest target: the admin API over URLSession, nothing of the server.
+        .library(name: "CampaignMockClient", targets: ["CampaignMockClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -55,6 +57,8 @@ let package = Package(
             name: "CampaignMockFuzz", dependencies: ["CampaignMock"], path: "Fuzz/CampaignMockFuzz",
             swiftSettings: swiftSettings
         ),
+        // The test-side client: Foundation and URLSession only (docs/swift-client.md).
+        .target(name: "CampaignMockClient", swiftSettings: swiftSettings),
         // Shared by the test targets: a raw-socket HTTP client, temp directories, a process runner.
         .target(
             name: "CampaignMockTestSupport", path: "Tests/CampaignMockTestSupport",
@@ -74,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "CampaignMockCLITests",
             dependencies: ["CampaignMock", "CampaignMockCLI", "CampaignMockTestSupport", "URLSessionProbe"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CampaignMockClientTests",
+            dependencies: ["CampaignMockClient", "CampaignMockCLI", "CampaignMockTestSupport"],
             swiftSettings: swiftSettings
         ),
     ],

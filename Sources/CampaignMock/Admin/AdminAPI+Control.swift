@@ -70,7 +70,8 @@ extension AdminAPI {
     private func renderMetrics(_ request: HTTPRequest) throws -> HTTPResponse {
         let dropped = try store.read { $0.journalDropped() }
         let text = metrics.render(
-            journalDropped: dropped, openConnections: server.openConnections, waiters: waits.count)
+            journalDropped: dropped, openConnections: server.openConnections, waiters: waits.count,
+            streams: stream.count)
         return .content(.ok, type: "text/plain; version=0.0.4; charset=utf-8", Array(text.utf8))
     }
 

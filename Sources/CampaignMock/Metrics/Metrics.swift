@@ -63,7 +63,7 @@ package final class Metrics: Sendable {
     }
 
     /// The exposition text; `journalDropped` and `openConnections` are read by the caller.
-    package func render(journalDropped: Int64, openConnections: Int, waiters: Int) -> String {
+    package func render(journalDropped: Int64, openConnections: Int, waiters: Int, streams: Int = 0) -> String {
         let state = state.withLock { $0 }
         var text = ""
         text += "# HELP campaign_mock_requests_total Answered requests by endpoint family and status.\n"
@@ -116,6 +116,9 @@ package final class Metrics: Sendable {
         text += "# HELP campaign_mock_waiters Long-poll waiters waiting now.\n"
         text += "# TYPE campaign_mock_waiters gauge\n"
         text += "campaign_mock_waiters \(waiters)\n"
+        text += "# HELP campaign_mock_event_streams Readers of /_mock/stream connected now.\n"
+        text += "# TYPE campaign_mock_event_streams gauge\n"
+        text += "campaign_mock_event_streams \(streams)\n"
         return text
     }
 }

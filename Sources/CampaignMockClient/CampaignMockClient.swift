@@ -1,0 +1,388 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A client of campaign-mock's admin API (`/_mock/…`) for UI and integration tests: reset the mock, wait
+/// for what the app's SDK sent, read devices, events and the request journal, inject faults, compose
+/// pushes, take snapshots and follow the event stream. Built on URLSession only, so an iOS app's
+/// XCTest or XCUITest target can add it with SwiftPM.
+///
+///     let mock = CampaignMockClient(url: URL(string: "http://127.0.0.1:8080")!)
+///     try await mock.reset()
+///     // … the UI test taps "Allow notifications" …
+///     let registration = try await mock.waitForRegistration(app: "campaign-mock-demo-ios", timeout: 30)
+public struct CampaignMockClient: Sendable {
+    /// The server's base URL, `http://127.0.0.1:8080` (from the simulator) or `http://10.0.2.2:8080`
+    /// (from the Android emulator).
+    public let url: URL
+    /// The `--admin-token` the server was started with, if any.
+    public let adminToken: String?
+    private let session: URLSession
+
+    public init(url: URL, adminToken: String? = nil, session: URLSession = .shared) {
+        self.url = url
+        self.adminToken = adminToken
+        self.session = session
+    }
+
+    /// The client for the server named by `CAMPAIGN_MOCK_SERVER` and `CAMPAIGN_MOCK_ADMIN_TOKEN` (how CI
+    /// passes them to a test process), else `http://127.0.0.1:8080`.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> CampaignMockClient
+    {
+        let text = environment["CAMPAIGN_MOCK_SERVER"] ?? "http://127.0.0.1:8080"
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+            throw CampaignMockError.badServerURL(text)
+        }
+        return CampaignMockClient(url: url, adminToken: environment["CAMPAIGN_MOCK_ADMIN_TOKEN"])
+    }
+
+    // MARK: - Health and control
+
+    /// Whether the server answers `GET /_mock/ready` with 200.
+    public func isReady() async -> Bool {
+        (try? await send("GET", "/_mock/ready", expecting: [200])) != nil
+    }
+
+    /// Waits until the server is ready (a CI job that just started it), asking every 100 ms.
+    public func waitUntilReady(timeout: TimeInterval = 30) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if await isReady() { return }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        throw CampaignMockError.notReady(url: url, seconds: timeout)
+    }
+
+    /// Empties what the mock stored (`POST /_mock/reset`): everything, or the parts in `only`, of every
+    /// application or of `app`. Applications stay.
+    @discardableResult
+    public func reset(only: Set<ResetPart> = [], app: String? = nil) async throws -> [String: Int] {
+        var query: [URLQueryItem] = []
+        if !only.isEmpty {
+            query.append(URLQueryItem(name: "only", value: only.map(\.rawValue).sorted().joined(separator: ",")))
+        }
+        if let app { query.append(URLQueryItem(name: "app", value: app)) }
+        let answer: ResetAnswer = try await decode(send("POST", "/_mock/reset", query: query, expecting: [200]))
+        return answer.deleted
+    }
+
+    // MARK: - Waiting
+
+    /// Waits for `count` registrations matching the filters, counted from `since` (by default: every
+    /// registration since the last reset, so one that arrived before the call is not missed).
+    public func waitForRegistration(
+        app: String? = nil, platform: String? = nil, userKey: String? = nil, token: String? = nil,
+        params: [String: String] = [:], count: Int = 1, since: Since = .everything, timeout: TimeInterval = 10
+    ) async throws -> [Registration] {
+        var filters = ["app": app, "platform": platform, "userKey": userKey, "token": token].compactMapValues { $0 }
+        for (name, value) in params { filters["param." + name] = value }
+        return try await wait(for: "registration", filters: filters, count: count, since: since, timeout: timeout)
+    }
+
+    /// Waits for tracking hits of `kind` (receive or open) matching the filters.
+    public func waitForEvent(
+        _ kind: EventKind, messageId: String? = nil, deliveryId: String? = nil, token: String? = nil, count: Int = 1,
+        since: Since = .everything, timeout: TimeInterval = 10
+    ) async throws -> [TrackingEvent] {
+        let filters = ["messageId": messageId, "deliveryId": deliveryId, "token": token].compactMapValues { $0 }
+        return try await wait(for: kind.rawValue, filters: filters, count: count, since: since, timeout: timeout)
+    }
+
+    /// Waits for journaled requests (any outcome) of `endpoint`, with `status`, naming `app`.
+    public func waitForRequest(
+        endpoint: String? = nil, status: Int? = nil, app: String? = nil, count: Int = 1, since: Since = .everything,
+        timeout: TimeInterval = 10
+    ) async throws -> [JournaledRequest] {
+        let filters = ["endpoint": endpoint, "status": status.map(String.init), "app": app].compactMapValues { $0 }
+        return try await wait(for: "request", filters: filters, count: count, since: since, timeout: timeout)
+    }
+
+    private func wait<Item: Decodable>(
+        for kind: String, filters: [String: String], count: Int, since: Since, timeout: TimeInterval
+    ) async throws -> [Item] {
+        guard (1...1000).contains(count) else { throw CampaignMockError.badArgument("count must be 1 to 1000") }
+        guard timeout > 0, timeout <= 300 else {
+            throw CampaignMockError.badArgument("timeout must be above 0 and at most 300 s")
+        }
+        var query = [
+            URLQueryItem(name: "for", value: kind), URLQueryItem(name: "count", value: String(count)),
+            URLQueryItem(name: "timeout", value: "\(Int((timeout * 1000).rounded()))ms"),
+        ]
+        if let value = since.queryValue { query.append(URLQueryItem(name: "since", value: value)) }
+        query += filters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        let (status, body) = try await send(
+            "GET", "/_mock/wait", query: query, expecting: [200, 408], timeout: timeout + 10)
+        let answer: WaitAnswer<Item> = try decode((status, body))
+        guard status == 200 else {
+            throw CampaignMockError.timedOut(
+                what: kind, wanted: count, seen: answer.count, serverSays: answer.error ?? "", filters: filters)
+        }
+        return answer.items
+    }
+
+    // MARK: - Reading
+
+    /// Devices matching the filters, newest first (`limit` at most 1000).
+    public func devices(
+        app: String? = nil, platform: String? = nil, userKey: String? = nil, token: String? = nil,
+        params: [String: String] = [:], search: String? = nil, limit: Int = 100, before: Int64? = nil
+    ) async throws -> Page<Device> {
+        var filters = ["app": app, "platform": platform, "userKey": userKey, "token": token, "q": search]
+            .compactMapValues { $0 }
+        for (name, value) in params { filters["param." + name] = value }
+        let page: DevicePage = try await list("/_mock/devices", filters, limit: limit, before: before)
+        return Page(items: page.devices, total: page.total, nextCursor: page.nextCursor)
+    }
+
+    /// One device with its registration history and the pushes composed for it; nil when none.
+    public func device(token: String, app: String? = nil) async throws -> Device? {
+        let path =
+            "/_mock/devices/"
+            + (token.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? token)
+        let (status, body) = try await send(
+            "GET", path, query: app.map { [URLQueryItem(name: "app", value: $0)] } ?? [], expecting: [200, 404])
+        return status == 404 ? nil : try decode((status, body))
+    }
+
+    /// Tracking hits, newest first.
+    public func events(
+        _ kind: EventKind? = nil, messageId: String? = nil, deliveryId: String? = nil, token: String? = nil,
+        limit: Int = 100, before: Int64? = nil
+    ) async throws -> Page<TrackingEvent> {
+        let filters = ["type": kind?.rawValue, "messageId": messageId, "deliveryId": deliveryId, "token": token]
+            .compactMapValues { $0 }
+        let page: EventPage = try await list("/_mock/events", filters, limit: limit, before: before)
+        return Page(items: page.events, total: page.total, nextCursor: page.nextCursor)
+    }
+
+    /// The request journal, newest first: what the SDKs sent and what they were answered.
+    public func requests(
+        endpoint: String? = nil, status: Int? = nil, app: String? = nil, limit: Int = 100, before: Int64? = nil
+    ) async throws -> Page<JournaledRequest> {
+        let filters = ["endpoint": endpoint, "status": status.map(String.init), "app": app].compactMapValues { $0 }
+        let page: RequestPage = try await list("/_mock/requests", filters, limit: limit, before: before)
+        return Page(items: page.requests, total: page.total, nextCursor: page.nextCursor)
+    }
+
+    private func list<T: Decodable>(_ path: String, _ filters: [String: String], limit: Int, before: Int64?)
+        async throws -> T
+    {
+        guard (1...1000).contains(limit) else { throw CampaignMockError.badArgument("limit must be 1 to 1000") }
+        var query = filters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        query.append(URLQueryItem(name: "limit", value: String(limit)))
+        if let before { query.append(URLQueryItem(name: "before", value: String(before))) }
+        return try await decode(send("GET", path, query: query, expecting: [200]))
+    }
+
+    // MARK: - Applications
+
+    public func applications() async throws -> [Application] {
+        let answer: ApplicationList = try await decode(send("GET", "/_mock/apps", expecting: [200]))
+        return answer.apps
+    }
+
+    /// Adds an application; an integration key that exists already is ``CampaignMockError/refused``.
+    @discardableResult
+    public func addApplication(_ application: Application) async throws -> Application {
+        try await decode(send("POST", "/_mock/apps", body: JSONEncoder().encode(application), expecting: [201]))
+    }
+
+    // MARK: - Faults
+
+    /// Adds a fault rule; the server gives it an id when it has none.
+    @discardableResult
+    public func addFault(_ rule: FaultRule) async throws -> FaultRule {
+        try await decode(send("POST", "/_mock/faults", body: JSONEncoder().encode(rule), expecting: [201]))
+    }
+
+    public func faults() async throws -> [FaultStatus] {
+        let answer: FaultList = try await decode(send("GET", "/_mock/faults", expecting: [200]))
+        return answer.faults
+    }
+
+    public func removeFault(id: String) async throws {
+        _ = try await send("DELETE", "/_mock/faults/" + id, expecting: [200, 204])
+    }
+
+    public func clearFaults() async throws {
+        _ = try await send("DELETE", "/_mock/faults", expecting: [200, 204])
+    }
+
+    // MARK: - Pushes
+
+    /// Composes a push for registered devices: their APNs and FCM payloads, and the tracking paths the SDK
+    /// will call on receive and open.
+    public func push(_ request: PushRequest) async throws -> ComposedPush {
+        try await decode(send("POST", "/_mock/push", body: JSONEncoder().encode(request), expecting: [201]))
+    }
+
+    public func push(id: Int64) async throws -> ComposedPush {
+        try await decode(send("GET", "/_mock/push/\(id)", expecting: [200]))
+    }
+
+    /// Sends the tracking hit the SDK sends for `path` (a push's `tracking.receive` or `.open`), as the
+    /// app would: for tests that check the back end's view of a push without a device.
+    public func simulateTracking(_ path: String) async throws {
+        _ = try await send("GET", path, expecting: [200], admin: false)
+    }
+
+    // MARK: - Snapshots
+
+    /// Everything stored (applications, devices with history, messages, events, fault rules) as the
+    /// JSON document `PUT /_mock/state` takes back.
+    public func snapshot() async throws -> Data {
+        Data(try await send("GET", "/_mock/state", expecting: [200]).body)
+    }
+
+    /// Replaces everything stored with `snapshot`, atomically.
+    public func restore(_ snapshot: Data) async throws {
+        _ = try await send("PUT", "/_mock/state", body: snapshot, expecting: [200])
+    }
+
+    // MARK: - HTTP
+
+    func send(
+        _ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil, expecting: Set<Int>,
+        timeout: TimeInterval = 30, admin: Bool = true
+    ) async throws -> (status: Int, body: Data) {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        let pathAndQuery = path.split(separator: "?", maxSplits: 1)
+        components.percentEncodedPath = String(pathAndQuery[0])
+        if pathAndQuery.count > 1 {
+            components.percentEncodedQuery = String(pathAndQuery[1])
+        } else if !query.isEmpty {
+            components.queryItems = query
+            // `+` is a space in a form-encoded query; URLComponents leaves it as it is.
+            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        }
+        guard let target = components.url else { throw CampaignMockError.badArgument("cannot make a URL of \(path)") }
+        var request = URLRequest(url: target, timeoutInterval: timeout)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if admin, let adminToken { request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw CampaignMockError.unreachable(url: url, reason: error.localizedDescription)
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard expecting.contains(status) else {
+            let message =
+                (try? JSONDecoder().decode(ErrorAnswer.self, from: data))?.error
+                ?? String(decoding: data.prefix(300), as: UTF8.self)
+            throw CampaignMockError.refused(method: method, path: path, status: status, message: message)
+        }
+        return (status, data)
+    }
+
+    func decode<T: Decodable>(_ answer: (status: Int, body: Data)) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: answer.body)
+        } catch {
+            throw CampaignMockError.unexpectedAnswer(String(describing: T.self), reason: "\(error)")
+        }
+    }
+}
+
+/// Parts of the store `reset(only:)` empties.
+public enum ResetPart: String, Sendable, CaseIterable {
+    case journal, events, devices, recipients, faults
+}
+
+/// The two tracking hits the SDKs send.
+public enum EventKind: String, Sendable, Codable {
+    /// A notification was received (tag 1).
+    case receive
+    /// A notification was opened, or (Android) dismissed (tag 2).
+    case open
+}
+
+/// From when a wait counts.
+public enum Since: Sendable {
+    /// Everything since the last reset (`since=0`): a request that arrived before the wait is counted.
+    case everything
+    /// Only what arrives from the moment of the call.
+    case now
+    case date(Date)
+
+    var queryValue: String? {
+        switch self {
+        case .everything: "0"
+        case .now: nil
+        case .date(let date): String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        }
+    }
+}
+
+/// A failure, saying what to do about it.
+public enum CampaignMockError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case badServerURL(String)
+    case badArgument(String)
+    case unreachable(url: URL, reason: String)
+    case notReady(url: URL, seconds: TimeInterval)
+    case refused(method: String, path: String, status: Int, message: String)
+    case timedOut(what: String, wanted: Int, seen: Int, serverSays: String, filters: [String: String])
+    case unexpectedAnswer(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .badServerURL(let text):
+            "'\(text)' is not an http:// or https:// URL; set CAMPAIGN_MOCK_SERVER to the server's address"
+        case .badArgument(let reason): reason
+        case .unreachable(let url, let reason):
+            "campaign-mock at \(url) cannot be reached (\(reason)); is it running (campaign-mock serve), and is this "
+                + "the address the test's device uses (10.0.2.2 from the Android emulator)?"
+        case .notReady(let url, let seconds):
+            "campaign-mock at \(url) was not ready within \(Int(seconds)) s; check its output, or start it with "
+                + "campaign-mock serve --port 8080"
+        case .refused(let method, let path, let status, let message):
+            status == 401 || status == 403
+                ? "\(method) \(path): \(status) \(message) (pass the server's --admin-token to the client)"
+                : "\(method) \(path): \(status) \(message)"
+        case .timedOut(let what, let wanted, let seen, let serverSays, let filters):
+            "waited for \(wanted) \(what)\(wanted == 1 ? "" : "s") matching \(filters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")), saw \(seen): \(serverSays)"
+                + " (did the app reach the mock? its requests are in client.requests())"
+        case .unexpectedAnswer(let type, let reason):
+            "the server's answer is not a \(type) (\(reason)); is the client older or newer than the server?"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
+
+extension CampaignMockClient {
+    /// The admin API's operations (`METHOD /path` as in `/_mock/openapi.json`) this client calls, and those
+    /// it leaves out on purpose with why; a test keeps the two together equal to the OpenAPI document, so
+    /// that a new endpoint is not forgotten.
+    public static let operations: (covered: Set<String>, leftOut: [String: String]) = (
+        covered: [
+            "get /_mock/ready", "post /_mock/reset", "get /_mock/wait", "get /_mock/devices",
+            "get /_mock/devices/{token}", "get /_mock/events", "get /_mock/requests", "get /_mock/apps",
+            "post /_mock/apps", "get /_mock/faults", "post /_mock/faults", "delete /_mock/faults",
+            "delete /_mock/faults/{id}", "post /_mock/push", "get /_mock/push/{id}", "get /_mock/state",
+            "put /_mock/state", "get /_mock/stream",
+        ],
+        leftOut: [
+            "get /_mock/health": "isReady() is the probe tests need",
+            "get /_mock/requests/{id}": "requests() already returns whole entries",
+            "delete /_mock/requests": "reset(only: [.journal])",
+            "put /_mock/apps/{key}": "configure applications with --app; tests rarely change them",
+            "delete /_mock/apps/{key}": "configure applications with --app; tests rarely change them",
+            "get /_mock/info": "for the console",
+            "get /_mock/ca": "for devices: campaign-mock ca export",
+            "get /_mock/metrics": "for Prometheus",
+            "get /_mock/openapi.json": "the description itself",
+            "get /_mock/ui": "the console",
+            "get /_mock/ui/{file}": "the console",
+        ]
+    )
+}

@@ -1,0 +1,217 @@
+import CampaignMockClient
+import CampaignMockTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The built `campaign-mock` binary: `CAMPAIGN_MOCK_BINARY`, or the one next to the test bundle.
+let binary: String = {
+    if let path = ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_BINARY"] { return path }
+    let testBundle =
+        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
+        ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    return testBundle.deletingLastPathComponent().appendingPathComponent("campaign-mock").path
+}()
+
+/// A server of its own for each test, on a free port, and a client of it.
+final class Mock {
+    let directory = TemporaryDirectory()
+    let process: ChildProcess
+    let url: URL
+    let client: CampaignMockClient
+
+    init(_ arguments: [String] = [], adminToken: String? = nil) throws {
+        process = try ChildProcess(
+            binary, ["serve", "--port", "0", "--in-memory"] + arguments, workingDirectory: directory.path)
+        guard let banner = process.waitForOutput(containing: "Stop with Ctrl-C"),
+            let range = banner.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression)
+        else { throw RawClientError("no banner: \(process.standardError)") }
+        url = URL(string: String(banner[range]))!
+        client = CampaignMockClient(url: url, adminToken: adminToken)
+    }
+
+    /// Sends what the SDK sends for a registration, with URLSession as an app would.
+    func register(_ token: String, app: String = "campaign-mock-demo-ios", userKey: String = "", params: String = "")
+        async throws -> Int
+    {
+        let path = app.contains("android") ? "registerAndroid" : "registerIOS"
+        var request = URLRequest(url: url.appendingPathComponent("nms/mobile/1/\(path).jssp"))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded;charset=UTF-8", forHTTPHeaderField: "Content-Type")
+        var body = "registrationToken=\(token)&mobileAppUuid=\(app)&userKey=\(userKey)&deviceModel=iPhone15%2C2"
+        if !params.isEmpty {
+            body += "&additionalParams=" + (params.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        }
+        request.httpBody = Data(body.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+}
+
+@Suite(.timeLimit(.minutes(2)))
+struct CampaignMockClientTests {
+    @Test func waitsForARegistrationWithItsParamsThenReadsTheDevice() async throws {
+        let mock = try Mock()
+        let client = mock.client
+        try await client.waitUntilReady()
+        async let waited = client.waitForRegistration(
+            app: "campaign-mock-demo-ios", params: ["plan": "gold"], timeout: 10)
+        #expect(
+            try await mock.register(
+                "c0ffee", userKey: "jane%40example.com",
+                params:
+                    #"<additionalParams><param name="plan" value="gold"/><param name="points" value="42"/></additionalParams>"#
+            )
+                == 200)
+        let registrations = try await waited
+        #expect(registrations.map(\.registrationToken) == ["c0ffee"])
+        #expect(registrations[0].device?.deviceModel == "iPhone15,2")
+        #expect(registrations[0].params?.first { $0.name == "points" }?.type == "integer")
+
+        let device = try #require(try await mock.client.device(token: "c0ffee"))
+        #expect(device.userKey == "jane@example.com")
+        #expect(device.param("plan")?.value == "gold")
+        #expect(device.history?.count == 1)
+        #expect(try await mock.client.device(token: "nope") == nil)
+    }
+
+    @Test func aWaitThatTimesOutSaysWhatItWaitedForAndWhatItSaw() async throws {
+        let mock = try Mock()
+        #expect(try await mock.register("other") == 200)
+        do {
+            _ = try await mock.client.waitForRegistration(userKey: "nobody", timeout: 0.3)
+            Issue.record("the wait did not time out")
+        } catch let error as CampaignMockError {
+            guard case .timedOut(let what, let wanted, let seen, _, let filters) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(what == "registration" && wanted == 1 && seen == 0 && filters == ["userKey": "nobody"])
+            #expect(error.description.contains("waited for 1 registration matching userKey=nobody, saw 0"))
+        }
+    }
+
+    @Test func listsPagesNewestFirstAndResets() async throws {
+        let mock = try Mock()
+        for index in 0..<250 { #expect(try await mock.register("t\(index)") == 200) }
+        let first = try await mock.client.devices(limit: 100)
+        #expect(first.total == 250 && first.items.first?.registrationToken == "t249")
+        let second = try await mock.client.devices(limit: 100, before: first.nextCursor)
+        #expect(second.items.first?.registrationToken == "t149")
+        #expect(try await mock.client.devices(search: "T24").total == 11)
+        let requests = try await mock.client.requests(endpoint: "registration-ios", limit: 1)
+        #expect(requests.total == 250)
+        #expect(requests.items[0].response?.body == "OK")
+        let deleted = try await mock.client.reset()
+        #expect(deleted["devices"] == 250)
+        #expect(try await mock.client.devices().total == 0)
+    }
+
+    @Test func faultPresetsMakeTheSDKsFailuresAndAreListedAndCleared() async throws {
+        let mock = try Mock()
+        let rule = try await mock.client.addFault(.unknownIntegrationKey("campaign-mock-demo-ios"))
+        #expect(rule.id != nil)
+        _ = try await mock.client.addFault(.connectionDropped("tracking"))
+        #expect(try await mock.register("x") == 404)
+        let faults = try await mock.client.faults()
+        #expect(faults.map(\.fired) == [1, 0])
+        let failed = try await mock.client.waitForRequest(endpoint: "registration-ios", status: 404)
+        #expect(failed[0].response?.body == "Unknown integration key (mobileAppUuid): campaign-mock-demo-ios")
+        try await mock.client.removeFault(id: try #require(rule.id))
+        #expect(try await mock.register("x") == 200)
+        try await mock.client.clearFaults()
+        #expect(try await mock.client.faults().isEmpty)
+    }
+
+    @Test func composesAPushAndSeesTheSDKsTrackingComeBackLinked() async throws {
+        let mock = try Mock()
+        #expect(try await mock.register("6e6577") == 200)
+        let push = try await mock.client.push(PushRequest(token: "6e6577", title: "Sale", variables: ["VAR": "x"]))
+        let message = try #require(push.messages.first)
+        #expect(message.apns?["_mId"]?.string == message.messageId)
+        #expect(message.apns?["VAR"]?.string == "x")
+        #expect(try await mock.client.push(id: push.id) == push)
+        try await mock.client.simulateTracking(message.tracking.receive)
+        try await mock.client.simulateTracking(message.tracking.open)
+        let opens = try await mock.client.waitForEvent(.open, messageId: message.messageId)
+        #expect(opens[0].linked?.registrationToken == "6e6577")
+        #expect(try await mock.client.events(token: "6e6577").total == 2)
+    }
+
+    @Test func aSnapshotRestoresTheStore() async throws {
+        let mock = try Mock()
+        #expect(try await mock.register("keep-me") == 200)
+        let snapshot = try await mock.client.snapshot()
+        try await mock.client.reset()
+        try await mock.client.restore(snapshot)
+        #expect(try await mock.client.devices().items.map(\.registrationToken) == ["keep-me"])
+        try await mock.client.addApplication(Application(name: "Shop", platform: "android", integrationKey: "shop-key"))
+        #expect(try await mock.client.applications().contains { $0.integrationKey == "shop-key" })
+    }
+
+    @Test func theEventStreamIsAnAsyncSequence() async throws {
+        let mock = try Mock()
+        let stream = mock.client.stream(types: ["registration"])
+        let reader = Task {
+            var tokens: [String] = []
+            for try await event in stream {
+                tokens.append(try event.decode(Registration.self).registrationToken)
+                if tokens.count == 3 { break }
+            }
+            return tokens
+        }
+        // The stream is open once the server counts it; then three registrations.
+        while await !streamIsOpen(mock) { try await Task.sleep(nanoseconds: 20_000_000) }
+        for token in ["s1", "s2", "s3"] { #expect(try await mock.register(token) == 200) }
+        #expect(try await reader.value == ["s1", "s2", "s3"])
+    }
+
+    private func streamIsOpen(_ mock: Mock) async -> Bool {
+        guard let (data, _) = try? await URLSession.shared.data(from: mock.url.appendingPathComponent("_mock/metrics"))
+        else { return false }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").contains("campaign_mock_event_streams 1")
+    }
+
+    @Test func anAdminTokenIsSentAndAMissingOneIsNamed() async throws {
+        let mock = try Mock(["--admin-token", "s3cret-token"], adminToken: "s3cret-token")
+        #expect(try await mock.client.devices().total == 0)
+        let without = CampaignMockClient(url: mock.url)
+        do {
+            _ = try await without.devices()
+            Issue.record("accepted without the token")
+        } catch let error as CampaignMockError {
+            #expect(error.description.contains("401") && error.description.contains("--admin-token"))
+        }
+    }
+
+    @Test func anUnreachableServerIsNamedWithTheFix() async throws {
+        let client = try CampaignMockClient.fromEnvironment(["CAMPAIGN_MOCK_SERVER": "http://127.0.0.1:9"])
+        #expect(await client.isReady() == false)
+        do {
+            _ = try await client.devices()
+            Issue.record("no error")
+        } catch let error as CampaignMockError {
+            #expect(error.description.contains("cannot be reached"))
+        }
+        #expect(throws: CampaignMockError.badServerURL("ftp://x")) {
+            try CampaignMockClient.fromEnvironment(["CAMPAIGN_MOCK_SERVER": "ftp://x"])
+        }
+    }
+
+    /// Every operation of the OpenAPI document is either called by the client or left out with a reason.
+    @Test func coversTheAdminAPIsOperations() async throws {
+        let mock = try Mock()
+        let (data, _) = try await URLSession.shared.data(from: mock.url.appendingPathComponent("_mock/openapi.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
+        let (covered, leftOut) = CampaignMockClient.operations
+        #expect(covered.isDisjoint(with: leftOut.keys))
+        #expect(
+            covered.union(leftOut.keys) == documented,
+            "new in the API: \(documented.subtracting(covered).subtracting(leftOut.keys))")
+    }
+}
