@@ -38,6 +38,7 @@ SERVER_PACKAGES := libsqlite3-dev libssl-dev pkg-config
 # project-local test environment.
 TEST_PACKAGES := curl openssl python3-venv apache2-utils
 BROWSER_PACKAGES := chromium chromium-driver
+JVM_PACKAGES := default-jdk-headless junit5
 # The test tools (schemathesis, zeep, pytest) live in this project-local virtual environment, never in
 # the system Python (Debian and Ubuntu refuse that).
 VENV := .venv
@@ -45,7 +46,7 @@ VENV_PYTHON := $(VENV)/bin/python
 BIN_PATH = $$($(SWIFT) build --show-bin-path)
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 
-.PHONY: setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench durability
+.PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench durability
 
 # Installs the missing Debian packages of $(1) (or the Homebrew ones of $(2) on macOS), a line each.
 define install_packages
@@ -77,6 +78,12 @@ setup-test: setup
 		echo "==> installing Debian packages: $(BROWSER_PACKAGES) (for the console's browser tests)"; \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null; } \
 			|| echo "    could not install them: the console's browser tests will be skipped"; \
+	fi
+	@# A JDK and Debian's JUnit 5 for the JVM client's tests (clients/jvm); skipped, saying why, without them.
+	@if command -v dpkg >/dev/null 2>&1 && ! { command -v javac >/dev/null 2>&1 && [ -f /usr/share/java/junit-platform-console-standalone.jar ]; }; then \
+		echo "==> installing Debian packages: $(JVM_PACKAGES) (for the JVM client's tests)"; \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(JVM_PACKAGES) >/dev/null; } \
+			|| echo "    could not install them: the JVM client's tests will be skipped"; \
 	fi
 	@[ -x $(VENV_PYTHON) ] || { echo "==> creating the test environment $(VENV)/ ($(PYTHON) -m venv)"; \
 		$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "python3 -m venv failed: install python3-venv"; exit 1; }; }
@@ -118,8 +125,16 @@ test: setup-test
 	@PYTHON=$(VENV_PYTHON) Tests/Contract/schemathesis.sh "$(BIN_PATH)/campaign-mock"
 	@echo "==> SOAP clients (zeep, acc-js-sdk when ACC_JS_SDK_DIR is set) and the examples of the README and docs/ (pytest)"
 	@CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider Tests/Contract
+	@echo "==> JVM client (javac --release 11, JUnit 5)"
+	@if command -v javac >/dev/null 2>&1 && [ -f /usr/share/java/junit-platform-console-standalone.jar ]; then \
+		CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" clients/jvm/build.sh test; \
+	else echo "    skipped: needs javac and Debian's junit5 (make setup-test installs them)"; fi
 	@echo "==> kill -9 durability (5 kills)"
 	@$(VENV_PYTHON) bench/durability.py --kills 5 --binary "$(BIN_PATH)/campaign-mock"
+
+# The JVM client's jar (clients/jvm/build/campaign-mock-client.jar), built with the JDK alone.
+jvm-client:
+	clients/jvm/build.sh
 
 durability: build
 	$(PYTHON) bench/durability.py --kills 20 --binary "$$($(SWIFT) build --show-bin-path)/campaign-mock"

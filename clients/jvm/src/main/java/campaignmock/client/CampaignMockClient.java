@@ -1,0 +1,333 @@
+package campaignmock.client;
+
+import campaignmock.client.Items.ComposedPush;
+import campaignmock.client.Items.Device;
+import campaignmock.client.Items.FaultStatus;
+import campaignmock.client.Items.JournaledRequest;
+import campaignmock.client.Items.Page;
+import campaignmock.client.Items.Registration;
+import campaignmock.client.Items.TrackingEvent;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * A client of campaign-mock's admin API ({@code /_mock/…}) for JVM and Android instrumented tests: reset
+ * the mock, wait for what the app's SDK sent, read devices, events and the request journal, inject faults,
+ * compose pushes and take snapshots. Java 11 or newer, nothing beyond the JDK.
+ *
+ * <pre>{@code
+ * CampaignMockClient mock = CampaignMockClient.fromEnvironment();   // CAMPAIGN_MOCK_SERVER, or 127.0.0.1:8080
+ * mock.reset();
+ * // … the test makes the app register …
+ * List<Registration> registrations = mock.waitForRegistration(Filters.of("app", "campaign-mock-demo-android"), 1, 30);
+ * }</pre>
+ */
+public final class CampaignMockClient {
+    private final URI base;
+    private final String adminToken;
+    private final HttpClient http;
+
+    /** {@code server} is {@code http://127.0.0.1:8080}, or {@code http://10.0.2.2:8080} from the Android emulator. */
+    public CampaignMockClient(String server, String adminToken) {
+        if (server == null || !(server.startsWith("http://") || server.startsWith("https://"))) {
+            throw new IllegalArgumentException(
+                    "'" + server + "' is not an http:// or https:// URL; set CAMPAIGN_MOCK_SERVER to the server's address");
+        }
+        this.base = URI.create(server.endsWith("/") ? server.substring(0, server.length() - 1) : server);
+        this.adminToken = adminToken;
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    public CampaignMockClient(String server) {
+        this(server, null);
+    }
+
+    /**
+     * The server named by the system property or environment variable {@code CAMPAIGN_MOCK_SERVER} (and
+     * {@code CAMPAIGN_MOCK_ADMIN_TOKEN}), else {@code http://127.0.0.1:8080}.
+     */
+    public static CampaignMockClient fromEnvironment() {
+        return new CampaignMockClient(setting("CAMPAIGN_MOCK_SERVER", "http://127.0.0.1:8080"),
+                setting("CAMPAIGN_MOCK_ADMIN_TOKEN", null));
+    }
+
+    private static String setting(String name, String fallback) {
+        String value = System.getProperty(name);
+        if (value == null) value = System.getenv(name);
+        return value == null ? fallback : value;
+    }
+
+    public URI server() {
+        return base;
+    }
+
+    // ------------------------------------------------------------------------------------------ control
+
+    /** Whether {@code GET /_mock/ready} answers 200. */
+    public boolean isReady() {
+        try {
+            return send("GET", "/_mock/ready", null, 10).statusCode() == 200;
+        } catch (CampaignMockException unreachable) {
+            return false;
+        }
+    }
+
+    /** Waits until the server is ready (a CI job that just started it), asking every 100 ms. */
+    public void waitUntilReady(double timeoutSeconds) {
+        long deadline = System.nanoTime() + (long) (timeoutSeconds * 1e9);
+        while (System.nanoTime() < deadline) {
+            if (isReady()) return;
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new CampaignMockException("campaign-mock at " + base + " was not ready within " + timeoutSeconds
+                + " s; check its output, or start it with campaign-mock serve", 0);
+    }
+
+    /** Empties devices, events, the journal, recipients and fault rules (applications stay). */
+    public Map<String, Object> reset() {
+        return reset(null, null);
+    }
+
+    /** Empties the parts in {@code only} ({@code journal,events,devices,recipients,faults}), of {@code app} when given. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> reset(String only, String app) {
+        Map<String, Object> answer = object(call("POST", "/_mock/reset" + query(Filters.of("only", only, "app", app)), null, 200));
+        return (Map<String, Object>) answer.get("deleted");
+    }
+
+    // ------------------------------------------------------------------------------------------ waiting
+
+    /**
+     * Waits for {@code count} registrations matching {@code filters} ({@code app}, {@code platform},
+     * {@code userKey}, {@code token}, {@code param.NAME}), counting everything since the last reset, so one
+     * that arrived before the call counts.
+     */
+    public List<Registration> waitForRegistration(Map<String, String> filters, int count, double timeoutSeconds) {
+        return waitFor("registration", filters, count, timeoutSeconds, Registration::new);
+    }
+
+    /** Waits for receive ({@code receive}) or open ({@code open}) hits matching {@code messageId}, {@code deliveryId}, {@code token}. */
+    public List<TrackingEvent> waitForEvent(String type, Map<String, String> filters, int count, double timeoutSeconds) {
+        if (!"receive".equals(type) && !"open".equals(type)) throw new IllegalArgumentException("type is receive or open");
+        return waitFor(type, filters, count, timeoutSeconds, TrackingEvent::new);
+    }
+
+    /** Waits for journaled requests matching {@code endpoint}, {@code status}, {@code app}. */
+    public List<JournaledRequest> waitForRequest(Map<String, String> filters, int count, double timeoutSeconds) {
+        return waitFor("request", filters, count, timeoutSeconds, JournaledRequest::new);
+    }
+
+    private <T> List<T> waitFor(String kind, Map<String, String> filters, int count, double timeoutSeconds,
+            Function<Object, T> make) {
+        if (count < 1 || count > 1000) throw new IllegalArgumentException("count must be 1 to 1000");
+        if (timeoutSeconds <= 0 || timeoutSeconds > 300) throw new IllegalArgumentException("timeout must be above 0 and at most 300 s");
+        Map<String, String> query = new TreeMap<>(filters == null ? Map.of() : filters);
+        query.put("for", kind);
+        query.put("count", String.valueOf(count));
+        query.put("since", "0");
+        query.put("timeout", Math.round(timeoutSeconds * 1000) + "ms");
+        HttpResponse<String> response = send("GET", "/_mock/wait" + query(query), null, timeoutSeconds + 10);
+        Map<String, Object> answer = object(response.body());
+        if (response.statusCode() == 408) {
+            throw new CampaignMockException.TimedOut("waited for " + count + " " + kind + (count == 1 ? "" : "s") + " matching "
+                    + filters + ", saw " + answer.get("count") + ": " + answer.get("error")
+                    + " (did the app reach the mock? its requests are in requests())");
+        }
+        check(response, "GET", "/_mock/wait", 200);
+        return items(answer.get("items"), make);
+    }
+
+    // ------------------------------------------------------------------------------------------ reading
+
+    /** Devices matching {@code filters} ({@code app}, {@code platform}, {@code userKey}, {@code token}, {@code param.NAME}, {@code q}), newest first. */
+    public Page<Device> devices(Map<String, String> filters, int limit, Long before) {
+        return page("/_mock/devices", "devices", filters, limit, before, Device::new);
+    }
+
+    /** One device with its registration history and pushes; null when none. */
+    public Device device(String token) {
+        HttpResponse<String> response = send("GET", "/_mock/devices/" + encode(token), null, 30);
+        if (response.statusCode() == 404) return null;
+        check(response, "GET", "/_mock/devices/{token}", 200);
+        return new Device(Json.parse(response.body()));
+    }
+
+    /** Tracking hits matching {@code filters} ({@code type}, {@code messageId}, {@code deliveryId}, {@code token}), newest first. */
+    public Page<TrackingEvent> events(Map<String, String> filters, int limit, Long before) {
+        return page("/_mock/events", "events", filters, limit, before, TrackingEvent::new);
+    }
+
+    /** The request journal ({@code endpoint}, {@code status}, {@code app}), newest first, each with its answer. */
+    public Page<JournaledRequest> requests(Map<String, String> filters, int limit, Long before) {
+        return page("/_mock/requests", "requests", filters, limit, before, JournaledRequest::new);
+    }
+
+    private <T> Page<T> page(String path, String key, Map<String, String> filters, int limit, Long before,
+            Function<Object, T> make) {
+        if (limit < 1 || limit > 1000) throw new IllegalArgumentException("limit must be 1 to 1000");
+        Map<String, String> query = new TreeMap<>(filters == null ? Map.of() : filters);
+        query.put("limit", String.valueOf(limit));
+        if (before != null) query.put("before", String.valueOf(before));
+        Map<String, Object> answer = object(call("GET", path + query(query), null, 200));
+        Object cursor = answer.get("nextCursor");
+        return new Page<>(items(answer.get(key), make), ((Number) answer.get("total")).longValue(),
+                cursor == null ? null : ((Number) cursor).longValue());
+    }
+
+    // ------------------------------------------------------------------------------------------ applications, faults, pushes
+
+    public List<Item> applications() {
+        return items(object(call("GET", "/_mock/apps", null, 200)).get("apps"), Item::new);
+    }
+
+    /** Adds an application: {@code platform} is {@code ios} or {@code android}. */
+    public Item addApplication(String platform, String integrationKey, String name) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("platform", platform);
+        body.put("integrationKey", integrationKey);
+        body.put("name", name);
+        return new Item(Json.parse(call("POST", "/_mock/apps", Json.write(body), 201)));
+    }
+
+    /** Adds a fault rule; returns its id. */
+    public String addFault(FaultRule rule) {
+        return String.valueOf(object(call("POST", "/_mock/faults", Json.write(rule.fields), 201)).get("id"));
+    }
+
+    public List<FaultStatus> faults() {
+        return items(object(call("GET", "/_mock/faults", null, 200)).get("faults"), FaultStatus::new);
+    }
+
+    public void removeFault(String id) {
+        call("DELETE", "/_mock/faults/" + encode(id), null, 200);
+    }
+
+    public void clearFaults() {
+        call("DELETE", "/_mock/faults", null, 200);
+    }
+
+    /**
+     * Composes a push (docs/push.md): {@code fields} as {@code POST /_mock/push} takes them, e.g.
+     * {@code Map.of("token", token, "title", "Sale")}.
+     */
+    public ComposedPush push(Map<String, Object> fields) {
+        return new ComposedPush(Json.parse(call("POST", "/_mock/push", Json.write(fields), 201)));
+    }
+
+    public ComposedPush push(long id) {
+        return new ComposedPush(Json.parse(call("GET", "/_mock/push/" + id, null, 200)));
+    }
+
+    /** Sends the tracking hit the SDK sends for {@code path} (a message's receive or open path), as the app would. */
+    public void simulateTracking(String path) {
+        call("GET", path, null, 200);
+    }
+
+    // ------------------------------------------------------------------------------------------ snapshots
+
+    /** Everything stored, as the JSON document {@link #restore(String)} takes back. */
+    public String snapshot() {
+        return call("GET", "/_mock/state", null, 200);
+    }
+
+    /** Replaces everything stored with {@code snapshot}, atomically. */
+    public void restore(String snapshot) {
+        call("PUT", "/_mock/state", snapshot, 200);
+    }
+
+    // ------------------------------------------------------------------------------------------ HTTP
+
+    private String call(String method, String path, String body, int expected) {
+        HttpResponse<String> response = send(method, path, body, 30);
+        check(response, method, path, expected);
+        return response.body();
+    }
+
+    private HttpResponse<String> send(String method, String path, String body, double timeoutSeconds) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofMillis((long) (timeoutSeconds * 1000)))
+                .header("Accept", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) request.header("Content-Type", "application/json");
+        if (adminToken != null) request.header("Authorization", "Bearer " + adminToken);
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException failure) {
+            throw new CampaignMockException("campaign-mock at " + base + " cannot be reached (" + failure + "); is it running "
+                    + "(campaign-mock serve), and is this the address the device uses (10.0.2.2 from the Android emulator)?", 0);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new CampaignMockException("interrupted", 0);
+        }
+    }
+
+    private static void check(HttpResponse<String> response, String method, String path, int expected) {
+        if (response.statusCode() == expected) return;
+        String message = response.body();
+        try {
+            Object error = object(message).get("error");
+            if (error != null) message = String.valueOf(error);
+        } catch (IllegalArgumentException notJson) {
+            // the body as it is
+        }
+        String hint = response.statusCode() == 401 || response.statusCode() == 403
+                ? " (pass the server's --admin-token to the client)" : "";
+        throw new CampaignMockException(method + " " + path + ": " + response.statusCode() + " " + message + hint,
+                response.statusCode());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(String text) {
+        Object value = Json.parse(text);
+        if (!(value instanceof Map)) throw new IllegalArgumentException("not the JSON object campaign-mock sends");
+        return (Map<String, Object>) value;
+    }
+
+    private static <T> List<T> items(Object list, Function<Object, T> make) {
+        List<T> items = new ArrayList<>();
+        if (list instanceof List) for (Object item : (List<?>) list) items.add(make.apply(item));
+        return items;
+    }
+
+    private static String query(Map<String, String> parameters) {
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, String> entry : parameters.entrySet()) {
+            if (entry.getValue() == null) continue;
+            out.append(out.length() == 0 ? '?' : '&').append(encode(entry.getKey())).append('=').append(encode(entry.getValue()));
+        }
+        return out.toString();
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** The admin API's operations this client calls, and those it leaves out; a test compares them with the OpenAPI document. */
+    public static final List<String> COVERED = Arrays.asList(
+            "get /_mock/ready", "post /_mock/reset", "get /_mock/wait", "get /_mock/devices", "get /_mock/devices/{token}",
+            "get /_mock/events", "get /_mock/requests", "get /_mock/apps", "post /_mock/apps", "get /_mock/faults",
+            "post /_mock/faults", "delete /_mock/faults", "delete /_mock/faults/{id}", "post /_mock/push",
+            "get /_mock/push/{id}", "get /_mock/state", "put /_mock/state");
+    public static final List<String> LEFT_OUT = Arrays.asList(
+            "get /_mock/health", "get /_mock/requests/{id}", "delete /_mock/requests", "put /_mock/apps/{key}",
+            "delete /_mock/apps/{key}", "get /_mock/info", "get /_mock/ca", "get /_mock/metrics", "get /_mock/openapi.json",
+            "get /_mock/ui", "get /_mock/ui/{file}", "get /_mock/stream");
+}

@@ -1,0 +1,115 @@
+package campaignmock.client;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The items the client returns. */
+public final class Items {
+    private Items() {}
+
+    /** A registration the SDK sent, as a wait returns it (with its device fields and params). */
+    public static final class Registration extends Item {
+        Registration(Object json) { super(json); }
+        public String registrationToken() { return string("registrationToken"); }
+        public String integrationKey() { return string("integrationKey"); }
+        public String platform() { return string("platform"); }
+        public String userKey() { return string("userKey"); }
+        /** {@code new}, {@code userKey}, {@code device}, {@code params} or {@code unchanged}. */
+        @SuppressWarnings("unchecked")
+        public List<String> changes() { return (List<String>) (List<?>) list("changes"); }
+        /** A device field as sent ({@code deviceModel}, {@code osVersion}, …). */
+        public String device(String field) { Object value = object("device").get(field); return value == null ? null : String.valueOf(value); }
+    }
+
+    /** A registered device. */
+    public static final class Device extends Item {
+        Device(Object json) { super(json); }
+        public String registrationToken() { return string("registrationToken"); }
+        public String userKey() { return string("userKey"); }
+        public String integrationKey() { return String.valueOf(object("application").get("integrationKey")); }
+        public String platform() { return String.valueOf(object("application").get("platform")); }
+        public String device(String field) { Object value = object("device").get(field); return value == null ? null : String.valueOf(value); }
+        public long registrationCount() { return number("registrationCount"); }
+    }
+
+    /** A receive or open hit. */
+    public static final class TrackingEvent extends Item {
+        TrackingEvent(Object json) { super(json); }
+        public long id() { return number("id"); }
+        /** {@code receive} or {@code open}. */
+        public String type() { return string("type"); }
+        public String rawId() { return string("rawId"); }
+        public String deliveryId() { return string("deliveryId"); }
+        /** The {@code _mId} of the push composed on the mock this hit belongs to; null when none. */
+        public String linkedMessageId() { Object value = object("linked").get("messageId"); return value == null ? null : String.valueOf(value); }
+        public String linkedToken() { Object value = object("linked").get("registrationToken"); return value == null ? null : String.valueOf(value); }
+    }
+
+    /** A journaled request and what it was answered. */
+    public static final class JournaledRequest extends Item {
+        JournaledRequest(Object json) { super(json); }
+        public long id() { return number("id"); }
+        public String method() { return string("method"); }
+        public String target() { return string("target"); }
+        public String endpoint() { return string("endpoint"); }
+        public int status() { return (int) number("status"); }
+        public String reason() { return string("reason"); }
+        public String body() { return string("body"); }
+        public String responseBody() { Object value = object("response").get("body"); return value == null ? null : String.valueOf(value); }
+    }
+
+    /** A composed push: one message per device. */
+    public static final class ComposedPush extends Item {
+        ComposedPush(Object json) { super(json); }
+        public long id() { return number("id"); }
+        public String deliveryId() { return string("deliveryId"); }
+        public List<Message> messages() {
+            List<Message> messages = new ArrayList<>();
+            for (Object message : list("messages")) messages.add(new Message(message));
+            return messages;
+        }
+    }
+
+    /** The push for one device: its payloads and the tracking paths its SDK will call. */
+    public static final class Message extends Item {
+        Message(Object json) { super(json); }
+        public String registrationToken() { return string("registrationToken"); }
+        public String platform() { return string("platform"); }
+        public String messageId() { return string("messageId"); }
+        public String deliveryId() { return string("deliveryId"); }
+        /** {@code /r/?id=…,1}: what the SDK calls when the notification arrives. */
+        public String receivePath() { return String.valueOf(object("tracking").get("receive")); }
+        /** {@code /r/?id=…,2}: when it is opened. */
+        public String openPath() { return String.valueOf(object("tracking").get("open")); }
+        public Map<String, Object> apns() { return object("apns"); }
+        public Map<String, Object> fcm() { return object("fcm"); }
+    }
+
+    /** A fault rule with how often it matched and fired. */
+    public static final class FaultStatus extends Item {
+        FaultStatus(Object json) { super(json); }
+        public String id() { return String.valueOf(object("rule").get("id")); }
+        public long matched() { return number("matched"); }
+        public long fired() { return number("fired"); }
+    }
+
+    /** A page of a list, newest first; pass {@link #nextCursor()} as {@code before} for the next, older page. */
+    public static final class Page<T> {
+        private final List<T> items;
+        private final long total;
+        private final Long nextCursor;
+
+        Page(List<T> items, long total, Long nextCursor) {
+            this.items = items;
+            this.total = total;
+            this.nextCursor = nextCursor;
+        }
+
+        public List<T> items() { return items; }
+        /** How many match in all, not only on this page. */
+        public long total() { return total; }
+        /** Null on the last page. */
+        public Long nextCursor() { return nextCursor; }
+    }
+}
