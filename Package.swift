@@ -10,7 +10,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "campaign-mock",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v15)],
     products: [
         .executable(name: "campaign-mock", targets: ["CampaignMockCLI"]),
         .executable(name: "campaign-mock-fuzz", targets: ["CampaignMockFuzz"]),

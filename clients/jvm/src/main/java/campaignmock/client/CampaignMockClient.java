@@ -7,14 +7,14 @@ import campaignmock.client.Items.JournaledRequest;
 import campaignmock.client.Items.Page;
 import campaignmock.client.Items.Registration;
 import campaignmock.client.Items.TrackingEvent;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,7 +26,8 @@ import java.util.function.Function;
 /**
  * A client of campaign-mock's admin API ({@code /_mock/…}) for JVM and Android instrumented tests: reset
  * the mock, wait for what the app's SDK sent, read devices, events and the request journal, inject faults,
- * compose pushes and take snapshots. Java 11 or newer, nothing beyond the JDK.
+ * compose pushes and take snapshots. Java 11 or newer, nothing beyond the JDK, and only what Android has
+ * too ({@code HttpURLConnection}), so an instrumented test can use it over {@code http://10.0.2.2:8080}.
  *
  * <pre>{@code
  * CampaignMockClient mock = CampaignMockClient.fromEnvironment();   // CAMPAIGN_MOCK_SERVER, or 127.0.0.1:8080
@@ -38,7 +39,6 @@ import java.util.function.Function;
 public final class CampaignMockClient {
     private final URI base;
     private final String adminToken;
-    private final HttpClient http;
 
     /** {@code server} is {@code http://127.0.0.1:8080}, or {@code http://10.0.2.2:8080} from the Android emulator. */
     public CampaignMockClient(String server, String adminToken) {
@@ -48,7 +48,6 @@ public final class CampaignMockClient {
         }
         this.base = URI.create(server.endsWith("/") ? server.substring(0, server.length() - 1) : server);
         this.adminToken = adminToken;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     }
 
     public CampaignMockClient(String server) {
@@ -79,7 +78,7 @@ public final class CampaignMockClient {
     /** Whether {@code GET /_mock/ready} answers 200. */
     public boolean isReady() {
         try {
-            return send("GET", "/_mock/ready", null, 10).statusCode() == 200;
+            return send("GET", "/_mock/ready", null, 10).status == 200;
         } catch (CampaignMockException unreachable) {
             return false;
         }
@@ -144,9 +143,9 @@ public final class CampaignMockClient {
         query.put("count", String.valueOf(count));
         query.put("since", "0");
         query.put("timeout", Math.round(timeoutSeconds * 1000) + "ms");
-        HttpResponse<String> response = send("GET", "/_mock/wait" + query(query), null, timeoutSeconds + 10);
-        Map<String, Object> answer = object(response.body());
-        if (response.statusCode() == 408) {
+        Response response = send("GET", "/_mock/wait" + query(query), null, timeoutSeconds + 10);
+        Map<String, Object> answer = object(response.body);
+        if (response.status == 408) {
             throw new CampaignMockException.TimedOut("waited for " + count + " " + kind + (count == 1 ? "" : "s") + " matching "
                     + filters + ", saw " + answer.get("count") + ": " + answer.get("error")
                     + " (did the app reach the mock? its requests are in requests())");
@@ -164,10 +163,10 @@ public final class CampaignMockClient {
 
     /** One device with its registration history and pushes; null when none. */
     public Device device(String token) {
-        HttpResponse<String> response = send("GET", "/_mock/devices/" + encode(token), null, 30);
-        if (response.statusCode() == 404) return null;
+        Response response = send("GET", "/_mock/devices/" + encode(token), null, 30);
+        if (response.status == 404) return null;
         check(response, "GET", "/_mock/devices/{token}", 200);
-        return new Device(Json.parse(response.body()));
+        return new Device(Json.parse(response.body));
     }
 
     /** Tracking hits matching {@code filters} ({@code type}, {@code messageId}, {@code deliveryId}, {@code token}), newest first. */
@@ -256,42 +255,70 @@ public final class CampaignMockClient {
     // ------------------------------------------------------------------------------------------ HTTP
 
     private String call(String method, String path, String body, int expected) {
-        HttpResponse<String> response = send(method, path, body, 30);
+        Response response = send(method, path, body, 30);
         check(response, method, path, expected);
-        return response.body();
+        return response.body;
     }
 
-    private HttpResponse<String> send(String method, String path, String body, double timeoutSeconds) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofMillis((long) (timeoutSeconds * 1000)))
-                .header("Accept", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) request.header("Content-Type", "application/json");
-        if (adminToken != null) request.header("Authorization", "Bearer " + adminToken);
-        try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException failure) {
-            throw new CampaignMockException("campaign-mock at " + base + " cannot be reached (" + failure + "); is it running "
-                    + "(campaign-mock serve), and is this the address the device uses (10.0.2.2 from the Android emulator)?", 0);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            throw new CampaignMockException("interrupted", 0);
+    /** A status and a body. */
+    private static final class Response {
+        final int status;
+        final String body;
+
+        Response(int status, String body) {
+            this.status = status;
+            this.body = body;
         }
     }
 
-    private static void check(HttpResponse<String> response, String method, String path, int expected) {
-        if (response.statusCode() == expected) return;
-        String message = response.body();
+    private Response send(String method, String path, String body, double timeoutSeconds) {
+        HttpURLConnection connection = null;
+        try {
+            connection = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
+            connection.setRequestMethod(method);
+            connection.setConnectTimeout(10_000);
+            connection.setReadTimeout((int) (timeoutSeconds * 1000));
+            connection.setRequestProperty("Accept", "application/json");
+            if (adminToken != null) connection.setRequestProperty("Authorization", "Bearer " + adminToken);
+            if (body != null) {
+                byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+                connection.setDoOutput(true);
+                connection.setRequestProperty("Content-Type", "application/json");
+                connection.setFixedLengthStreamingMode(bytes.length);
+                try (OutputStream out = connection.getOutputStream()) {
+                    out.write(bytes);
+                }
+            }
+            int status = connection.getResponseCode();
+            InputStream stream = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            if (stream != null) {
+                try (InputStream in = stream) {
+                    byte[] buffer = new byte[8192];
+                    for (int count = in.read(buffer); count >= 0; count = in.read(buffer)) bytes.write(buffer, 0, count);
+                }
+            }
+            return new Response(status, new String(bytes.toByteArray(), StandardCharsets.UTF_8));
+        } catch (IOException failure) {
+            throw new CampaignMockException("campaign-mock at " + base + " cannot be reached (" + failure + "); is it running "
+                    + "(campaign-mock serve), and is this the address the device uses (10.0.2.2 from the Android emulator)?", 0);
+        } finally {
+            if (connection != null) connection.disconnect();
+        }
+    }
+
+    private static void check(Response response, String method, String path, int expected) {
+        if (response.status == expected) return;
+        String message = response.body;
         try {
             Object error = object(message).get("error");
             if (error != null) message = String.valueOf(error);
         } catch (IllegalArgumentException notJson) {
             // the body as it is
         }
-        String hint = response.statusCode() == 401 || response.statusCode() == 403
+        String hint = response.status == 401 || response.status == 403
                 ? " (pass the server's --admin-token to the client)" : "";
-        throw new CampaignMockException(method + " " + path + ": " + response.statusCode() + " " + message + hint,
-                response.statusCode());
+        throw new CampaignMockException(method + " " + path + ": " + response.status + " " + message + hint, response.status);
     }
 
     @SuppressWarnings("unchecked")
