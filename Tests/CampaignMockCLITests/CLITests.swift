@@ -9,14 +9,7 @@ import Testing
     import Darwin
 #endif
 
-/// The built `campaign-mock` binary: `CAMPAIGN_MOCK_BINARY`, or the one next to the test bundle.
-let binary: String = {
-    if let path = ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_BINARY"] { return path }
-    let testBundle =
-        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
-        ?? URL(fileURLWithPath: CommandLine.arguments[0])
-    return testBundle.deletingLastPathComponent().appendingPathComponent("campaign-mock").path
-}()
+let binary = campaignMockBinary
 
 /// Starts `campaign-mock serve` on port 0 in a temp dir and waits for its banner; returns the process and port.
 func startServe(_ arguments: [String] = [], in directory: TemporaryDirectory) throws -> (ChildProcess, UInt16) {

@@ -7,14 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The built `campaign-mock` binary: `CAMPAIGN_MOCK_BINARY`, or the one next to the test bundle.
-let binary: String = {
-    if let path = ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_BINARY"] { return path }
-    let testBundle =
-        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
-        ?? URL(fileURLWithPath: CommandLine.arguments[0])
-    return testBundle.deletingLastPathComponent().appendingPathComponent("campaign-mock").path
-}()
+let binary = campaignMockBinary
 
 /// A server of its own for each test, on a free port, and a client of it.
 final class Mock {

@@ -98,3 +98,12 @@ public func runProcess(
     }
     return (code, child.standardOutput, child.standardError)
 }
+
+/// The built `campaign-mock` binary: `CAMPAIGN_MOCK_BINARY`, or the one next to the test bundle.
+public let campaignMockBinary: String = {
+    if let path = ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_BINARY"] { return path }
+    let testBundle =
+        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
+        ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    return testBundle.deletingLastPathComponent().appendingPathComponent("campaign-mock").path
+}()
