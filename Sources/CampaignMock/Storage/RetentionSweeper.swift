@@ -12,6 +12,8 @@ final class RetentionSweeper: Sendable {
     private let logger: Logger
     private let queue = DispatchQueue(label: "retention")
     private let stopped = Atomic<Bool>(false)
+    /// The newest registration whose device's history a sweep checked.
+    private let historyCheckedUpTo = Atomic<Int64>(0)
 
     init(store: Store, policy: RetentionPolicy, intervalMilliseconds: Int, logger: Logger) {
         self.store = store
@@ -30,12 +32,14 @@ final class RetentionSweeper: Sendable {
     private func schedule(after milliseconds: Int) {
         queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
             guard !stopped.load(ordering: .relaxed) else { return }
+            let after = historyCheckedUpTo.load(ordering: .relaxed)
             store.write { [policy] in
-                try $0.sweep(policy)
+                try $0.sweep(policy, historyAfter: after)
             } completion: { [self] outcome in
                 var next = intervalMilliseconds
                 switch outcome {
                 case .success(let sweep):
+                    historyCheckedUpTo.store(sweep.historyCheckedUpTo, ordering: .relaxed)
                     if !sweep.isEmpty {
                         logger.info(
                             "retention: deleted \(sweep.events) events, \(sweep.devices) devices and "

@@ -29,13 +29,19 @@ package struct RetentionSweep: Sendable, Equatable {
     package var registrations = 0
     /// Whether a table had more to delete than one sweep takes.
     package var more = false
+    /// The newest registration the history check looked at; the next sweep starts after it.
+    package var historyCheckedUpTo: Int64 = 0
 
     package var isEmpty: Bool { events == 0 && devices == 0 && registrations == 0 }
 }
 
 extension StoreTransaction {
-    /// Deletes what `policy` no longer keeps, at most ``RetentionPolicy/batch`` rows per table.
-    package func sweep(_ policy: RetentionPolicy, now: Int64 = Clock.wallClockMicroseconds()) throws -> RetentionSweep {
+    /// Deletes what `policy` no longer keeps, at most ``RetentionPolicy/batch`` rows per table. The history
+    /// of only the devices registered after registration `historyAfter` is checked (the last sweep's
+    /// ``RetentionSweep/historyCheckedUpTo``): a scan of every registration took 23 ms at 100,000 devices.
+    package func sweep(
+        _ policy: RetentionPolicy, now: Int64 = Clock.wallClockMicroseconds(), historyAfter: Int64 = 0
+    ) throws -> RetentionSweep {
         var sweep = RetentionSweep()
         let batch = RetentionPolicy.batch
         let cutoff = policy.days > 0 ? now - Int64(policy.days) * 86_400_000_000 : nil
@@ -81,13 +87,15 @@ extension StoreTransaction {
             sweep.devices += connection.changes
         }
 
-        // History: rows beyond the newest `historyPerDevice` of a device, only for devices that have more.
+        // History: rows beyond the newest `historyPerDevice` of the devices registered since the last check.
+        sweep.historyCheckedUpTo = historyAfter
         if policy.historyPerDevice > 0 {
-            let crowded = try connection.query(
-                "SELECT device_id FROM registrations GROUP BY device_id HAVING count(*) > ? LIMIT 100",
-                [Int64(policy.historyPerDevice)]
-            ).map { try $0.integer("device_id") }
-            for device in crowded {
+            let recent = try connection.query(
+                "SELECT device_id, max(id) AS last FROM registrations WHERE id > ? GROUP BY device_id ORDER BY last LIMIT ?",
+                [historyAfter, Int64(batch)])
+            for row in recent {
+                let device = try row.integer("device_id")
+                sweep.historyCheckedUpTo = max(sweep.historyCheckedUpTo, try row.integer("last"))
                 try connection.query(
                     """
                     DELETE FROM registrations WHERE device_id = ? AND id < (
@@ -95,7 +103,7 @@ extension StoreTransaction {
                     """, [device, device, Int64(policy.historyPerDevice - 1)])
                 sweep.registrations += connection.changes
             }
-            if crowded.count == 100 { sweep.more = true }
+            if recent.count == batch { sweep.more = true }
         }
         if sweep.events == batch || doomedDevices.count >= batch { sweep.more = true }
         return sweep

@@ -55,9 +55,18 @@ struct RetentionTests {
         policy.historyPerDevice = 100
         var sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy) }
         #expect(sweep.registrations == 30)
+        // The next sweep looks only at devices registered since: "busy" again, "quiet" not.
+        for round in 130..<135 { try register(live, "busy", userKey: "u\(round)") }
+        let checked = sweep.historyCheckedUpTo
+        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, historyAfter: checked) }
+        #expect(sweep.registrations == 5)
+        #expect(sweep.historyCheckedUpTo == checked + 5)
+        let unchanged = sweep.historyCheckedUpTo
+        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, historyAfter: unchanged) }
+        #expect(sweep.isEmpty && sweep.historyCheckedUpTo == unchanged)
         let busy = try #require(try live.device("busy"))
         #expect(busy.history?.count == 100)
-        #expect(busy.history?.last?.userKey == "u129", "the latest registration stays")
+        #expect(busy.history?.last?.userKey == "u134", "the latest registration stays")
 
         // Two days later, with --retain-days 1: nothing is young enough.
         policy.days = 1
