@@ -67,35 +67,9 @@ package struct JournalPage: Sendable, Codable, Equatable {
 }
 
 extension JournalRecord {
-    /// The journal entry `id` for this record as JSON: the text JSONEncoder writes for
-    /// `JournalEntry(id:record:)`, written without building the entry (the event stream sends one per
-    /// request). The header list goes in as stored: `JSONArrays.encodePairs` wrote it, with the same
-    /// writer the rest uses.
-    func entryJSON(id: Int64) -> [UInt8] {
-        var object = JSONObjectWriter(capacity: 512 + min(body.count, JournalEntry.bodyLimit))
-        object.string("appKey", appKey)
-        Self.writeBody(body, to: &object)
-        object.milliseconds("durationMs", micros: durationMicros)
-        object.string("endpoint", endpoint)
-        object.json("headers", text: headersJSON)
-        object.integer("id", id)
-        object.string("method", method)
-        object.string("reason", reason)
-        object.string("receivedAt", HTTPDate.iso8601(microsecondsSince1970: receivedAtMicros))
-        object.string("remoteAddress", remoteAddress)
-        if let responseHeadersJSON {
-            var response = JSONObjectWriter(capacity: 64 + min(responseBody.count, JournalEntry.bodyLimit))
-            Self.writeBody(responseBody, to: &response)
-            response.json("headers", text: responseHeadersJSON)
-            object.json("response", response.finish())
-        }
-        object.integer("status", status)
-        object.string("target", target)
-        return object.finish()
-    }
-
     /// The summary of entry `id` that the event stream sends (`/_mock/requests/{id}` has the rest): what a
-    /// list shows, without headers and bodies, so that an open console costs a request little.
+    /// list shows, without headers and bodies, so that an open console costs a request little. Written
+    /// directly (one per request), with the values `JournalEntry(id:record:)` has for the same keys.
     func summaryJSON(id: Int64) -> [UInt8] {
         var object = JSONObjectWriter(capacity: 256)
         object.string("appKey", appKey)
@@ -108,14 +82,5 @@ extension JournalRecord {
         object.integer("status", status)
         object.string("target", target)
         return object.finish()
-    }
-
-    /// `body`, `bodyEncoding` and `bodyTruncated` of a kept body.
-    private static func writeBody(_ body: [UInt8], to object: inout JSONObjectWriter) {
-        let kept = body.prefix(JournalEntry.bodyLimit)
-        let isText = kept.allSatisfy { $0 < 0x80 } || String(validating: kept, as: UTF8.self) != nil
-        if isText { object.string("body", utf8: kept) } else { object.string("body", Base64.encode(Array(kept))) }
-        object.string("bodyEncoding", isText ? "utf-8" : "base64")
-        object.bool("bodyTruncated", body.count > JournalEntry.bodyLimit)
     }
 }

@@ -117,11 +117,6 @@ extension StoreReader {
             nextCursor: rows.count > limit ? try rows[limit - 1].integer("id") : nil)
     }
 
-    /// Devices matching `filter` with id above `after`, oldest first.
-    package func devices(matching filter: DeviceFilter, after: Int64, limit: Int) throws -> DevicePage {
-        try devices(matching: filter, .oldestFirst(after: after), limit: limit)
-    }
-
     /// The WHERE clause of `filter` for devices `d` of applications `a`, and its values: every name and
     /// value is bound, never spliced in.
     private static func deviceCondition(_ filter: DeviceFilter) -> (String, [any SQLiteBindable]) {

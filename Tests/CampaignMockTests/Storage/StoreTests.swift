@@ -60,7 +60,7 @@ struct StoreTests {
         let filtered = try store.read {
             var filter = DeviceFilter()
             filter.params = [(name: "zone", value: "eu \"west\"")]
-            return try $0.devices(matching: filter, after: 0, limit: 10)
+            return try $0.devices(matching: filter, .oldestFirst(after: 0), limit: 10)
         }
         #expect(filtered.devices.map(\.registrationToken) == ["with-params"])
         #expect(try count("SELECT count(*) FROM sqlite_master WHERE name = 'device_params'", in: path) == 0)
