@@ -159,6 +159,16 @@ def test_the_readme_stays_a_front_door():
     assert not unlinked, f"pages the README does not link to: {unlinked}"
 
 
+def test_the_configuration_page_lists_every_flag_of_serve():
+    """docs/configuration.md is the settings reference: every flag `serve --help` lists is in it."""
+    help_text = subprocess.run([BINARY, "serve", "--help"], capture_output=True, text=True, timeout=30).stdout
+    flags = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", help_text)) - {"--help", "--version"}
+    page = open(os.path.join(ROOT, "docs", "configuration.md"), encoding="utf-8").read()
+    assert flags, help_text
+    missing = sorted(flag for flag in flags if f"`{flag}`" not in page and f"`{flag} " not in page)
+    assert not missing, f"flags of serve --help that docs/configuration.md does not list: {missing}"
+
+
 @pytest.mark.parametrize("document,line,language,mode,reason,code", ALL, ids=[f"{e[0]}:{e[1]}" for e in ALL])
 def test_doc_example(sessions, document, line, language, mode, reason, code):
     if mode == "skip":

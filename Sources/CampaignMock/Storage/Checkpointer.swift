@@ -104,6 +104,9 @@ final class Checkpointer: @unchecked Sendable {
         try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
+    /// Whether the writer is to finish the copy (``finishIfLong(on:)``) before the next transaction.
+    var writerFinishesTheCopy: Bool { state.withLock { $0.restart } }
+
     /// Stops the thread (the writer's own TRUNCATE checkpoint at close empties the WAL).
     func close() {
         state.withLock { $0.closing = true }

@@ -95,7 +95,10 @@ struct ControlTests {
     @Test func exposesPrometheusMetrics() throws {
         let live = try populated()
         _ = try live.register(.ios, "mobileAppUuid=nope&registrationToken=t")
+        let reader = try StreamReader(port: live.port)
+        while live.server.stream.count < 1 { usleep(1000) }
         let text = try live.request("GET", "/_mock/metrics")
+        _ = reader
         #expect(text.status == 200)
         #expect(text.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         for line in [
@@ -108,6 +111,7 @@ struct ControlTests {
             "campaign_mock_journal_dropped_total 0",
             "campaign_mock_request_duration_seconds_count{endpoint=\"tracking\"} 2",
             "# TYPE campaign_mock_request_duration_seconds histogram",
+            "campaign_mock_event_streams 1",
         ] {
             #expect(text.body.contains(line), "missing: \(line)")
         }

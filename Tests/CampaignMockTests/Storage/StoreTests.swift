@@ -307,6 +307,23 @@ struct StoreTests {
         #expect(try store.read { try $0.connection.integer("SELECT count(*) FROM filler") } == Int64(rows))
     }
 
+    /// The ceiling does not wait for the checkpoint thread: at twice the restart length the writer takes
+    /// over the copy even when that thread never managed one (here: a WAL with nothing in it to copy).
+    @Test func atTwiceTheRestartLengthTheWriterFinishesTheCopyItself() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        _ = try SQLiteConnection(path: path)
+        let checkpointer = try Checkpointer(
+            path: path, policy: CheckpointPolicy(pagesBeforeCheckpoint: 20, pagesBeforeRestart: 100))
+        defer { checkpointer.close() }
+        checkpointer.walHas(pages: 150)
+        #expect(!checkpointer.writerFinishesTheCopy, "past the restart length the copying thread tries first")
+        checkpointer.walHas(pages: 200)
+        #expect(checkpointer.writerFinishesTheCopy)
+        checkpointer.walHas(pages: 3)  // the WAL started again
+        #expect(!checkpointer.writerFinishesTheCopy)
+    }
+
     /// A row of `bytes` bytes in a table of its own, to make WAL frames (the journal is not in SQLite).
     private static func writeFiller(_ bytes: Int, in transaction: StoreTransaction) throws {
         try transaction.connection.execute("CREATE TABLE IF NOT EXISTS filler (body BLOB NOT NULL)")
