@@ -8,6 +8,14 @@ let swiftSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+/// The commit `campaign-mock --version` names: CAMPAIGN_MOCK_COMMIT when the build's environment sets it
+/// (a build from a source archive), else the checkout's own, marked when it has uncommitted changes.
+let buildCommit: String? = {
+    if let given = Context.environment["CAMPAIGN_MOCK_COMMIT"], !given.isEmpty { return given }
+    guard let git = Context.gitInformation else { return nil }
+    return String(git.currentCommit.prefix(12)) + (git.hasUncommittedChanges ? "-modified" : "")
+}()
+
 let package = Package(
     name: "campaign-mock",
     platforms: [.macOS(.v15), .iOS(.v15)],
@@ -33,6 +41,10 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        .target(
+            name: "CBuildInfo",
+            cSettings: buildCommit.map { [.define("CAMPAIGN_MOCK_COMMIT", to: $0)] } ?? []
+        ),
         .target(name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL"], swiftSettings: swiftSettings),
         .target(
             name: "CampaignMock", dependencies: ["CampaignMockCore", "CSQLite", "COpenSSL"],
@@ -48,6 +60,7 @@ let package = Package(
             dependencies: [
                 "CampaignMock",
                 "CampaignMockCore",
+                "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

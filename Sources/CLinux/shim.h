@@ -1,11 +1,10 @@
 #ifndef CLINUX_SHIM_H
 #define CLINUX_SHIM_H
 
-/* The Linux calls that Swift's Glibc module does not export (epoll, eventfd, and two GNU extensions).
+/* The Linux calls that Swift's Glibc module does not export (epoll and two GNU extensions).
    Empty on other systems. */
 #if defined(__linux__)
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <pthread.h>
 

@@ -5,7 +5,7 @@ import Synchronization
 /// and the HTTP listener. The CLI and the end-to-end tests both start it this way.
 package final class CampaignMockServer: Sendable {
     /// The product version.
-    package static let version = "0.1.0"
+    package static let version = "0.2.0"
 
     package let configuration: Configuration
     package let store: Store

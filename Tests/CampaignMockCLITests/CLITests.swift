@@ -45,10 +45,20 @@ struct CLITests {
         }
     }
 
-    @Test func printsTheVersion() throws {
-        let result = try runProcess(binary, ["version"])
-        #expect(result.code == 0)
-        #expect(result.output.hasPrefix("campaign-mock 0."))
+    /// `version` and `--version` say the same: the version, and the commit this checkout is at (the
+    /// tests run a build of it).
+    @Test func printsTheVersionAndTheCommit() throws {
+        let head = try runProcess("/usr/bin/env", ["git", "-C", packageRoot, "rev-parse", "--short=12", "HEAD"])
+        let commit = head.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        for arguments in [["version"], ["--version"]] {
+            let result = try runProcess(binary, arguments)
+            #expect(result.code == 0)
+            #expect(result.output.hasPrefix("campaign-mock \(CampaignMockServer.version) (commit "))
+            if head.code == 0 {
+                #expect(
+                    result.output.contains("(commit \(commit)"), "\(result.output) names another commit than \(commit)")
+            }
+        }
     }
 
     @Test func exitsWith2OnAnUnknownFlag() throws {

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Foundation
 
-/// A fresh directory under the system temp dir, removed when released.
+/// A fresh directory under the system temp dir, removed with everything in it when released.
 public final class TemporaryDirectory {
     public let path: String
 
@@ -16,6 +12,6 @@ public final class TemporaryDirectory {
     }
 
     deinit {
-        _ = system("rm -rf '\(path)'")
+        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -117,7 +117,7 @@ package final class LocalCertificateAuthority {
         }
         _ = fchmod(descriptor, mode)
         let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-        _ = fsync(descriptor)
+        syncToDisk(descriptor)
         close(descriptor)
         guard written == bytes.count, rename(temporary, path) == 0 else {
             throw CertificateError("writing \(path)", reason: String(cString: strerror(errno)))

@@ -128,6 +128,13 @@ extension Setting {
                 Int($0).flatMap { $0 >= 1 ? $0 : nil }
             }
         },
+        Setting(
+            key: "poller",
+            help: "What the event loops wait in: epoll (Linux's default) or poll (macOS's; Linux runs it too)."
+        ) { config, value in
+            let names = Poller.Mechanism.allCases.map(\.rawValue).joined(separator: ", ")
+            config.http.poller = try parse(value, as: "poller (\(names))") { Poller.Mechanism(rawValue: $0) }
+        },
         Setting(key: "headerTimeout", help: "Time allowed to send a request head, e.g. 10s (408 after).") {
             config, value in
             config.http.headerTimeoutMilliseconds = try parseDuration(value, key: "headerTimeout")

@@ -106,7 +106,7 @@ package final class Redactor: Sendable {
         return found
     }
 
-    private static func secrets(in element: XMLElement, _ add: (String, String?) -> Void) {
+    private static func secrets(in element: MarkupElement, _ add: (String, String?) -> Void) {
         switch element.localName {
         case "sessiontoken", "pstrSessionToken": add("sessionToken", element.text.trimmingASCIISpaces())
         case "pstrSecurityToken": add("securityToken", element.text.trimmingASCIISpaces())

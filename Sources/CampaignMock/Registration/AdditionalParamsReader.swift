@@ -12,7 +12,7 @@ enum AdditionalParamsReader {
         // Looked at as bytes: walking the text's Characters cost as much as reading the XML.
         let bytes = Array(text.utf8)
         if bytes.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 }) { return [] }
-        let root: XMLElement
+        let root: MarkupElement
         do {
             root = try XMLReader.parse(bytes)
         } catch {
@@ -43,7 +43,7 @@ enum AdditionalParamsReader {
     }
 
     /// The param, or nil for one whose name is empty.
-    private static func param(_ element: XMLElement, number: Int) throws(RegistrationError) -> AdditionalParam? {
+    private static func param(_ element: MarkupElement, number: Int) throws(RegistrationError) -> AdditionalParam? {
         if let unknown = element.attributes.first(where: { $0.name != "name" && $0.name != "value" }) {
             throw fail("param #\(number) has an unknown attribute '\(unknown.name)'")
         }

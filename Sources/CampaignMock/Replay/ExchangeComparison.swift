@@ -58,7 +58,7 @@ struct ExchangeComparison {
         }
     }
 
-    private mutating func compareElements(_ expected: XMLElement, _ actual: XMLElement, path: String) {
+    private mutating func compareElements(_ expected: MarkupElement, _ actual: MarkupElement, path: String) {
         let here = "\(path)/\(expected.localName)"
         guard expected.localName == actual.localName, expected.namespace == actual.namespace else {
             differences.append("body \(here): expected element <\(expected.name)>, got <\(actual.name)>")

@@ -7,7 +7,7 @@ struct SOAPCall {
     /// `Logon`.
     let method: String
     /// The method element's children, in order; the first is the session token (docs/protocol.md §5.1).
-    let parameters: [XMLElement]
+    let parameters: [MarkupElement]
     /// The method as the schema catalogue declares it, once the router found it: where each parameter is.
     var declaration: SchemaCatalogue.Method?
 
@@ -16,7 +16,7 @@ struct SOAPCall {
     /// - Throws: ``SOAPFault`` for anything that is not a SOAP 1.1 call.
     init(_ request: HTTPRequest) throws(SOAPFault) {
         let action = Self.action(request)
-        let root: XMLElement
+        let root: MarkupElement
         do {
             root = try XMLReader.parse(request.body)
         } catch {
@@ -68,7 +68,7 @@ struct SOAPCall {
     /// The input parameter the catalogue declares as `name`, found by its position as Campaign reads
     /// parameters: the session token, then (for a non-static method) the object, then the inputs in the
     /// declared order.
-    func parameter(_ name: String) throws(SOAPFault) -> XMLElement {
+    func parameter(_ name: String) throws(SOAPFault) -> MarkupElement {
         guard let declaration, let index = declaration.inputs.firstIndex(where: { $0.name == name }) else {
             throw SOAPFault(.server, "the method \(method) declares no parameter '\(name)'")
         }
@@ -76,7 +76,7 @@ struct SOAPCall {
     }
 
     /// The object a non-static method is called on (a queryDef, say): the parameter after the session token.
-    func object() throws(SOAPFault) -> XMLElement {
+    func object() throws(SOAPFault) -> MarkupElement {
         let element = try parameter(at: 1, "entity")
         guard let document = element.elements.first else {
             throw .badParameters(method, service: service, "the object must be an XML element")
@@ -84,7 +84,7 @@ struct SOAPCall {
         return document
     }
 
-    private func parameter(at position: Int, _ name: String) throws(SOAPFault) -> XMLElement {
+    private func parameter(at position: Int, _ name: String) throws(SOAPFault) -> MarkupElement {
         guard position < parameters.count else {
             throw .badParameters(method, service: service, "parameter \(position + 1) ('\(name)') is missing")
         }
@@ -97,7 +97,7 @@ struct SOAPCall {
     }
 
     /// A literal-XML parameter: its single element.
-    func document(_ name: String) throws(SOAPFault) -> XMLElement {
+    func document(_ name: String) throws(SOAPFault) -> MarkupElement {
         let element = try parameter(name)
         guard let document = element.elements.first else {
             throw .badParameters(method, service: service, "parameter '\(name)' must hold an XML element")

@@ -98,7 +98,7 @@ extension SOAPEndpoint {
         }
     }
 
-    private func writeOption(_ call: SOAPCall, _ document: XMLElement, operation: String, done: EndpointResult)
+    private func writeOption(_ call: SOAPCall, _ document: MarkupElement, operation: String, done: EndpointResult)
         throws(SOAPFault) -> EndpointResult
     {
         guard let name = document.attribute("name"), !name.isEmpty else {
@@ -124,7 +124,7 @@ extension SOAPEndpoint {
         return EndpointResult(response: done.response) { try $0.writeOption(option) }
     }
 
-    private func writeRecipient(_ call: SOAPCall, _ document: XMLElement, operation: String, done: EndpointResult)
+    private func writeRecipient(_ call: SOAPCall, _ document: MarkupElement, operation: String, done: EndpointResult)
         throws(SOAPFault) -> EndpointResult
     {
         let key = document.attribute("_key") ?? "@email"

@@ -59,7 +59,7 @@ final class Checkpointer: @unchecked Sendable {
     init(path: String, policy: CheckpointPolicy) throws {
         self.policy = policy
         connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA synchronous=NORMAL")
+        try connection.execute("PRAGMA synchronous=NORMAL; " + Store.fullSyncPragmas)
         thread = SystemThread(name: "store-checkpoint") { [self] in run() }
     }
 

@@ -52,7 +52,7 @@ final class EventLoop: @unchecked Sendable {
     init(index: Int, server: HTTPServerCore) throws(SystemCallError) {
         self.index = index
         self.server = server
-        self.poller = try Poller()
+        self.poller = try Poller(server.configuration.poller)
         self.waker = try Waker()
         try poller.register(waker.readDescriptor, interest: .read)
     }

@@ -130,7 +130,7 @@ package final class HTTPServer: Sendable {
     /// ignores SIGPIPE, so a client that goes away surfaces as an error on its connection, not a dead
     /// process. Running out of descriptors anyway is handled by the acceptor (``EventLoop``).
     private static func prepareProcess() {
-        signal(SIGPIPE, SIG_IGN)
+        Socket.ignoreBrokenPipeSignal()
         var limit = rlimit()
         if getrlimit(openFilesResource, &limit) == 0 && limit.rlim_cur < limit.rlim_max {
             limit.rlim_cur = min(limit.rlim_max, largestOpenFilesLimit)

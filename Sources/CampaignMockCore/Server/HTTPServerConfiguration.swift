@@ -20,6 +20,8 @@ package struct HTTPServerConfiguration: Sendable, Equatable {
     package var writeTimeoutMilliseconds = 30_000
     /// Event-loop threads; each serves its share of the connections.
     package var eventLoopCount = 2
+    /// The readiness call the event loops wait in (Linux can run macOS's, `poll(2)`, for tests).
+    package var poller = Poller.Mechanism.platformDefault
     /// The `Server` header.
     package var serverName = "campaign-mock"
     /// `listen(2)` backlog.

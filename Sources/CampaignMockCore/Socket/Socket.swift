@@ -61,10 +61,6 @@ package struct Socket: Sendable, Hashable {
             return nil
         }
         let socket = Socket(descriptor: accepted)
-        #if canImport(Darwin)
-            try socket.setNonBlocking()
-            try socket.setOption(SOL_SOCKET, SO_NOSIGPIPE, 1)
-        #endif
         try? socket.setOption(Int32(IPPROTO_TCP), TCP_NODELAY, 1)
         return (socket, SocketAddress(storage: storage))
     }
@@ -164,12 +160,26 @@ package struct Socket: Sendable, Hashable {
         if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         return descriptor
     }
+    /// Darwin has no `accept4`: the flags are set right after, and a descriptor they cannot be set on is
+    /// closed, not leaked (-1 with the failing call's errno, as `accept4` would).
     private func acceptNonBlocking(
         _ descriptor: Int32,
         _ address: UnsafeMutablePointer<sockaddr>,
         _ length: UnsafeMutablePointer<socklen_t>
     ) -> Int32 {
-        Darwin.accept(descriptor, address, length)
+        let accepted = Darwin.accept(descriptor, address, length)
+        guard accepted >= 0 else { return accepted }
+        var one: Int32 = 1
+        let flags = fcntl(accepted, F_GETFL)
+        guard flags >= 0, fcntl(accepted, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(accepted, F_SETFD, FD_CLOEXEC) == 0,
+            setsockopt(accepted, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
+        else {
+            let code = errno
+            _ = Darwin.close(accepted)
+            errno = code
+            return -1
+        }
+        return accepted
     }
     private func sendNoSignal(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         send(descriptor, bytes, count, 0)
@@ -184,9 +194,11 @@ package struct Socket: Sendable, Hashable {
 
 extension Socket {
     /// Connects a blocking socket to `host:port` (a name is resolved with getaddrinfo), with send and
-    /// receive timeouts.
+    /// receive timeouts. The connection itself is bounded by the same timeout on every system: it is made
+    /// non-blocking and waited for with `poll(2)` (macOS does not apply `SO_SNDTIMEO` to `connect`).
     ///
-    /// - Throws: ``SystemCallError`` (`getaddrinfo` carries the resolver's error code as errno).
+    /// - Throws: ``SystemCallError`` (`getaddrinfo` carries the resolver's error code as errno; a connection
+    ///   not made in time is `ETIMEDOUT`).
     package static func connect(host: String, port: UInt16, timeoutSeconds: Int) throws(SystemCallError) -> Socket {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -204,13 +216,11 @@ extension Socket {
                 entry.pointee.ai_family, entry.pointee.ai_socktype, entry.pointee.ai_protocol)
             guard descriptor >= 0 else { continue }
             let socket = Socket(descriptor: descriptor)
-            var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             do {
-                try systemCall("connect") {
-                    platformConnect(descriptor, entry.pointee.ai_addr, entry.pointee.ai_addrlen)
-                }
+                try socket.connect(to: entry.pointee, timeoutMilliseconds: Int32(timeoutSeconds * 1000))
+                var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+                _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 return socket
             } catch {
                 lastError = error
@@ -218,6 +228,33 @@ extension Socket {
             }
         }
         throw lastError
+    }
+
+    /// Connects to `address` within `timeoutMilliseconds`, then makes the socket blocking again.
+    private func connect(to address: addrinfo, timeoutMilliseconds: Int32) throws(SystemCallError) {
+        ignoreBrokenPipeOnSocket(descriptor)
+        let flags = try systemCall("fcntl") { fcntl(descriptor, F_GETFL) }
+        try systemCall("fcntl") { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+        if platformConnect(descriptor, address.ai_addr, address.ai_addrlen) != 0 {
+            guard errno == EINPROGRESS || errno == EINTR else {
+                throw SystemCallError(operation: "connect", errno: errno)
+            }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let ready = try systemCall("poll") { poll(&entry, 1, timeoutMilliseconds) }
+            guard ready > 0 else { throw SystemCallError(operation: "connect", errno: ETIMEDOUT) }
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            try systemCall("getsockopt") { getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) }
+            guard failure == 0 else { throw SystemCallError(operation: "connect", errno: failure) }
+        }
+        try systemCall("fcntl") { fcntl(descriptor, F_SETFL, flags) }
+    }
+
+    /// Keeps a write to a peer that has gone from raising `SIGPIPE`, for the whole process: it then fails
+    /// with `EPIPE` where it happens. Every command calls it first (`push`, `tail` and `replay` write to
+    /// a server that may close first; `serve` to clients that may).
+    package static func ignoreBrokenPipeSignal() {
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// How long a blocking read waits before it fails.
@@ -261,6 +298,8 @@ extension Socket {
     {
         Glibc.connect(descriptor, address, length)
     }
+    /// Linux sends with `MSG_NOSIGNAL` instead.
+    private func ignoreBrokenPipeOnSocket(_ descriptor: Int32) {}
 #elseif canImport(Darwin)
     private let streamSocketType = SOCK_STREAM
     private func platformSocket(_ family: Int32, _ type: Int32, _ proto: Int32) -> Int32 {
@@ -270,5 +309,10 @@ extension Socket {
         -> Int32
     {
         Darwin.connect(descriptor, address, length)
+    }
+    /// Darwin's `send` has no `MSG_NOSIGNAL`: the socket says it instead.
+    private func ignoreBrokenPipeOnSocket(_ descriptor: Int32) {
+        var one: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 #endif

@@ -33,7 +33,9 @@ package final class SystemThread: Sendable {
         let result = pthread_create(
             &handle, nil,
             { argument in
-                let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
+                // Linux passes an optional pointer, Darwin a non-optional one: made optional, the same
+                // line compiles on both.
+                let body = Unmanaged<Body>.fromOpaque((argument as UnsafeMutableRawPointer?)!).takeRetainedValue()
                 #if canImport(Glibc)
                     _ = CLinux_pthread_setname_np(pthread_self(), String(body.name.prefix(15)))
                 #elseif canImport(Darwin)

@@ -35,8 +35,13 @@ private struct ScriptedHandler: HTTPHandler {
     }
 }
 
-private func startServer(_ adjust: (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
+/// A server on a free port, its loops waiting in `poller`: every test runs with each mechanism this system
+/// has, so Linux runs the `poll(2)` loop macOS runs, as well as its own epoll one.
+private func startServer(
+    _ poller: Poller.Mechanism, _ adjust: (inout HTTPServerConfiguration) -> Void = { _ in }
+) throws -> HTTPServer {
     var configuration = HTTPServerConfiguration(address: try SocketAddress(parsing: "127.0.0.1", port: 0))
+    configuration.poller = poller
     adjust(&configuration)
     return try HTTPServer(configuration: configuration, handler: ScriptedHandler())
 }
@@ -47,8 +52,9 @@ private func get(_ path: String, close: Bool = false) -> String {
 
 @Suite("HTTP server on real sockets", .timeLimit(.minutes(2)))
 struct HTTPServerTests {
-    @Test func answersPipelinedRequestsInOrder() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func answersPipelinedRequestsInOrder(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         let paths = ["/a", "/later", "/b", "/later", "/c"]
@@ -59,8 +65,9 @@ struct HTTPServerTests {
 
     /// Answers given while the handler runs are written without the mailbox; two thousand pipelined in
     /// one write all come back, in order, with a delayed one among them.
-    @Test func answersManyPipelinedImmediateRequestsInOrder() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func answersManyPipelinedImmediateRequestsInOrder(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         let paths = (0..<2000).map { $0 == 1000 ? "/later" : "/n\($0)" }
@@ -71,9 +78,9 @@ struct HTTPServerTests {
 
     @Test(
         "malformed request gets its status, the connection closes, the server stays up",
-        arguments: MalformedRequest.examples)
-    func rejectsMalformedRequestAndStaysUp(_ example: MalformedRequest) throws {
-        let server = try startServer()
+        arguments: Poller.Mechanism.allCases, MalformedRequest.examples)
+    func rejectsMalformedRequestAndStaysUp(_ poller: Poller.Mechanism, _ example: MalformedRequest) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let bad = try RawHTTPClient(port: server.localAddress.port)
         try bad.send(example.text)
@@ -88,8 +95,9 @@ struct HTTPServerTests {
         #expect(try good.readResponse().text == "GET /after ")
     }
 
-    @Test func answersGarbageAfterAGoodPipelinedRequestAndCloses() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func answersGarbageAfterAGoodPipelinedRequestAndCloses(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send(get("/first") + "\u{1}\u{2}garbage\r\n\r\n")
@@ -98,8 +106,9 @@ struct HTTPServerTests {
         #expect(client.isClosedByServer())
     }
 
-    @Test func sendsContinueThenReadsBody() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func sendsContinueThenReadsBody(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send("POST /upload HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
@@ -108,8 +117,10 @@ struct HTTPServerTests {
         #expect(try client.readResponse().text == "POST /upload hello")
     }
 
-    @Test func refusesOversizedBodyBeforeItIsSent() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases) func refusesOversizedBodyBeforeItIsSent(_ poller: Poller.Mechanism)
+        throws
+    {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send("POST /upload HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 104857600\r\n\r\n")
@@ -118,8 +129,9 @@ struct HTTPServerTests {
         #expect(response.text.contains("larger than"))
     }
 
-    @Test func decodesChunkedRequestBody() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func decodesChunkedRequestBody(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send(
@@ -127,8 +139,9 @@ struct HTTPServerTests {
         #expect(try client.readResponse().text == "POST /c Wikipedia")
     }
 
-    @Test func answersHeadWithHeadersOnly() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func answersHeadWithHeadersOnly(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send("HEAD /h HTTP/1.1\r\nHost: a\r\n\r\n" + get("/next"))
@@ -139,8 +152,10 @@ struct HTTPServerTests {
         #expect(try client.readResponse().text == "GET /next ")
     }
 
-    @Test func everyResponseCarriesDateServerAndLength() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases) func everyResponseCarriesDateServerAndLength(_ poller: Poller.Mechanism)
+        throws
+    {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send(get("/x"))
@@ -150,8 +165,10 @@ struct HTTPServerTests {
         #expect(response.header("Content-Length") == "7")
     }
 
-    @Test func closesAfterHTTP10AndConnectionClose() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases) func closesAfterHTTP10AndConnectionClose(_ poller: Poller.Mechanism)
+        throws
+    {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let old = try RawHTTPClient(port: server.localAddress.port)
         try old.send("GET /old HTTP/1.0\r\n\r\n")
@@ -171,8 +188,9 @@ struct HTTPServerTests {
 
     /// RFC 9112 §9.3: an HTTP/1.0 client asking for keep-alive keeps the connection only when the answer
     /// says so; without the header, `ab -k` waited for a close that never came.
-    @Test func announcesKeepAliveToAnHTTP10ClientThatAskedForIt() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func announcesKeepAliveToAnHTTP10ClientThatAskedForIt(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port, timeoutSeconds: 3)
         for path in ["/one", "/two"] {
@@ -187,8 +205,9 @@ struct HTTPServerTests {
         #expect(try modern.readResponse().header("Connection") == nil)
     }
 
-    @Test func answersAClientThatHalfClosedAfterItsRequest() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func answersAClientThatHalfClosedAfterItsRequest(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send(get("/later"))
@@ -199,8 +218,10 @@ struct HTTPServerTests {
 
     /// The connection keeps reading while a request is with the handler: what the client sends meanwhile
     /// waits in the parser and is answered after, in order.
-    @Test func readsAheadWhileARequestIsWithTheHandler() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases) func readsAheadWhileARequestIsWithTheHandler(_ poller: Poller.Mechanism)
+        throws
+    {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send(get("/slow"))
@@ -215,8 +236,9 @@ struct HTTPServerTests {
     /// What a client sends while its request is with the handler is read ahead up to
     /// `Connection.readAheadLimit`, then left in the kernel's buffers: a client pipelining without end
     /// behind an unanswered request costs the server no more memory than that.
-    @Test func stopsReadingAheadPastItsLimit() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func stopsReadingAheadPastItsLimit(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         // Answered after 2.5 s; the flood gives up once a write has made no progress for 0.5 s, before that.
         let client = try RawHTTPClient(port: server.localAddress.port, timeoutSeconds: 0.5)
@@ -228,8 +250,9 @@ struct HTTPServerTests {
         #expect(taken < 24 << 20)
     }
 
-    @Test func timesOutAnIncompleteHeadWith408() throws {
-        let server = try startServer { $0.headerTimeoutMilliseconds = 200 }
+    @Test(arguments: Poller.Mechanism.allCases)
+    func timesOutAnIncompleteHeadWith408(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller) { $0.headerTimeoutMilliseconds = 200 }
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send("GET / HTTP/1.1\r\nHo")
@@ -238,16 +261,18 @@ struct HTTPServerTests {
         #expect(client.isClosedByServer())
     }
 
-    @Test func timesOutAnIncompleteBodyWith408() throws {
-        let server = try startServer { $0.bodyTimeoutMilliseconds = 200 }
+    @Test(arguments: Poller.Mechanism.allCases)
+    func timesOutAnIncompleteBodyWith408(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller) { $0.bodyTimeoutMilliseconds = 200 }
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
         #expect(try client.readResponse().status == 408)
     }
 
-    @Test func closesIdleKeepAliveConnections() throws {
-        let server = try startServer { $0.idleTimeoutMilliseconds = 200 }
+    @Test(arguments: Poller.Mechanism.allCases)
+    func closesIdleKeepAliveConnections(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller) { $0.idleTimeoutMilliseconds = 200 }
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send(get("/x"))
@@ -255,8 +280,10 @@ struct HTTPServerTests {
         #expect(try client.readUntilClosed().isEmpty)
     }
 
-    @Test func refusesConnectionsBeyondTheLimitWith503() throws {
-        let server = try startServer { $0.maxConnections = 2 }
+    @Test(arguments: Poller.Mechanism.allCases) func refusesConnectionsBeyondTheLimitWith503(_ poller: Poller.Mechanism)
+        throws
+    {
+        let server = try startServer(poller) { $0.maxConnections = 2 }
         defer { server.shutdown() }
         let first = try RawHTTPClient(port: server.localAddress.port)
         let second = try RawHTTPClient(port: server.localAddress.port)
@@ -270,8 +297,10 @@ struct HTTPServerTests {
         #expect(refused.text.contains("too many"))
     }
 
-    @Test func dropsAndResetsConnectionsOnRequest() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases) func dropsAndResetsConnectionsOnRequest(_ poller: Poller.Mechanism)
+        throws
+    {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let dropped = try RawHTTPClient(port: server.localAddress.port)
         try dropped.send(get("/drop"))
@@ -282,8 +311,10 @@ struct HTTPServerTests {
         #expect(reset.closeReason() == ECONNRESET)
     }
 
-    @Test func answers500WhenAHandlerForgetsToReply() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases) func answers500WhenAHandlerForgetsToReply(_ poller: Poller.Mechanism)
+        throws
+    {
+        let server = try startServer(poller)
         defer { server.shutdown() }
         let client = try RawHTTPClient(port: server.localAddress.port)
         try client.send(get("/forget"))
@@ -292,8 +323,9 @@ struct HTTPServerTests {
         #expect(response.text.contains("did not answer"))
     }
 
-    @Test func shutdownFinishesRequestsInFlightAndStopsAccepting() throws {
-        let server = try startServer()
+    @Test(arguments: Poller.Mechanism.allCases)
+    func shutdownFinishesRequestsInFlightAndStopsAccepting(_ poller: Poller.Mechanism) throws {
+        let server = try startServer(poller)
         let port = server.localAddress.port
         let client = try RawHTTPClient(port: port)
         try client.send(get("/slow"))

@@ -14,10 +14,10 @@ struct SOAPTestClient {
     struct Reply {
         let status: Int
         let body: String
-        let root: XMLElement?
+        let root: MarkupElement?
 
         /// The element inside `SOAP-ENV:Body`.
-        var payload: XMLElement? { root?.element("Body")?.elements.first }
+        var payload: MarkupElement? { root?.element("Body")?.elements.first }
         var faultString: String? { payload?.element("faultstring")?.text }
         var faultDetail: String? { payload?.element("detail")?.text }
     }
@@ -53,7 +53,7 @@ struct SOAPTestClient {
     }
 
     /// Runs a queryDef and returns the `pdomOutput` content element.
-    func query(_ queryDef: String) throws -> (reply: Reply, output: XMLElement?) {
+    func query(_ queryDef: String) throws -> (reply: Reply, output: MarkupElement?) {
         let reply = try call(
             "xtk:queryDef", "ExecuteQuery",
             "<urn:sessiontoken>\(token)</urn:sessiontoken><urn:entity>\(queryDef)</urn:entity>")

@@ -3,7 +3,7 @@ import Testing
 @testable import CampaignMock
 
 @Suite struct XMLReaderTests {
-    private func parse(_ text: String, limits: XMLReader.Limits = .init()) throws -> XMLElement {
+    private func parse(_ text: String, limits: XMLReader.Limits = .init()) throws -> MarkupElement {
         try XMLReader.parse(Array(text.utf8), limits: limits)
     }
 

@@ -118,7 +118,7 @@ package struct SchemaCatalogue: Sendable {
         self.schemas = schemas
     }
 
-    private static func enumerations(_ root: XMLElement) -> [String: [EnumerationValue]] {
+    private static func enumerations(_ root: MarkupElement) -> [String: [EnumerationValue]] {
         var result: [String: [EnumerationValue]] = [:]
         for enumeration in root.elements where enumeration.localName == "enumeration" {
             guard let name = enumeration.attribute("name") else { continue }
@@ -133,7 +133,7 @@ package struct SchemaCatalogue: Sendable {
 
     /// An XML attribute of every field that has it, by the field as a query writes it: `@dataType`, and
     /// `[storage/@exclusionType]` for an attribute of a sub-element.
-    private static func fields(_ children: [XMLElement], _ property: String) -> [String: String] {
+    private static func fields(_ children: [MarkupElement], _ property: String) -> [String: String] {
         var result: [String: String] = [:]
         for child in children {
             if child.localName == "attribute", let name = child.attribute("name"), let value = child.attribute(property)
@@ -151,7 +151,7 @@ package struct SchemaCatalogue: Sendable {
         return result
     }
 
-    private static func methods(_ container: XMLElement?) -> [String: Method] {
+    private static func methods(_ container: MarkupElement?) -> [String: Method] {
         var result: [String: Method] = [:]
         for method in container?.elements ?? [] where method.localName == "method" {
             guard let name = method.attribute("name") else { continue }

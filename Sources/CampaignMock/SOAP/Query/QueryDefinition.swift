@@ -88,7 +88,7 @@ package struct QueryError: Error, Equatable, CustomStringConvertible {
 extension QueryDefinition {
     /// Reads a `<queryDef schema="…" operation="…" lineCount="…">` element; `requireSelection` is false
     /// for `SelectAll`, which fills the selection in.
-    init(_ element: XMLElement, requireSelection: Bool = true) throws(QueryError) {
+    init(_ element: MarkupElement, requireSelection: Bool = true) throws(QueryError) {
         guard element.localName == "queryDef" else {
             throw QueryError("the entity must be a queryDef, not <\(element.name)>")
         }

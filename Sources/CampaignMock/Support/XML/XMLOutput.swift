@@ -40,7 +40,7 @@ enum XMLOutput {
     }
 
     /// An element parsed from a request, written back out (for echoing literal XML).
-    static func write(_ element: XMLElement) -> String {
+    static func write(_ element: MarkupElement) -> String {
         let attributes = element.attributes.map { ($0.name, $0.value) }
         if element.children.isEmpty { return self.element(element.name, attributes) }
         let content = element.children.map { node -> String in
@@ -54,7 +54,7 @@ enum XMLOutput {
 
     /// An element written one child element per line, two spaces per level, white-space-only text
     /// left out (for people reading a recording).
-    static func indented(_ element: XMLElement, depth: Int = 0) -> String {
+    static func indented(_ element: MarkupElement, depth: Int = 0) -> String {
         let indent = String(repeating: "  ", count: depth)
         let attributes = element.attributes.map { ($0.name, $0.value) }
         let children = element.children.filter { node in

@@ -1,4 +1,4 @@
-/// A small, strict XML 1.0 reader producing an ``XMLElement`` tree with namespaces resolved.
+/// A small, strict XML 1.0 reader producing an ``MarkupElement`` tree with namespaces resolved.
 ///
 /// It is strict where XML is dangerous and plain where it is not: a DOCTYPE (and so any entity
 /// declaration, internal or external) is refused before anything is read from it, only the five
@@ -23,7 +23,7 @@ package struct XMLReader {
     /// Parses a whole document and returns its root element.
     ///
     /// - Throws: ``XMLError`` naming the problem and its byte offset.
-    package static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(XMLError) -> XMLElement {
+    package static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(XMLError) -> MarkupElement {
         var reader = XMLReader(bytes: bytes, limits: limits)
         return try reader.document()
     }
@@ -33,7 +33,7 @@ package struct XMLReader {
         self.limits = limits
     }
 
-    private mutating func document() throws(XMLError) -> XMLElement {
+    private mutating func document() throws(XMLError) -> MarkupElement {
         if starts(with: "\u{FEFF}") { index += 3 }  // UTF-8 byte order mark
         if starts(with: "<?xml") && index + 5 < bytes.count && Self.isSpace(bytes[index + 5]) {
             try skip(past: "?>", what: "XML declaration")
@@ -69,7 +69,7 @@ package struct XMLReader {
     /// hashed) cost more than reading the element.
     private typealias Scope = [(prefix: String, namespace: String)]
 
-    private mutating func element(depth: Int, scope inherited: Scope) throws(XMLError) -> XMLElement {
+    private mutating func element(depth: Int, scope inherited: Scope) throws(XMLError) -> MarkupElement {
         guard depth <= limits.depth else { throw fail("elements are nested deeper than \(limits.depth)") }
         elementCount += 1
         guard elementCount <= limits.elements else { throw fail("more than \(limits.elements) elements") }
@@ -98,7 +98,7 @@ package struct XMLReader {
         }
         let (prefix, localName) = Self.split(name)
         let namespace = try resolve(prefix, scope, for: name)
-        var attributes: [XMLElement.Attribute] = []
+        var attributes: [MarkupElement.Attribute] = []
         for (attributeName, value) in raw where attributeName != "xmlns" && !attributeName.hasPrefix("xmlns:") {
             let (attributePrefix, attributeLocal) = Self.split(attributeName)
             // Namespaces in XML §6.2: an unprefixed attribute is in no namespace.
@@ -107,12 +107,12 @@ package struct XMLReader {
             attributes.append(
                 .init(name: attributeName, localName: attributeLocal, namespace: attributeNamespace, value: value))
         }
-        var result = XMLElement(
+        var result = MarkupElement(
             name: name, localName: localName, namespace: namespace.isEmpty ? nil : namespace, attributes: attributes)
         if consume("/>") { return result }
         try expect(">")
         var text: [UInt8] = []
-        func flushText(_ result: inout XMLElement) {
+        func flushText(_ result: inout MarkupElement) {
             if !text.isEmpty {
                 result.children.append(.text(String(decoding: text, as: UTF8.self)))
                 text.removeAll()

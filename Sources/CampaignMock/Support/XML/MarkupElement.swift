@@ -1,5 +1,5 @@
 /// An element of a parsed XML document, with its namespace resolved.
-package struct XMLElement: Sendable, Equatable {
+package struct MarkupElement: Sendable, Equatable {
     /// One attribute; `xmlns` declarations are not listed.
     package struct Attribute: Sendable, Equatable {
         /// As written, e.g. `xsi:type`.
@@ -11,7 +11,7 @@ package struct XMLElement: Sendable, Equatable {
 
     /// A child: an element or text (character data, references decoded, CDATA included).
     package enum Node: Sendable, Equatable {
-        case element(XMLElement)
+        case element(MarkupElement)
         case text(String)
     }
 
@@ -35,7 +35,7 @@ package struct XMLElement: Sendable, Equatable {
     }
 
     /// The child elements, in order.
-    package var elements: [XMLElement] {
+    package var elements: [MarkupElement] {
         children.compactMap { if case .element(let element) = $0 { return element } else { return nil } }
     }
 
@@ -55,7 +55,7 @@ package struct XMLElement: Sendable, Equatable {
     }
 
     /// The first child element with this local name, or nil.
-    package func element(_ localName: String) -> XMLElement? {
+    package func element(_ localName: String) -> MarkupElement? {
         elements.first { $0.localName == localName }
     }
 }
