@@ -1,5 +1,6 @@
 import ArgumentParser
 import CampaignMock
+import CampaignMockCore
 
 /// The `campaign-mock` command.
 @main
@@ -7,7 +8,7 @@ struct CampaignMockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "campaign-mock",
         abstract: "A local stand-in for the Adobe Campaign servers that the Campaign mobile SDKs talk to.",
-        version: CampaignMockServer.version,
+        version: BuildInfo.versionLine,
         subcommands: [
             ServeCommand.self, PushCommand.self, TailCommand.self, ReplayCommand.self, CertificateAuthorityCommand.self,
             VersionCommand.self,
@@ -22,6 +23,7 @@ struct CampaignMockCommand: ParsableCommand {
     /// own work on every command line (the command tree, its checks for help and completion requests) was a
     /// third of the instructions of a start. Every other command line, help included, goes through it.
     static func main() {
+        Socket.ignoreBrokenPipeSignal()
         do {
             if let serveArguments = ServeArguments.serveOnly(Array(CommandLine.arguments.dropFirst())) {
                 try ServeCommand.serve(serveArguments)

@@ -6,6 +6,6 @@ struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the version.")
 
     func run() {
-        print("campaign-mock \(CampaignMockServer.version)")
+        print(BuildInfo.versionLine)
     }
 }
