@@ -8,13 +8,10 @@ let swiftSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
-/// The commit `campaign-mock --version` names: CAMPAIGN_MOCK_COMMIT when the build's environment sets it
-/// (a build from a source archive), else the checkout's own, marked when it has uncommitted changes.
-let buildCommit: String? = {
-    if let given = Context.environment["CAMPAIGN_MOCK_COMMIT"], !given.isEmpty { return given }
-    guard let git = Context.gitInformation else { return nil }
-    return String(git.currentCommit.prefix(12)) + (git.hasUncommittedChanges ? "-modified" : "")
-}()
+/// The commit `campaign-mock --version` names: CAMPAIGN_MOCK_COMMIT in the build's environment, which the
+/// Makefile sets from git for every build (SwiftPM caches `Context.gitInformation` across commits, so it
+/// would name an old one). A build without it says "commit unknown".
+let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmpty ? nil : $0 }
 
 let package = Package(
     name: "campaign-mock",
@@ -90,7 +87,9 @@ let package = Package(
         .executableTarget(name: "URLSessionProbe", path: "Tests/URLSessionProbe", swiftSettings: swiftSettings),
         .testTarget(
             name: "CampaignMockCLITests",
-            dependencies: ["CampaignMock", "CampaignMockCLI", "CampaignMockTestSupport", "URLSessionProbe"],
+            dependencies: [
+                "CampaignMock", "CampaignMockCore", "CampaignMockCLI", "CampaignMockTestSupport", "URLSessionProbe",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -10,14 +10,20 @@ import CampaignMockCore
 /// How a client command (`push`, `tail`) reaches a running server: the same two flags, with the same
 /// environment variables, for every command.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "The server's plain HTTP address [env: CAMPAIGN_MOCK_SERVER] (default http://127.0.0.1:8080).")
+    @Option(
+        help: ArgumentHelp(
+            "The server's plain HTTP address [env: CAMPAIGN_MOCK_SERVER] (default http://127.0.0.1:8080, or the port "
+                + "of CAMPAIGN_MOCK_PORT)."))
     var server: String?
     @Option(name: .customLong("admin-token"), help: "The server's admin token [env: CAMPAIGN_MOCK_ADMIN_TOKEN].")
     var adminToken: String?
 
     /// The server to call; a bad address is a usage error naming `flag`.
     func endpoint(flag: String = "--server") throws(CommandFailure) -> HTTPClient.Endpoint {
-        let url = server ?? ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_SERVER"] ?? "http://127.0.0.1:8080"
+        let environment = ProcessInfo.processInfo.environment
+        let url =
+            server ?? environment["CAMPAIGN_MOCK_SERVER"]
+            ?? "http://127.0.0.1:\(environment["CAMPAIGN_MOCK_PORT"].flatMap { UInt16($0) } ?? 8080)"
         do {
             return try HTTPClient.Endpoint(url: url)
         } catch {

@@ -1,5 +1,7 @@
 import CampaignMock
+import CampaignMockCore
 import CampaignMockTestSupport
+import Dispatch
 import Foundation
 import Testing
 
@@ -45,19 +47,60 @@ struct CLITests {
         }
     }
 
-    /// `version` and `--version` say the same: the version, and the commit this checkout is at (the
-    /// tests run a build of it).
+    /// `version` and `--version` say the same: the version, and the commit the build was told of (the
+    /// Makefile exports CAMPAIGN_MOCK_COMMIT to the build and to the tests alike).
     @Test func printsTheVersionAndTheCommit() throws {
-        let head = try runProcess("/usr/bin/env", ["git", "-C", packageRoot, "rev-parse", "--short=12", "HEAD"])
-        let commit = head.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let commit = ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmpty ? nil : $0 }
         for arguments in [["version"], ["--version"]] {
             let result = try runProcess(binary, arguments)
             #expect(result.code == 0)
-            #expect(result.output.hasPrefix("campaign-mock \(CampaignMockServer.version) (commit "))
-            if head.code == 0 {
-                #expect(
-                    result.output.contains("(commit \(commit)"), "\(result.output) names another commit than \(commit)")
+            #expect(result.output == "campaign-mock \(CampaignMockServer.version) (commit \(commit ?? "unknown"))\n")
+        }
+    }
+
+    /// A container's health check has no curl: `health` answers 0 for a ready server, 1 with the reason
+    /// for one that is gone, and finds the server by CAMPAIGN_MOCK_PORT as the container sets it.
+    @Test func healthSaysWhetherTheServerIsReady() throws {
+        let directory = TemporaryDirectory()
+        let (server, port) = try startServe(["--in-memory"], in: directory)
+        let ready = try runProcess(binary, ["health", "--server", "http://127.0.0.1:\(port)"])
+        #expect(ready.code == 0)
+        #expect(ready.output == "ready: 127.0.0.1:\(port)\n")
+        let byPort = try runProcess(binary, ["health"], environment: ["CAMPAIGN_MOCK_PORT": "\(port)"])
+        #expect(byPort.code == 0)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit(timeoutSeconds: 10) == 0)
+        let gone = try runProcess(binary, ["health", "--server", "http://127.0.0.1:\(port)", "--timeout", "2"])
+        #expect(gone.code == 1)
+        #expect(gone.error.contains("not ready: cannot connect to 127.0.0.1:\(port)"))
+    }
+
+    /// A server that closes the connection before answering: the client commands fail with a message
+    /// and exit 1, not die of SIGPIPE (141).
+    @Test func clientCommandsSurviveAServerThatHangsUp() throws {
+        let listener = try Socket.listen(on: SocketAddress(parsing: "127.0.0.1", port: 0), backlog: 16)
+        let port = try listener.localAddress().port
+        let done = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
+        Thread {
+            while done.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
+                if let (client, _) = try? listener.accept() { client.resetAndClose() }
             }
+            stopped.signal()
+        }.start()
+        // The listener closes only once the thread stopped taking connections from it.
+        defer {
+            done.signal()
+            stopped.wait()
+            listener.close()
+        }
+        let server = "http://127.0.0.1:\(port)"
+        for arguments in [
+            ["push", "--server", server, "--token", "t", "--title", "x"], ["health", "--server", server],
+        ] {
+            let result = try runProcess(binary, arguments)
+            #expect(result.code == 1, "\(arguments[0]) exited \(result.code): \(result.error)")
+            #expect(!result.error.isEmpty)
         }
     }
 
@@ -72,7 +115,7 @@ struct CLITests {
         #expect(result.code == 2)
         #expect(
             result.error.contains("'start' is not a campaign-mock command. Did you mean 'serve'?"), "\(result.error)")
-        for command in ["serve", "push", "tail", "replay", "ca", "version"] {
+        for command in ["serve", "push", "tail", "replay", "ca", "health", "version"] {
             #expect(result.error.contains("\n  \(command) "), "\(command) is not listed: \(result.error)")
         }
     }

@@ -107,7 +107,3 @@ public let campaignMockBinary: String = {
         ?? URL(fileURLWithPath: CommandLine.arguments[0])
     return testBundle.deletingLastPathComponent().appendingPathComponent("campaign-mock").path
 }()
-
-/// The package's root folder (the one holding Package.swift), found from this file's place in it.
-public let packageRoot: String = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path

@@ -1,8 +1,8 @@
 #ifndef CBUILDINFO_BUILD_INFO_H
 #define CBUILDINFO_BUILD_INFO_H
 
-/* The git commit this binary was built from, as Package.swift found it (or CAMPAIGN_MOCK_COMMIT in the
-   environment of the build); "" when it was built outside a git checkout. */
+/* The git commit this binary was built from: CAMPAIGN_MOCK_COMMIT in the environment of the build (the
+   Makefile sets it), or "" when the build was not told. */
 const char *campaign_mock_build_commit(void);
 
 #endif
