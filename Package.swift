@@ -1,5 +1,11 @@
 // swift-tools-version:6.2
+// Swift 6.2 (Xcode 26 on macOS): `treatAllWarnings` and the upcoming features below need it; the server uses
+// Synchronization's Mutex, which macOS has from 15 on (README, "Building on macOS").
 import PackageDescription
+
+#if os(macOS)
+    import Foundation
+#endif
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -12,6 +18,22 @@ let swiftSettings: [SwiftSetting] = [
 /// Makefile sets from git for every build (SwiftPM caches `Context.gitInformation` across commits, so it
 /// would name an old one). A build without it says "commit unknown".
 let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmpty ? nil : $0 }
+
+#if os(macOS)
+    /// macOS has SQLite in its SDK: the binary uses the system's library, nothing from Homebrew.
+    let sqlitePackage: String? = nil
+    /// OpenSSL comes from Homebrew. SwiftPM looks for `openssl.pc` with the `brew` and `pkg-config` on PATH,
+    /// and Xcode has neither there: so the manifest names Homebrew's file itself (Apple silicon, then Intel)
+    /// unless PKG_CONFIG_PATH says where to look.
+    let openSSLPackage: String =
+        Context.environment["PKG_CONFIG_PATH"] != nil
+        ? "openssl"
+        : ["/opt/homebrew", "/usr/local"].map { $0 + "/opt/openssl@3/lib/pkgconfig/openssl.pc" }
+            .first { FileManager.default.fileExists(atPath: $0) } ?? "openssl"
+#else
+    let sqlitePackage: String? = "sqlite3"
+    let openSSLPackage = "openssl"
+#endif
 
 let package = Package(
     name: "campaign-mock",
@@ -28,14 +50,14 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+            pkgConfig: sqlitePackage,
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         // Linux calls that Swift's Glibc module does not export (epoll, accept4, pthread_setname_np).
         .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "COpenSSL",
-            pkgConfig: "openssl",
+            pkgConfig: openSSLPackage,
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(

@@ -1,5 +1,11 @@
 import COpenSSL
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What a client connection trusts: the system's CA store, and optionally more CAs from a PEM file
 /// (a local CA, a company proxy). Peers are verified, host names checked. Immutable after `init`.
 package final class TLSClientContext: @unchecked Sendable {
@@ -15,6 +21,11 @@ package final class TLSClientContext: @unchecked Sendable {
         }
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         _ = SSL_CTX_set_default_verify_paths(context)
+        // OpenSSL's default is the folder of the machine it was built for (for a release binary, linked
+        // statically, the build machine's); the system's own bundle is read too. `SSL_CERT_FILE` wins.
+        if getenv("SSL_CERT_FILE") == nil, let bundle = Self.systemBundles.first(where: { access($0, R_OK) == 0 }) {
+            _ = SSL_CTX_load_verify_locations(context, bundle, nil)
+        }
         if let extraCAFile, SSL_CTX_load_verify_locations(context, extraCAFile, nil) != 1 {
             throw TLSError("reading the CA file \(extraCAFile)")
         }
@@ -23,6 +34,12 @@ package final class TLSClientContext: @unchecked Sendable {
     deinit {
         SSL_CTX_free(handle)
     }
+
+    /// Where systems keep the bundle of CAs they trust: Debian and Ubuntu (and Alpine), Fedora and RHEL,
+    /// macOS (its copy of the system roots; the Keychain's added CAs are not in it: `--upstream-ca`).
+    static let systemBundles = [
+        "/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem",
+    ]
 }
 
 /// A blocking TLS client connection over a connected socket (with its send/receive timeouts).
