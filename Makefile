@@ -10,7 +10,13 @@
 #                  Tests/Contract/: the admin API contract test (schemathesis), the SOAP router driven by
 #                  zeep and the examples of the README and docs/, all against live servers, then the kill -9
 #                  durability check (5 kills)
-#   make lint      check formatting (swift format, strict)
+#   make lint      check formatting (swift format, strict), every shell script (shellcheck), the workflows
+#                  (actionlint), the Dockerfiles (hadolint) and the Homebrew formula (ruby -c); setup-lint
+#                  installs those tools (Debian packages, and .venv/ with Tests/Contract/requirements-lint.txt)
+#   make dist      the release artifact for this machine, as the release workflow builds it:
+#                  dist/campaign-mock-<version>-linux-<arch>.tar.gz and .sha256 (docs/install.md)
+#   make test-dist  make dist, then run it in a bare Debian (debootstrap), install it with install.sh and
+#                  run the Homebrew formula's test block on it (Tests/Contract/test_release.py; make test runs it)
 #   make format    fix formatting in place
 #   make build     debug build
 #   make release   optimised build (.build/release/campaign-mock)
@@ -39,6 +45,11 @@ SERVER_PACKAGES := libsqlite3-dev libssl-dev pkg-config
 TEST_PACKAGES := curl openssl python3-venv apache2-utils
 BROWSER_PACKAGES := chromium chromium-driver
 JVM_PACKAGES := default-jdk-headless junit5
+# What `make lint` needs besides Swift: shellcheck, Ruby (the Homebrew formula's syntax and test block) and
+# Python's venv for the linters of Tests/Contract/requirements-lint.txt (hadolint, actionlint).
+LINT_PACKAGES := shellcheck ruby python3-venv
+# What the release artifact's test needs: debootstrap (the bare Debian it runs in) and Ruby (the formula).
+DIST_TEST_PACKAGES := debootstrap ruby curl
 # The test tools (schemathesis, zeep, pytest) live in this project-local virtual environment, never in
 # the system Python (Debian and Ubuntu refuse that).
 VENV := .venv
@@ -46,7 +57,7 @@ VENV_PYTHON := $(VENV)/bin/python
 BIN_PATH = $$($(SWIFT) build --show-bin-path)
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 
-.PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench durability
+.PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench durability dist setup-lint test-dist
 
 # Installs the missing Debian packages of $(1) (or the Homebrew ones of $(2) on macOS), a line each.
 define install_packages
@@ -64,6 +75,12 @@ define install_packages
 			brew list $$formula >/dev/null 2>&1 || { echo "==> installing $$formula (Homebrew)"; brew install $$formula; }; \
 		done; \
 	fi
+endef
+
+# Creates the project-local Python environment .venv/ when it is missing.
+define make_venv
+	@[ -x $(VENV_PYTHON) ] || { echo "==> creating the project's Python environment $(VENV)/ ($(PYTHON) -m venv)"; \
+		$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "python3 -m venv failed: install python3-venv"; exit 1; }; }
 endef
 
 setup:
@@ -85,8 +102,7 @@ setup-test: setup
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(JVM_PACKAGES) >/dev/null; } \
 			|| echo "    could not install them: the JVM client's tests will be skipped"; \
 	fi
-	@[ -x $(VENV_PYTHON) ] || { echo "==> creating the test environment $(VENV)/ ($(PYTHON) -m venv)"; \
-		$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "python3 -m venv failed: install python3-venv"; exit 1; }; }
+	$(make_venv)
 	@$(VENV_PYTHON) Tests/Contract/requirements_met.py || { \
 		echo "==> installing the test tools into $(VENV)/ (Tests/Contract/requirements.txt; a minute the first time)"; \
 		$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements.txt; }
@@ -116,6 +132,12 @@ install: setup release
 		|| $(SUDO) install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/campaign-mock" "$(PREFIX)/bin/campaign-mock"
 	@echo "==> installed $(PREFIX)/bin/campaign-mock"
 
+# The release artifact of this machine, built as the release workflow builds it
+# (.github/workflows/release.yml): dist/campaign-mock-<version>-linux-<arch>.tar.gz and its .sha256,
+# the binary linked statically against everything but the C library (scripts/dist.sh; docs/install.md).
+dist: setup
+	@SWIFT=$(SWIFT) scripts/dist.sh
+
 test: setup-test
 	@echo "==> building campaign-mock and its tests"
 	@$(SWIFT) build --build-tests
@@ -124,13 +146,25 @@ test: setup-test
 	@echo "==> admin API contract (schemathesis)"
 	@PYTHON=$(VENV_PYTHON) Tests/Contract/schemathesis.sh "$(BIN_PATH)/campaign-mock"
 	@echo "==> SOAP clients (zeep, acc-js-sdk when ACC_JS_SDK_DIR is set) and the examples of the README and docs/ (pytest)"
-	@CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider Tests/Contract
+	@CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider \
+		--ignore=Tests/Contract/test_release.py Tests/Contract
 	@echo "==> JVM client (javac --release 11, JUnit 5)"
 	@if command -v javac >/dev/null 2>&1 && [ -f /usr/share/java/junit-platform-console-standalone.jar ]; then \
 		CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" clients/jvm/build.sh test; \
 	else echo "    skipped: needs javac and Debian's junit5 (make setup-test installs them)"; fi
 	@echo "==> kill -9 durability (5 kills)"
 	@$(VENV_PYTHON) bench/durability.py --kills 5 --binary "$(BIN_PATH)/campaign-mock"
+	@echo "==> release artifact: make dist, then it runs in a bare Debian, installs with install.sh and passes the formula's test (make test-dist)"
+	@$(MAKE) --no-print-directory test-dist
+
+# The release artifact, tested as a user gets it (Tests/Contract/test_release.py): in a bare Debian root
+# file system made by debootstrap (.build-dist/rootfs, kept for the next run), through install.sh, and
+# under the Homebrew formula's install and test blocks.
+test-dist: dist
+	$(call install_packages,$(DIST_TEST_PACKAGES),)
+	$(make_venv)
+	@$(VENV_PYTHON) Tests/Contract/requirements_met.py || $(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements.txt
+	@CAMPAIGN_MOCK_DIST_DIR=dist $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider Tests/Contract/test_release.py
 
 # The JVM client's jar (clients/jvm/build/campaign-mock-client.jar), built with the JDK alone.
 jvm-client:
@@ -139,8 +173,30 @@ jvm-client:
 durability: build
 	$(PYTHON) bench/durability.py --kills 20 --binary "$$($(SWIFT) build --show-bin-path)/campaign-mock"
 
-lint:
-	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+setup-lint:
+	$(call install_packages,$(LINT_PACKAGES),shellcheck ruby)
+	$(make_venv)
+	@$(VENV_PYTHON) Tests/Contract/requirements_met.py Tests/Contract/requirements-lint.txt || { \
+		echo "==> installing the linters into $(VENV)/ (Tests/Contract/requirements-lint.txt)"; \
+		$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements-lint.txt; }
+
+# Every shell script of the repository: *.sh, and files whose first line runs sh, bash or dash.
+SHELL_SCRIPTS = $$(git ls-files --cached --others --exclude-standard | while IFS= read -r file; do \
+		case "$$file" in *.sh) echo "$$file" ;; \
+		*) if [ -f "$$file" ] && head -n 1 "$$file" | grep -Eq '^\#!.*[/ ](ba|da)?sh( |$$)'; then echo "$$file"; fi ;; esac; \
+	done)
+
+lint: setup-lint
+	@echo "==> swift format"
+	@$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+	@echo "==> shellcheck: $(SHELL_SCRIPTS)" | tr '\n' ' '; echo
+	@shellcheck $(SHELL_SCRIPTS)
+	@echo "==> actionlint (.github/workflows, with shellcheck on their run: scripts)"
+	@PATH="$(CURDIR)/$(VENV)/bin:$$PATH" actionlint
+	@echo "==> hadolint: $$(git ls-files --cached --others --exclude-standard '*Dockerfile*' | tr '\n' ' ')"
+	@$(VENV)/bin/hadolint $$(git ls-files --cached --others --exclude-standard '*Dockerfile*')
+	@echo "==> ruby -c: the Homebrew formula and its test shim"
+	@for file in Formula/*.rb Tests/Contract/homebrew_shim.rb; do ruby -c "$$file" >/dev/null || exit 1; done
 
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
@@ -185,4 +241,6 @@ fuzz:
 	done
 
 clean:
-	rm -rf .build .build-fuzz $(VENV)
+	@# .build-dist holds the release test's Debian root file system: never removed while something is mounted in it.
+	@if grep -q " $(CURDIR)/.build-dist/" /proc/mounts 2>/dev/null; then echo "something is mounted under .build-dist/: unmount it first"; exit 1; fi
+	rm -rf .build .build-fuzz .build-dist dist $(VENV)

@@ -8,10 +8,12 @@ JUNIT_JARS="${JUNIT_JARS:-/usr/share/java}"
 API="$JUNIT_JARS/junit-jupiter-api.jar:$JUNIT_JARS/apiguardian-api.jar:$JUNIT_JARS/opentest4j.jar"
 rm -rf build
 mkdir -p build/classes build/test-classes
+# shellcheck disable=SC2046 # the sources' paths have no spaces
 javac --release 11 -Xlint:all -Werror -d build/classes -cp "$API" $(find src/main -name '*.java')
 jar --create --file build/campaign-mock-client.jar -C build/classes .
 echo "==> built clients/jvm/build/campaign-mock-client.jar"
 [ "${1:-}" = test ] || exit 0
+# shellcheck disable=SC2046 # the sources' paths have no spaces
 javac --release 11 -Xlint:all -d build/test-classes -cp "build/classes:$API" $(find src/test -name '*.java')
 exec java -jar "$JUNIT_JARS/junit-platform-console-standalone.jar" --disable-banner --fail-if-no-tests \
     --class-path "build/classes:build/test-classes" --select-package campaignmock.client
