@@ -20,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import tarfile
+import socket
 import threading
 import time
 
@@ -153,6 +154,9 @@ def rootfs():
         pytest.skip("the bare-Debian test needs root (chroot, debootstrap)")
     if not shutil.which("debootstrap"):
         pytest.skip("the bare-Debian test needs debootstrap (make test-dist installs it)")
+    if subprocess.run(["unshare", "--mount", "--propagation", "private", "true"], capture_output=True).returncode:
+        pytest.skip("the bare-Debian test needs mount namespaces (unshare --mount), which an unprivileged "
+                    "container does not allow")
     marker = ROOTFS / ".campaign-mock-rootfs"
     if not marker.exists():
         partial = ROOTFS.with_name("rootfs.partial")
@@ -167,17 +171,19 @@ def rootfs():
         assert made.returncode == 0, f"debootstrap from {mirror} failed:\n{made.stdout[-3000:]}{made.stderr[-3000:]}"
         (partial / ".campaign-mock-rootfs").write_text(f"debootstrap --variant=minbase bookworm {mirror}\n")
         partial.rename(ROOTFS)
-    assert not (ROOTFS / "usr/lib/x86_64-linux-gnu/libsqlite3.so.0").exists()
-    assert not list((ROOTFS / "usr/lib").glob("*/libssl.so*")), "the bare Debian has OpenSSL: not bare"
+    for library in ("libsqlite3.so*", "libssl.so*", "libcrypto.so*"):
+        assert not list((ROOTFS / "usr/lib").glob(f"*/{library}")), f"the Debian in {ROOTFS} has {library}: not bare"
     return ROOTFS
 
 
-def in_rootfs(rootfs, *command):
+def in_rootfs(rootfs, *command, user=None):
     """COMMAND run in ROOTFS as on a booted system, with /proc mounted (the Swift runtime reads its
     arguments from /proc/self/cmdline), in a mount namespace of its own: the mount goes with the process.
-    Each step execs the next, so the process's id is the command's and signals reach it."""
+    Each step execs the next, so the process's id is the command's and signals reach it. USER is
+    "uid:gid" to run as."""
+    chroot = ["chroot", f"--userspec={user}"] if user else ["chroot"]
     return ["unshare", "--mount", "--propagation", "private", "sh", "-c",
-            'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"', str(rootfs), *map(str, command)]
+            'mount -t proc proc "$0/proc" && exec "$@"', str(rootfs), *chroot, str(rootfs), *map(str, command)]
 
 
 @pytest.fixture
@@ -240,6 +246,41 @@ def test_in_a_bare_debian_it_serves_registers_and_stops_cleanly(rootfs, installe
             server.kill()
             raise
     assert status == 0, f"exited {status} on SIGTERM:\n{server.stderr.read()}"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_in_a_bare_debian_the_images_health_check_follows_the_server(rootfs, installed_in_rootfs):
+    """The images' HEALTHCHECK, `campaign-mock health`, with their settings and their non-root user
+    (65532) and nothing but the C library around: 1 before the server listens, 0 while it serves, 1 after."""
+    data = rootfs / "var/lib/campaign-mock-test"
+    data.mkdir(parents=True, exist_ok=True)
+    os.chown(data, 65532, 65532)
+    env = dict(os.environ, CAMPAIGN_MOCK_HOST="127.0.0.1", CAMPAIGN_MOCK_PORT=str(free_port()),
+               CAMPAIGN_MOCK_DATA_DIR="/var/lib/campaign-mock-test")
+
+    def health():
+        return subprocess.run(in_rootfs(rootfs, installed_in_rootfs, "health", user="65532:65532"), env=env,
+                              capture_output=True, text=True, timeout=30)
+
+    assert health().returncode == 1
+    server = subprocess.Popen(in_rootfs(rootfs, installed_in_rootfs, "serve", user="65532:65532"), env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        banner = read_banner(server)
+        assert f"http://127.0.0.1:{env['CAMPAIGN_MOCK_PORT']}" in banner, f"no banner:\n{banner}"
+        ready = health()
+        assert ready.returncode == 0, ready.stdout + ready.stderr
+    finally:
+        server.send_signal(signal.SIGTERM)
+        status = server.wait(timeout=30)
+    assert status == 0, server.stderr.read()
+    assert health().returncode == 1
+    assert [path.stat().st_uid for path in data.glob("*.sqlite3")] == [65532]
 
 
 def test_in_a_bare_debian_the_release_smoke_test_passes(rootfs, installed_in_rootfs, tmp_path):
