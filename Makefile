@@ -32,6 +32,10 @@
 # FUZZ_SECONDS, FUZZ_TARGETS (default: all five).
 
 SWIFT ?= swift
+# The commit `campaign-mock --version` names, handed to every build (and test) through the environment:
+# Package.swift defines it for one C file, so a new commit recompiles that file alone.
+export CAMPAIGN_MOCK_COMMIT ?= $(shell commit=$$(git rev-parse --short=12 HEAD 2>/dev/null) \
+	&& { git diff --quiet HEAD 2>/dev/null && echo $$commit || echo $$commit-modified; })
 PYTHON ?= python3
 PREFIX ?= /usr/local
 ARGS ?=
@@ -83,8 +87,9 @@ define make_venv
 		$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "python3 -m venv failed: install python3-venv"; exit 1; }; }
 endef
 
+# On macOS SQLite comes from the SDK and Package.swift reads Homebrew's openssl.pc itself: openssl@3 alone.
 setup:
-	$(call install_packages,$(SERVER_PACKAGES),sqlite openssl@3 pkg-config)
+	$(call install_packages,$(SERVER_PACKAGES),openssl@3)
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6.2 or newer is required: https://www.swift.org/install"; exit 1; }
 
 setup-test: setup
@@ -226,7 +231,11 @@ bench-instructions: setup
 
 # Each target starts from its seeds in Fuzz/corpus/<target> (python3 Fuzz/make-corpus.py) and keeps
 # what it learns in .build-fuzz/corpus/<target>; a crash is written to Fuzz/crashes/ and fails the run.
+# Xcode's Swift says "(swiftlang-…)" in its version, a swift.org toolchain "(swift-6.2-RELEASE)".
 fuzz:
+	@if [ "$$(uname -s)" = Darwin ] && ! $(SWIFT) --version 2>/dev/null | grep -q "(swift-"; then \
+		echo "make fuzz needs libFuzzer, which Xcode's toolchain does not ship: install a swift.org toolchain"; \
+		echo "(https://www.swift.org/install/macos/) and run TOOLCHAINS=swift make fuzz, or fuzz on Linux."; exit 1; fi
 	$(SWIFT) build --build-path .build-fuzz --product campaign-mock-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 	@mkdir -p Fuzz/crashes
 	@for target in $(FUZZ_TARGETS); do \
