@@ -24,11 +24,12 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
     let sqlitePackage: String? = nil
     /// OpenSSL comes from Homebrew. SwiftPM looks for `openssl.pc` with the `brew` and `pkg-config` on PATH,
     /// and Xcode has neither there: so the manifest names Homebrew's file itself (Apple silicon, then Intel)
-    /// unless PKG_CONFIG_PATH says where to look.
+    /// unless PKG_CONFIG_PATH says where to look. `libcrypto.pc`, not `openssl.pc`: it requires no other
+    /// file, found by name only, and gives the same folders (the module map links both libraries).
     let openSSLPackage: String =
         Context.environment["PKG_CONFIG_PATH"] != nil
         ? "openssl"
-        : ["/opt/homebrew", "/usr/local"].map { $0 + "/opt/openssl@3/lib/pkgconfig/openssl.pc" }
+        : ["/opt/homebrew", "/usr/local"].map { $0 + "/opt/openssl@3/lib/pkgconfig/libcrypto.pc" }
             .first { FileManager.default.fileExists(atPath: $0) } ?? "openssl"
 #else
     let sqlitePackage: String? = "sqlite3"

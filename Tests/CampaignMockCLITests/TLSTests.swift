@@ -61,7 +61,7 @@ private final class TLSServer {
 
     func openssl(_ arguments: [String]) throws -> (code: Int32, output: String) {
         let command =
-            "echo | openssl s_client -connect 127.0.0.1:\(httpsPort) -CAfile \(caFile) "
+            "echo | '\(opensslTool)' s_client -connect 127.0.0.1:\(httpsPort) -CAfile \(caFile) "
             + arguments.joined(separator: " ")
         let result = try runProcess("/bin/sh", ["-c", command + " 2>&1"])
         return (result.code, result.output)
@@ -192,7 +192,7 @@ struct TLSTests {
     @Test func servesACertificateOfOnesOwn() throws {
         let directory = TemporaryDirectory()
         let made = try runProcess(
-            "/usr/bin/openssl",
+            opensslTool,
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
                 "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
@@ -240,10 +240,10 @@ struct TLSTests {
         try export("mobileconfig", "ca.mobileconfig")
         try export("android-nsc", "res")
         let pem = try runProcess(
-            "/usr/bin/openssl",
+            opensslTool,
             ["x509", "-in", directory.path + "/ca.pem", "-noout", "-fingerprint", "-sha256", "-subject"])
         let der = try runProcess(
-            "/usr/bin/openssl",
+            opensslTool,
             ["x509", "-inform", "der", "-in", directory.path + "/ca.cer", "-noout", "-fingerprint", "-sha256"])
         #expect(pem.output.contains("CN = campaign-mock local CA"))
         #expect(pem.output.split(separator: "\n").first == der.output.split(separator: "\n").first)

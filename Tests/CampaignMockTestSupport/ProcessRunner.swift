@@ -102,8 +102,20 @@ public func runProcess(
 /// The built `campaign-mock` binary: `CAMPAIGN_MOCK_BINARY`, or the one next to the test bundle.
 public let campaignMockBinary: String = {
     if let path = ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_BINARY"] { return path }
-    let testBundle =
-        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
-        ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    #if canImport(Darwin)
+        // macOS runs Swift Testing's tests inside a toolchain process that loads the bundle: the bundle is
+        // found through a class of its own, not the process's arguments.
+        let testBundle = Bundle(for: ChildProcess.self).bundleURL
+    #else
+        let testBundle =
+            Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
+            ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    #endif
     return testBundle.deletingLastPathComponent().appendingPathComponent("campaign-mock").path
 }()
+
+/// The OpenSSL command-line tool the certificate tests ask: macOS's /usr/bin/openssl is LibreSSL, which
+/// prints certificates otherwise and lacks options the tests use, so Homebrew's OpenSSL 3 comes first there.
+public let opensslTool: String =
+    ["/opt/homebrew/opt/openssl@3/bin/openssl", "/usr/local/opt/openssl@3/bin/openssl", "/usr/bin/openssl"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "openssl"

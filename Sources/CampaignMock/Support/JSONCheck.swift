@@ -34,8 +34,9 @@ enum JSONCheck {
         }
     }
 
-    /// Nesting deeper than this is refused rather than read with the stack.
-    static let maximumDepth = 256
+    /// Nesting deeper than this is refused rather than read with the stack. Low enough for Foundation's
+    /// decoder after it on a 512 KiB stack, what macOS gives Dispatch's threads (it crashed at 180 levels).
+    static let maximumDepth = 64
 
     private struct Reader {
         let bytes: [UInt8]

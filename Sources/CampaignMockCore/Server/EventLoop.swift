@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One thread multiplexing many connections over a ``Poller``.
 ///
 /// Everything but the mailbox is confined to the loop's own thread: other threads (handlers replying
@@ -41,6 +47,7 @@ final class EventLoop: @unchecked Sendable {
     private var readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     private var running = true
     private var lastSweep: UInt64 = 0
+    private var lastWaitFailureLog: UInt64 = 0
     private var thread: SystemThread?
     /// The loop thread's ``SystemThread/currentID``, taken when it starts.
     private var threadID: UInt = 0
@@ -101,7 +108,19 @@ final class EventLoop: @unchecked Sendable {
         while running {
             polling.store(true, ordering: .sequentiallyConsistent)
             let pending = mailbox.withLock { !$0.isEmpty }
-            let events = (try? poller.wait(timeoutMilliseconds: pending ? 0 : 100)) ?? []
+            let events: [Poller.Event]
+            do {
+                events = try poller.wait(timeoutMilliseconds: pending ? 0 : 100)
+            } catch {
+                // macOS's poll(2) refuses more descriptors than OPEN_MAX (EINVAL): say so once a second at
+                // most, and wait a little, instead of spinning.
+                if Clock.monotonicNanoseconds() - lastWaitFailureLog > 1_000_000_000 {
+                    lastWaitFailureLog = Clock.monotonicNanoseconds()
+                    server.logger.error("the event loop cannot wait: \(error)", ["open": String(connections.count)])
+                }
+                usleep(10_000)
+                events = []
+            }
             polling.store(false, ordering: .sequentiallyConsistent)
             let now = Clock.monotonicNanoseconds()
             for event in events {

@@ -59,7 +59,7 @@ final class HTTPServerCore: Sendable {
 /// An HTTP/1.1 server on non-blocking POSIX sockets.
 ///
 /// A fixed set of event loops (``HTTPServerConfiguration/eventLoopCount``, one per core by default)
-/// each multiplex their connections with epoll (kqueue on Darwin). A thread per connection would
+/// each multiplex their connections with epoll (`poll(2)` on macOS). A thread per connection would
 /// pay two context switches per request; the loops keep a slow or stalled client from costing more
 /// than its buffers, and the handler decides when to answer through its ``ReplyChannel``.
 package final class HTTPServer: Sendable {
@@ -132,8 +132,11 @@ package final class HTTPServer: Sendable {
     private static func prepareProcess() {
         Socket.ignoreBrokenPipeSignal()
         var limit = rlimit()
-        if getrlimit(openFilesResource, &limit) == 0 && limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = min(limit.rlim_max, largestOpenFilesLimit)
+        // Only ever raised: on macOS a soft limit already above OPEN_MAX stays as it is.
+        if getrlimit(openFilesResource, &limit) == 0, case let target = min(limit.rlim_max, largestOpenFilesLimit),
+            limit.rlim_cur < target
+        {
+            limit.rlim_cur = target
             _ = setrlimit(openFilesResource, &limit)
         }
     }

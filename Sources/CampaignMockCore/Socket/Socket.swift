@@ -57,7 +57,7 @@ package struct Socket: Sendable, Hashable {
                     }
                 }
             }
-        } catch  where isWouldBlock(error) || error.errno == ECONNABORTED {
+        } catch  where isWouldBlock(error) || error.errno == ECONNABORTED || isResetBeforeAccepted(error) {
             return nil
         }
         let socket = Socket(descriptor: accepted)
@@ -147,6 +147,8 @@ package struct Socket: Sendable, Hashable {
     private func sendNoSignal(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
     }
+    /// `accept4` sets the flags itself: nothing fails after the connection is taken.
+    private func isResetBeforeAccepted(_ error: SystemCallError) -> Bool { false }
     private func platformListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { Glibc.listen(descriptor, backlog) }
     private func platformRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         Glibc.read(descriptor, buffer, count)
@@ -181,6 +183,9 @@ package struct Socket: Sendable, Hashable {
         }
         return accepted
     }
+    /// A peer that reset before its flags were set makes `fcntl` or `setsockopt` fail with EINVAL: that
+    /// connection is gone, the listener is fine (as swift-nio treats it).
+    private func isResetBeforeAccepted(_ error: SystemCallError) -> Bool { error.errno == EINVAL }
     private func sendNoSignal(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         send(descriptor, bytes, count, 0)
     }

@@ -9,7 +9,7 @@ struct LocalCertificateAuthorityTests {
     private func text(_ pem: [UInt8], directory: TemporaryDirectory) throws -> String {
         let path = directory.path + "/\(UUID().uuidString).pem"
         try Data(pem).write(to: URL(fileURLWithPath: path))
-        return try runProcess("/usr/bin/openssl", ["x509", "-in", path, "-noout", "-text"]).output
+        return try runProcess(opensslTool, ["x509", "-in", path, "-noout", "-text"]).output
     }
 
     @Test func makesACAAndAServerCertificateDevicesAccept() throws {

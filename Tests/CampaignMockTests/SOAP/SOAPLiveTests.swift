@@ -417,13 +417,3 @@ struct SOAPLiveTests {
         #expect(missing.body.contains("No WSDL for schema 'nms:delivery'"))
     }
 }
-
-/// The test process's resident memory, on Linux.
-enum ResidentMemory {
-    static func megabytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-            let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { return nil }
-        return pages * 4096 / (1 << 20)
-    }
-}

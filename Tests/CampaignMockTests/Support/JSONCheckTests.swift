@@ -40,6 +40,6 @@ import Testing
 
     @Test func refusesNestingBeyondItsDepthInsteadOfOverflowingTheStack() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(JSONCheck.problem(in: Array(deep.utf8))?.description.contains("nested deeper than 256") == true)
+        #expect(JSONCheck.problem(in: Array(deep.utf8))?.description.contains("nested deeper than 64") == true)
     }
 }
