@@ -1,6 +1,7 @@
 """campaign-mock out of file descriptors (docs/security.md): with a low RLIMIT_NOFILE and more open
 /_mock/stream readers than it allows, the server must not spin, must go on serving the connections it
-has, say so once in its log, and take new clients again by itself once some readers leave.
+has, tell a new client at once with a 503 (a descriptor held in reserve makes room to answer it), say
+so once in its log, and take new clients again by itself once some readers leave.
 """
 import os
 import re
@@ -73,6 +74,16 @@ def test_out_of_descriptors_the_server_pauses_accepting_and_recovers():
             used = cpu_seconds(process.pid) - before
             assert used < 0.5, f"the server used {used:.2f} s of CPU in 2 s while idle"
             assert health_over(kept) == b"200"
+
+            # A new client is answered at once, with the reason, not left waiting.
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as refused:
+                refused.sendall(b"GET /_mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                refused.settimeout(2)
+                answer = b""
+                while chunk := refused.recv(4096):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 503"), answer[:200]
+            assert b"out of file descriptors" in answer
             assert open(log_path).read().count("out of file descriptors") == 1
 
             for stream in streams[:300]:

@@ -39,6 +39,11 @@ final class EventLoop: @unchecked Sendable {
     /// watched meanwhile (a level-triggered listener whose `accept` fails would wake the loop at once,
     /// forever), and new clients wait in the listen backlog.
     private var acceptPausedUntil: UInt64?
+    /// Whether accepting ran out of descriptors since it last succeeded (logged once per episode).
+    private var outOfDescriptors = false
+    /// A descriptor held in reserve for running out: closed to take one waiting client, answer it `503`
+    /// and close it, then taken again, so a new client hears why at once instead of waiting unanswered.
+    private var reserveDescriptor = EventLoop.takeReserve()
     private var acceptBackoff = EventLoop.firstAcceptBackoff
     private static let firstAcceptBackoff: UInt64 = 50_000_000
     private static let longestAcceptBackoff: UInt64 = 1_000_000_000
@@ -66,7 +71,10 @@ final class EventLoop: @unchecked Sendable {
 
     deinit {
         readBuffer.deallocate()
+        if reserveDescriptor >= 0 { Socket(descriptor: reserveDescriptor).close() }
     }
+
+    private static func takeReserve() -> Int32 { open("/dev/null", O_RDONLY | O_CLOEXEC) }
 
     /// Makes this loop accept connections on `sockets` and hand them round-robin to `loops`.
     func startAccepting(on sockets: [(socket: Socket, tls: TLSContext?)], distributingTo loops: [EventLoop])
@@ -188,11 +196,17 @@ final class EventLoop: @unchecked Sendable {
             do {
                 accepted = try listener.socket.accept()
             } catch {
-                if error.isOutOfDescriptors { pauseAccepting(error, now: now) }
-                return
+                guard error.isOutOfDescriptors else { return }
+                noteOutOfDescriptors(error)
+                switch refuseWithReserve(listener) {
+                case .refused: continue
+                case .nonePending: return
+                case .unavailable: return pauseAccepting(now: now)
+                }
             }
             guard let (socket, address) = accepted else { return }
-            if acceptPausedUntil == nil && acceptBackoff != Self.firstAcceptBackoff {
+            if outOfDescriptors {
+                outOfDescriptors = false
                 acceptBackoff = Self.firstAcceptBackoff
                 server.logger.warning("accepting connections again", ["open": String(server.connectionCount)])
             }
@@ -211,18 +225,42 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Stops watching the listeners for a while, longer each time it fails again (up to a second);
-    /// says so once per episode.
-    private func pauseAccepting(_ error: SystemCallError, now: UInt64) {
-        if acceptBackoff == Self.firstAcceptBackoff {
-            server.logger.error(
-                "out of file descriptors: new connections wait until some close (existing ones are served)",
-                [
-                    "reason": error.description, "open": String(server.connectionCount),
-                    "limit": String(HTTPServer.openFilesLimit),
-                    "hint": "raise the limit (ulimit -n) or close idle clients such as open /_mock/stream readers",
-                ])
+    private enum ReserveOutcome { case refused, nonePending, unavailable }
+
+    /// Out of descriptors: the reserve makes room for one waiting client, who is told `503` and closed.
+    private func refuseWithReserve(_ listener: (socket: Socket, tls: TLSContext?)) -> ReserveOutcome {
+        guard reserveDescriptor >= 0 else { return .unavailable }
+        Socket(descriptor: reserveDescriptor).close()
+        let accepted = try? listener.socket.accept()
+        if let (socket, _) = accepted {
+            if listener.tls == nil {
+                HTTPServerCore.refuse(socket, reason: "out of file descriptors: try again when clients have left")
+            } else {
+                socket.close()
+            }
         }
+        // Another thread may have taken the freed number meanwhile: then accepting pauses instead.
+        reserveDescriptor = Self.takeReserve()
+        guard reserveDescriptor >= 0 else { return .unavailable }
+        return accepted == nil ? .nonePending : .refused
+    }
+
+    /// Says once per episode that the process is out of descriptors.
+    private func noteOutOfDescriptors(_ error: SystemCallError) {
+        guard !outOfDescriptors else { return }
+        outOfDescriptors = true
+        server.logger.error(
+            "out of file descriptors: new clients get 503 until some connections close (existing ones are served)",
+            [
+                "reason": error.description, "open": String(server.connectionCount),
+                "limit": String(HTTPServer.openFilesLimit),
+                "hint": "raise the limit (ulimit -n) or close idle clients such as open /_mock/stream readers",
+            ])
+    }
+
+    /// Stops watching the listeners for a while, longer each time it fails again (up to a second): when
+    /// even the reserve could not be had.
+    private func pauseAccepting(now: UInt64) {
         for descriptor in listeners.keys { poller.unregister(descriptor) }
         acceptPausedUntil = now + acceptBackoff
         acceptBackoff = min(acceptBackoff * 2, Self.longestAcceptBackoff)

@@ -46,8 +46,8 @@ final class HTTPServerCore: Sendable {
     }
 
     /// Tells a client over the connection limit why it is turned away, then closes.
-    static func refuse(_ socket: Socket) {
-        let response = HTTPError(.serviceUnavailable, "too many open connections", headers: [.retryAfter: "1"])
+    static func refuse(_ socket: Socket, reason: String = "too many open connections") {
+        let response = HTTPError(.serviceUnavailable, reason, headers: [.retryAfter: "1"])
             .response.serialized(
                 date: HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds),
                 server: "campaign-mock", close: true, isHead: false)
