@@ -143,13 +143,17 @@ def main():
     results = {"requests": arguments.requests,
                "when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     with tempfile.TemporaryDirectory() as work:
-        base, _ = count(arguments.binary, None, 0, work)
+        # Without its debug information: valgrind 3.19 cannot read the DWARF 5 that clang writes for the C
+        # target (CBuildInfo) and gives up. The symbols stay; the instructions are the same.
+        binary = os.path.join(work, "campaign-mock")
+        subprocess.run(["objcopy", "--strip-debug", arguments.binary, binary], check=True)
+        base, _ = count(binary, None, 0, work)
         results["start_and_stop"] = base
         print(f"{'load':<28}{'instructions / request':>24}{'checkpoint thread':>20}")
         runs = [(name, load, 0) for name, load in LOADS.items() if load is not None]
         runs.append((f"tracking hit, {STREAMS} streams", LOADS["tracking hit"], STREAMS))
         for name, load, streams in runs:
-            total, checkpoint = count(arguments.binary, load, arguments.requests, work, streams=streams)
+            total, checkpoint = count(binary, load, arguments.requests, work, streams=streams)
             results[name] = round((total - checkpoint - base) / arguments.requests)
             results[f"{name}: checkpoint thread"] = round(checkpoint / arguments.requests)
             print(f"{name:<28}{results[name]:>24,}{results[f'{name}: checkpoint thread']:>20,}", flush=True)
