@@ -25,6 +25,8 @@
 #   make bench     benchmark the release build against nginx on loopback (bench/bench.py; BENCH_SECONDS)
 #   make setup-bench  install wrk and nginx for it (Debian/Ubuntu)
 #   make bench-instructions  instructions per tracking hit, registration and health check (callgrind)
+#   make bench-volume  the admin API's lists with 100,000 devices and 1,000,000 events
+#   make bench-retention  registrations while retention sweeps, against the same load without it
 #   make fuzz      build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
 #   make clean     remove build products
 #
@@ -61,7 +63,7 @@ VENV_PYTHON := $(VENV)/bin/python
 BIN_PATH = $$($(SWIFT) build --show-bin-path)
 SWIFT_SOURCES := Sources Tests Fuzz Package.swift
 
-.PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench durability dist setup-lint test-dist
+.PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench bench-retention durability dist setup-lint test-dist
 
 # Installs the missing Debian packages of $(1) (or the Homebrew ones of $(2) on macOS), a line each.
 define install_packages
@@ -223,6 +225,11 @@ bench: setup setup-bench
 bench-volume: setup
 	$(SWIFT) build -c release --product campaign-mock
 	$(PYTHON) bench/volume.py
+
+# Registrations while retention sweeps, against the same load without it (bench/retention.py).
+bench-retention: setup setup-bench
+	$(SWIFT) build -c release --product campaign-mock
+	$(PYTHON) bench/retention.py
 
 # Instructions per request (valgrind's callgrind): figures that do not move with the machine's load.
 bench-instructions: setup

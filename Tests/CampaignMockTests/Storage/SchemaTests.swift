@@ -61,13 +61,16 @@ import Testing
     }
 
     /// There is no index of devices by token alone: lookups by token go through the unique
-    /// (application_id, registration_token) index, never a scan of every device.
+    /// (application_id, registration_token) index, never a scan of every device. Retention has its index
+    /// by last registration.
     @Test func devicesAreFoundByTokenThroughTheUniqueIndex() throws {
         for connection in [try migrated(current: nil), try migrated(current: Schema.current)] {
             let indexes = try connection.query(
                 "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'devices'")
             #expect(
-                try indexes.map { try $0.text("name") }.sorted() == ["devices_user_key", "sqlite_autoindex_devices_1"])
+                try indexes.map { try $0.text("name") }.sorted() == [
+                    "devices_updated", "devices_user_key", "sqlite_autoindex_devices_1",
+                ])
             let plan = try connection.query(
                 "EXPLAIN QUERY PLAN SELECT d.id FROM devices d JOIN applications a ON a.id = d.application_id WHERE "
                     + DeviceLookup.byToken, ["token"])
@@ -133,5 +136,26 @@ import Testing
     @Test func aDatabaseMadeFromTheCurrentSchemaHasNothingLeftToMigrate() throws {
         let connection = try migrated(current: Schema.current)
         #expect(try SQLiteMigrator.migrate(connection, Schema.migrations, current: Schema.current).isEmpty)
+    }
+}
+
+extension SchemaTests {
+    /// Every step of a retention sweep goes through an index: none sorts or scans the devices or the
+    /// events, so a sweep costs the same whatever the store's size.
+    @Test func retentionSweepsThroughIndexes() throws {
+        let connection = try migrated(current: Schema.current)
+        for statement in [
+            "SELECT updated_at, id FROM devices ORDER BY updated_at DESC, id DESC LIMIT 1 OFFSET 10",
+            "SELECT id FROM devices WHERE (updated_at, id) <= (1, 1) ORDER BY updated_at, id LIMIT 10",
+            "SELECT id FROM devices WHERE updated_at < 1 ORDER BY updated_at LIMIT 10",
+            "SELECT id FROM tracking_events WHERE id <= 1 ORDER BY id LIMIT 10",
+            "SELECT max(id) FROM registrations",
+        ] {
+            let details = try connection.query("EXPLAIN QUERY PLAN " + statement).map { try $0.text("detail") }
+            let sortsOrScans = details.contains {
+                $0.contains("TEMP B-TREE") || ($0.hasPrefix("SCAN") && !$0.contains("INDEX"))
+            }
+            #expect(!sortsOrScans, "\(statement): \(details)")
+        }
     }
 }
