@@ -43,6 +43,9 @@ extension AdminAPI {
             for rule in rules { _ = faults.remove(id: rule.id ?? "") }
             deleted[.faults] = rules.count
         }
+        // A reset of everything gives the file's space back too (the rows are gone either way: a failed
+        // VACUUM leaves the space for new rows, as a partial reset does).
+        if parts.count == ResetPart.allCases.count && application == nil { _ = try? store.reclaimSpace() }
         let counts = ["deleted": Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })]
         stream.publish("reset", counts, facts: application.map { [.app: $0] } ?? [:])
         return AdminResponse.json(.ok, counts)

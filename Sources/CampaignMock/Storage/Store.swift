@@ -2,6 +2,12 @@ import CampaignMockCore
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The SQLite store: one writer thread with group commit, and reader connections.
 ///
 /// Writes are jobs. The writer takes every job queued when it wakes, runs them in one transaction
@@ -87,6 +93,37 @@ package final class Store: Sendable {
                 fail: { completion(.failure($0)) }))
     }
 
+    /// Gives the space of deleted rows back to the file system when they left much of the file free (a
+    /// quarter, and 4 MiB at least): `VACUUM` between two batches of writes, which wait for it, then a
+    /// checkpoint that truncates the WAL. Returns the bytes the database file shrank by.
+    package func reclaimSpace() throws -> Int64 {
+        guard path != nil else { return 0 }
+        let result = Mutex<Result<Int64, any Error>>(.success(0))
+        writer.enqueue(
+            Writer.Job(
+                run: { _ in {} }, fail: { error in result.withLock { $0 = .failure(error) } },
+                betweenTransactions: { connection in
+                    let pages = try connection.integer("PRAGMA page_count")
+                    let free = try connection.integer("PRAGMA freelist_count")
+                    let pageSize = try connection.integer("PRAGMA page_size")
+                    if free * 4 >= pages && free * pageSize >= 4 << 20 {
+                        try connection.execute("VACUUM")
+                        // The checkpoint thread may be copying meanwhile (busy): a few more tries.
+                        for _ in 0..<100 {
+                            let busy = try connection.query("PRAGMA wal_checkpoint(TRUNCATE)").first?[0].integer
+                            if busy == 0 { break }
+                            usleep(10_000)
+                        }
+                        let shrunk = (pages - (try connection.integer("PRAGMA page_count"))) * pageSize
+                        result.withLock { $0 = .success(shrunk) }
+                    }
+                    return {}
+                }))
+        // Jobs run in the order they came: once the next write is committed, this one's turn is over.
+        try writeAndWait { _ in }
+        return try result.withLock { $0 }.get()
+    }
+
     /// Runs `work` in the next batch and waits until it is committed.
     package func writeAndWait<T: Sendable>(_ work: @escaping @Sendable (StoreTransaction) throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
@@ -134,6 +171,9 @@ extension Store {
             /// Runs the write; returns what to call after the commit.
             let run: @Sendable (StoreTransaction) throws -> @Sendable () -> Void
             let fail: @Sendable (any Error) -> Void
+            /// Work done between two transactions instead (`VACUUM` cannot run inside one), in its turn;
+            /// returns what to call after it. `run` is not used then.
+            var betweenTransactions: (@Sendable (SQLiteConnection) throws -> @Sendable () -> Void)?
         }
 
         private let connection: SQLiteConnection
@@ -200,9 +240,28 @@ extension Store {
                     if !state.jobs.isEmpty { wakeup.signal() }
                     return (batch, state.closing && state.jobs.isEmpty)
                 }
-                if !jobs.isEmpty { commit(jobs) }
+                commitInTurn(jobs)
                 if closing { return }
             }
+        }
+
+        /// Commits the jobs up to each one that runs between transactions, then runs that one.
+        private func commitInTurn(_ jobs: [Job]) {
+            var batch: [Job] = []
+            for job in jobs {
+                guard let work = job.betweenTransactions else {
+                    batch.append(job)
+                    continue
+                }
+                if !batch.isEmpty { commit(batch) }
+                batch.removeAll()
+                do {
+                    try work(connection)()
+                } catch {
+                    job.fail(error)
+                }
+            }
+            if !batch.isEmpty { commit(batch) }
         }
 
         private func forgetApplicationsIfWritten() {

@@ -89,3 +89,38 @@ struct RetentionTests {
         #expect(retention["journal"] as? Int == 10_000)
     }
 }
+
+/// A reset of everything gives the file's space back; a partial one leaves it for new rows.
+@Suite(.timeLimit(.minutes(2)))
+struct ResetSpaceTests {
+    @Test func aResetOfEverythingShrinksTheFile() throws {
+        let live = try LiveServer()
+        let file = try #require(live.server.store.path)
+        // What the store takes on disk: the database file and its WAL.
+        func size() -> Int {
+            [file, file + "-wal"].reduce(0) { total, path in
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+                return total + (attributes?[.size] as? Int ?? 0)
+            }
+        }
+        // 200,000 events (tens of MB), written straight into the store.
+        try live.server.store.writeAndWait { transaction in
+            try transaction.connection.execute(
+                """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)
+                INSERT INTO tracking_events (received_at, raw_id, message_hex, message_value, delivery_id, tag)
+                SELECT i, printf('h%x,d%d,1', i, i), printf('%x', i), i, printf('d%d', i), 1 FROM n;
+                """)
+        }
+        let full = size()
+        #expect(full > 8 << 20)
+
+        #expect(try live.request("POST", "/_mock/reset?only=events").status == 200)
+        #expect(size() >= full, "a partial reset keeps the space for new rows")
+
+        #expect(try live.request("POST", "/_mock/reset").status == 200)
+        let emptied = size()
+        #expect(emptied < 1 << 20, "\(emptied) bytes after a reset of everything")
+        #expect(try live.json("GET", "/_mock/events").object["total"] as? Int == 0)
+    }
+}
