@@ -8,6 +8,7 @@ Run by `make test` (pytest Tests/Contract).
 import json
 import os
 import pathlib
+import re
 import shutil
 import time
 
@@ -244,13 +245,13 @@ def test_a_push_is_composed_previewed_and_its_tracking_simulated(browser):
         register(server.url, 5000, "android")
         open_console(browser, server, "push")
         picker = find(browser, "[data-testid=push-device-search]")[0]
-        picker.send_keys("tok05000")
+        picker.send_keys("tok0500")
         options = wait_for(lambda: [o for o in find(browser, "#push-device-options li[role=option]") if "tok05000" in o.text]
                            if len(find(browser, "#push-device-options li[role=option]")) == 1 else None,
                            what="the device search narrowed to one")
-        option = options[0]
-        option.click()
+        options[0].click()
         wait_for(lambda: "tok05000" in find(browser, "[data-testid=push-device]")[0].text, what="the chosen device")
+        assert not find(browser, "#push-device-options")[0].is_displayed(), "the list closes once a device is chosen"
         find(browser, "[data-testid=push-form] [name=title]")[0].send_keys("Weekend sale")
         find(browser, "[data-testid=push-form] [name=body]")[0].send_keys("20% off today")
         find(browser, "[data-testid=push-form] [name=variables]")[0].send_keys("coupon=SAVE20")
@@ -271,6 +272,45 @@ def test_a_push_is_composed_previewed_and_its_tracking_simulated(browser):
         assert [e["rawId"] for e in events] == [message["tracking"]["receive"].split("id=")[1], message["tracking"]["open"].split("id=")[1]]
         screenshot(browser, "push")
         check_clean(browser, server)  # the media URL was typed, never loaded
+
+
+def test_the_device_picker_chooses_with_enter_and_compose_needs_a_device(browser):
+    from selenium.webdriver.common.keys import Keys
+    with LiveServer() as server:
+        open_console(browser, server, "push")
+        # No device yet: Compose says what to do and sends nothing.
+        find(browser, "[data-testid=push-submit]")[0].click()
+        error = wait_for(lambda: [e for e in find(browser, "#push-error") if e.is_displayed()], what="the error")[0]
+        assert "Choose a device first" in error.text
+        assert requests.get(f"{server.url}/_mock/push/1").status_code == 404
+
+        register_many(server.url, range(1200))
+        picker = find(browser, "[data-testid=push-device-search]")[0]
+        # A part of a token, then Enter at once: the highlighted (first) match is chosen, nothing is sent.
+        picker.send_keys("tok0115" + Keys.ENTER)
+        wait_for(lambda: "tok0115" in find(browser, "[data-testid=push-device]")[0].text, what="Enter choosing a match")
+        assert not find(browser, "#push-device-options")[0].is_displayed()
+        assert requests.get(f"{server.url}/_mock/push/1").status_code == 404, "Enter in the search box sent nothing"
+        # Arrows move the highlight; Enter takes the highlighted one.
+        picker.send_keys("tok0004")
+        wait_for(lambda: [o for o in find(browser, "#push-device-options li[role=option]") if "tok0004" in o.text] == \
+                 find(browser, "#push-device-options li[role=option]") and len(find(browser, "#push-device-options li[role=option]")) == 10,
+                 what="the ten matches of tok0004")
+        picker.send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+        items = find(browser, "#push-device-options li[role=option]")
+        assert [item.get_attribute("aria-selected") for item in items[:3]] == ["false", "false", "true"]
+        third = re.search(r"tok\d{5}", items[2].get_attribute("textContent")).group(0)
+        picker.send_keys(Keys.ENTER)
+        wait_for(lambda: third in find(browser, "[data-testid=push-device]")[0].text, what="the third match chosen")
+        # A whole token pasted is chosen by itself.
+        picker.send_keys("tok00777")
+        wait_for(lambda: "tok00777" in find(browser, "[data-testid=push-device]")[0].text, what="the exact token chosen")
+        assert not find(browser, "#push-device-options")[0].is_displayed()
+        find(browser, "[data-testid=push-form] [name=title]")[0].send_keys("Hello")
+        find(browser, "[data-testid=push-submit]")[0].click()
+        wait_for(lambda: find(browser, "#push-result:not([hidden])"), what="the composed push")
+        assert requests.get(f"{server.url}/_mock/push/1").json()["messages"][0]["registrationToken"] == "tok00777"
+        check_clean(browser, server)
 
 
 def test_at_400_pixels_nothing_overflows_and_empty_views_say_what_to_do(browser):

@@ -527,25 +527,60 @@ function renderSnippets() {
 
 // ---------------------------------------------------------------------------------------------- push
 
-/** The device picker: a search over the devices (the admin API's `q`), asked at most every 250 ms. */
+/**
+ * The device picker: a search over the devices (the admin API's `q`), asked at most every 250 ms. The
+ * first match is highlighted (arrows move it); Enter chooses it rather than submitting the form, and a
+ * search that finds exactly the token typed or pasted chooses that device by itself.
+ */
 function wirePushDevicePicker() {
   const input = $("#push-device-search");
   const options = $("#push-device-options");
   let timer = 0;
+  let found = [];
+  let foundFor = null;  // the text `found` matches
+  let highlighted = 0;
+  const highlight = (index) => {
+    highlighted = Math.max(0, Math.min(index, found.length - 1));
+    $$("li[role=option]", options).forEach((item, position) => item.setAttribute("aria-selected", String(position === highlighted)));
+  };
   const search = async () => {
-    const page = await api(`/_mock/devices?limit=20&q=${encodeURIComponent(input.value.trim())}`);
-    options.replaceChildren(...page.devices.map((device) => element("li", { role: "option", tabindex: 0,
-      onclick: () => choosePushDevice(device), onkeydown: (event) => { if (event.key === "Enter") choosePushDevice(device); } },
+    const typed = input.value.trim();
+    const page = await api(`/_mock/devices?limit=20&q=${encodeURIComponent(typed)}`);
+    if (input.value.trim() !== typed) return false;  // a newer search is on its way
+    found = page.devices;
+    foundFor = typed;
+    const exact = typed && found.filter((device) => device.registrationToken === typed);
+    if (exact && exact.length === 1) {
+      choosePushDevice(exact[0]);
+      return true;
+    }
+    options.replaceChildren(...found.map((device) => element("li", { role: "option", tabindex: 0,
+      onclick: () => choosePushDevice(device), onkeydown: (event) => { if (event.key === "Enter") { event.preventDefault(); choosePushDevice(device); } } },
     `${device.application.name} (${device.application.platform}) · ${device.registrationToken}${device.userKey ? " · " + device.userKey : ""}`)));
-    if (page.total > page.devices.length) options.append(element("li", { class: "muted" }, `${number(page.total - page.devices.length)} more: type to narrow`));
+    if (!found.length) options.append(element("li", { class: "muted" }, typed ? `No device matches “${typed}”.` : "No devices yet."));
+    if (page.total > found.length) options.append(element("li", { class: "muted" }, `${number(page.total - found.length)} more: type to narrow`));
     options.hidden = false;
+    highlight(0);
+    return false;
   };
   input.addEventListener("input", () => {
     clearTimeout(timer);
     timer = setTimeout(() => search().catch(showFailure), 250);
   });
   input.addEventListener("focus", () => search().catch(showFailure));
-  input.addEventListener("keydown", (event) => { if (event.key === "Escape") options.hidden = true; });
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") options.hidden = true;
+    else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      highlight(highlighted + (event.key === "ArrowDown" ? 1 : -1));
+    } else if (event.key === "Enter") {
+      // Enter in the search box chooses; it never submits the form without a device.
+      event.preventDefault();
+      clearTimeout(timer);
+      if (!options.hidden && foundFor === input.value.trim() && found.length) choosePushDevice(found[highlighted]);
+      else search().then((chosen) => { if (!chosen && found.length) choosePushDevice(found[0]); }).catch(showFailure);
+    }
+  });
 }
 
 function choosePushDevice(device) {
@@ -613,9 +648,14 @@ async function simulate(path, button) {
 
 async function composePush(event) {
   event.preventDefault();
-  const { request } = pushFields();
+  const { request, device } = pushFields();
   const error = $("#push-error");
-  error.hidden = true;
+  error.hidden = !!device;
+  if (!device) {
+    error.textContent = "Choose a device first: search for it above and pick it from the list.";
+    $("#push-device-search").focus();
+    return;
+  }
   try {
     const push = await api("/_mock/push", { method: "POST", body: request });
     $("#push-id").textContent = `#${push.id} · delivery ${push.deliveryId}` + (push.warnings.length ? ` · ${push.warnings.join(" ")}` : "");
