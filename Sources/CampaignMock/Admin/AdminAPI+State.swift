@@ -1,16 +1,35 @@
 import CampaignMockCore
+import Dispatch
 
 /// `GET /_mock/state` and `PUT /_mock/state`: export and atomic import of the whole state.
 extension AdminAPI {
     func registerState(on group: inout RouteGroup) {
-        group.add(.get, "/_mock/state", respond: exportState)
+        group.add(.get, "/_mock/state", exportState)
         group.add(.put, "/_mock/state", respond: importState)
     }
 
-    private func exportState(_ request: HTTPRequest) throws -> HTTPResponse {
-        var snapshot = try store.read { try $0.snapshot() }
-        snapshot.faults = faults.rules
-        return AdminResponse.json(.ok, snapshot)
+    /// Streamed as it is read, a page of rows at a time, and only as fast as the client takes it: memory
+    /// stays flat whatever the store's size. A failure midway resets the connection, so a client never
+    /// takes half a document for a whole one.
+    private func exportState(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
+        try AdminResponse.allowOnly(try AdminResponse.query(request), [])
+        let body = ResponseStream(bufferLimit: 2 << 20, waitsForReader: true)
+        let head = HTTPResponse(
+            status: .ok,
+            headers: [
+                .contentType: "application/json",
+                HTTPHeaderName(rawValue: "Content-Disposition"): #"attachment; filename="campaign-mock-state.json""#,
+            ])
+        reply.send(.stream(head, body))
+        let faults = faults.rules
+        DispatchQueue.global().async { [store] in
+            do {
+                try store.read { try $0.writeSnapshot(faults: faults) { body.write($0) } }
+                body.finish()
+            } catch {
+                body.abort()
+            }
+        }
     }
 
     private func importState(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -43,8 +43,11 @@ package struct Snapshot: Sendable, Codable, Equatable {
         package var messageId: String?
     }
 
+    /// The document's version; a newer one is refused on import.
+    package static let currentVersion = 1
+
     package var format = "campaign-mock-state"
-    package var version = 1
+    package var version = Snapshot.currentVersion
     package var applications: [Application]
     package var devices: [Device]
     package var messages: [Message]

@@ -194,7 +194,7 @@ final class Connection {
     /// ends with its overflow message, and the connection closes once that is sent.
     func appendChunk(_ bytes: [UInt8]) -> Bool {
         guard let stream, !closeAfterFlush else { return false }
-        if output.count - outputOffset + bytes.count > stream.bufferLimit {
+        if !stream.waitsForReader && output.count - outputOffset + bytes.count > stream.bufferLimit {
             finishStream(stream.overflowChunk)
             return false
         }
@@ -272,6 +272,7 @@ final class Connection {
             outputOffset += written
             lastWriteProgress = now
         }
+        stream?.noteUnsent(output.count - outputOffset)
         if outputOffset == output.count {
             output.removeAll(keepingCapacity: output.count <= 65536)
             outputOffset = 0

@@ -404,6 +404,9 @@ final class EventLoop: @unchecked Sendable {
             _ = connection.appendChunk(bytes)
         case .finish(let bytes):
             connection.finishStream(bytes)
+        case .abort:
+            connection.abandonReply()
+            return close(connection, reset: true)
         }
         guard connection.flush(now: now) else { return close(connection) }
         updateInterest(connection)

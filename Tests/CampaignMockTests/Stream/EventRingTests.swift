@@ -14,6 +14,7 @@ private final class Collected: Sendable {
         stream.attach { [self] event in
             switch event {
             case .chunk(let bytes), .finish(let bytes): text.withLock { $0 += String(decoding: bytes, as: UTF8.self) }
+            case .abort: break
             }
         }
     }

@@ -1,0 +1,114 @@
+"""GET /_mock/state at volume (docs/ci.md): the snapshot is streamed as it is read, only as fast as the
+client takes it, so the server's memory stays flat whatever the store's size; the document is whole and
+imports back.
+
+The store is written straight into a data directory's SQLite file (as bench/volume.py does): 30,000
+devices with five history rows each and 300,000 tracking events, a document of about 60 MB. Before the
+export was streamed, the server held the whole document and its parts at once (659 MB at its peak here, against 83 MB streamed).
+"""
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import tempfile
+import time
+
+import requests
+
+from live_server import BINARY
+
+DEVICES = 30_000
+EVENTS = 300_000
+
+
+def peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def serve(data):
+    process = subprocess.Popen([BINARY, "serve", "--port", "0", "--data-dir", data, "--log-level", "warning"],
+                               stdout=subprocess.PIPE, text=True)
+    for line in process.stdout:
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if match:
+            return process, f"http://127.0.0.1:{match.group(1)}"
+    raise AssertionError("campaign-mock did not start")
+
+
+def populate(path, devices=DEVICES, events=EVENTS):
+    db = sqlite3.connect(path)
+    db.executescript(f"""
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {devices})
+        INSERT INTO devices (application_id, registration_token, user_key, device_model, os_name, os_version, params,
+            created_at, updated_at)
+        SELECT 1 + i % 2, printf('token-%06d', i), printf('user%d@example.com', i), 'Pixel 8', 'android', '14',
+            '[{{"name":"plan","type":"string","value":"gold"}}]', 1700000000000000 + i, 1700000000000000 + i FROM n;
+        WITH RECURSIVE k(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM k WHERE j < 5)
+        INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
+        SELECT id, created_at + j, 'new', user_key, '{{"deviceModel":"Pixel 8"}}', params FROM devices, k;
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {events})
+        INSERT INTO tracking_events (received_at, raw_id, message_hex, message_value, delivery_id, tag, application_id)
+        SELECT 1700000000000000 + i, printf('h%x,d%d,%d', 1000 + i % 500, i, 1 + i % 2), printf('%x', 1000 + i % 500),
+            1000 + i % 500, printf('d%d', i), 1 + i % 2, 1 + i % 2 FROM n;
+    """)
+    db.commit()
+    db.close()
+
+
+def test_a_large_state_is_streamed_in_flat_memory_whole_and_importable():
+    with tempfile.TemporaryDirectory() as work:
+        data = os.path.join(work, "data")
+        process, _ = serve(data)  # makes the schema
+        process.terminate()
+        process.wait(timeout=10)
+        populate(os.path.join(data, "campaign-mock.sqlite3"))
+        process, url = serve(data)
+        try:
+            before = peak_rss_mb(process.pid)
+            path = os.path.join(work, "state.json")
+            with requests.get(f"{url}/_mock/state", stream=True, timeout=60) as answer:
+                assert answer.status_code == 200
+                assert answer.headers["Transfer-Encoding"] == "chunked"
+                with open(path, "wb") as out:
+                    for index, chunk in enumerate(answer.iter_content(64 * 1024)):
+                        out.write(chunk)
+                        if index < 20:
+                            time.sleep(0.05)  # a slow reader at first: the server waits, it does not buffer
+            size = os.path.getsize(path)
+            peak = peak_rss_mb(process.pid)
+            assert size > 40 << 20, f"the document is {size} bytes"
+            assert peak < 100, f"the export took the server from {before:.0f} to {peak:.0f} MB"
+            with open(path) as handle:
+                state = json.load(handle)
+            assert (len(state["devices"]), len(state["events"])) == (DEVICES, EVENTS)
+            assert [len(device["history"]) for device in state["devices"][:3]] == [5, 5, 5]
+            assert state["devices"][0]["registrationToken"] == "token-000001"
+            assert state["format"] == "campaign-mock-state" and state["version"] == 1
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+def test_a_reader_that_leaves_midway_stops_the_export_and_the_server_goes_on():
+    with tempfile.TemporaryDirectory() as work:
+        data = os.path.join(work, "data")
+        process, _ = serve(data)
+        process.terminate()
+        process.wait(timeout=10)
+        populate(os.path.join(data, "campaign-mock.sqlite3"), devices=5_000, events=50_000)
+        process, url = serve(data)
+        try:
+            with requests.get(f"{url}/_mock/state", stream=True, timeout=60) as answer:
+                next(answer.iter_content(64 * 1024))
+            # The export's reader connection is given back: more exports and writes go on.
+            for _ in range(3):
+                assert requests.get(f"{url}/_mock/state", timeout=60).json()["version"] == 1
+            assert requests.post(f"{url}/_mock/reset?only=events", timeout=30).status_code == 200
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
