@@ -27,7 +27,7 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.path.join(ROOT, ".build", "release", "campaign-mock")
+BINARY = os.environ.get("CAMPAIGN_MOCK_BINARY", os.path.join(ROOT, ".build", "release", "campaign-mock"))
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = 64
 THREADS = 2

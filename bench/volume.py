@@ -57,6 +57,11 @@ def populate(path):
     db.close()
 
 
+def peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmHWM:"))
+
+
 def median_ms(url):
     times = []
     for _ in range(5):
@@ -88,9 +93,27 @@ def main():
             ("events, messageId (reads every event)", "/_mock/events?limit=100&messageId=1000"),
             ("events of one device (the drawer)", "/_mock/events?limit=200&token=token-000042"),
             ("one device with history (the drawer)", "/_mock/devices/token-000042"),
+            ("devices, param.plan=gold (reads the params)", "/_mock/devices?limit=100&param.plan=gold"),
             ("requests, first page", "/_mock/requests?limit=100"),
         ]:
             print(f"{what:42} {median_ms(base + path):8.1f} ms")
+        # The whole state, streamed: its time, its size and what it did to the server's peak memory.
+        before = peak_rss_mb(process.pid)
+        started = time.perf_counter()
+        size = 0
+        with urllib.request.urlopen(urllib.request.Request(base + "/_mock/state", headers={"Host": "localhost"})) as answer:
+            while chunk := answer.read(1 << 16):
+                size += len(chunk)
+        print(f"{'GET /_mock/state (streamed)':42} {(time.perf_counter() - started) * 1000:8.0f} ms, "
+              f"{size / 1e6:.0f} MB, peak RSS {before:.0f} -> {peak_rss_mb(process.pid):.0f} MB")
+        # A reset of everything, and what it gives back.
+        path = os.path.join(data, "campaign-mock.sqlite3")
+        on_disk = os.path.getsize(path) + os.path.getsize(path + "-wal")
+        started = time.perf_counter()
+        urllib.request.urlopen(urllib.request.Request(base + "/_mock/reset", method="POST", headers={"Host": "localhost"})).read()
+        after = os.path.getsize(path) + os.path.getsize(path + "-wal")
+        print(f"{'POST /_mock/reset (everything)':42} {(time.perf_counter() - started) * 1000:8.0f} ms, "
+              f"{on_disk / 1e6:.0f} MB -> {after / 1e6:.1f} MB on disk")
     finally:
         process.terminate()
         process.wait()

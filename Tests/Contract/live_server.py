@@ -14,8 +14,11 @@ BINARY = os.path.abspath(os.environ.get("CAMPAIGN_MOCK_BINARY", ".build/debug/ca
 
 
 class LiveServer:
-    def __init__(self, *arguments):
-        self.arguments = ["serve", "--port", "0", "--in-memory", "--log-level", "warning", *arguments]
+    """`data_dir` keeps the store in that folder instead of memory."""
+
+    def __init__(self, *arguments, data_dir=None):
+        store = ["--data-dir", data_dir] if data_dir else ["--in-memory"]
+        self.arguments = ["serve", "--port", "0", *store, "--log-level", "warning", *arguments]
         self.url = None
 
     def __enter__(self):

@@ -8,15 +8,13 @@ export was streamed, the server held the whole document and its parts at once (6
 """
 import json
 import os
-import re
 import sqlite3
-import subprocess
 import tempfile
 import time
 
 import requests
 
-from live_server import BINARY
+from live_server import LiveServer
 
 DEVICES = 30_000
 EVENTS = 300_000
@@ -28,16 +26,6 @@ def peak_rss_mb(pid):
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
     return 0.0
-
-
-def serve(data):
-    process = subprocess.Popen([BINARY, "serve", "--port", "0", "--data-dir", data, "--log-level", "warning"],
-                               stdout=subprocess.PIPE, text=True)
-    for line in process.stdout:
-        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-        if match:
-            return process, f"http://127.0.0.1:{match.group(1)}"
-    raise AssertionError("campaign-mock did not start")
 
 
 def populate(path, devices=DEVICES, events=EVENTS):
@@ -63,13 +51,12 @@ def populate(path, devices=DEVICES, events=EVENTS):
 def test_a_large_state_is_streamed_in_flat_memory_whole_and_importable():
     with tempfile.TemporaryDirectory() as work:
         data = os.path.join(work, "data")
-        process, _ = serve(data)  # makes the schema
-        process.terminate()
-        process.wait(timeout=10)
+        with LiveServer(data_dir=data):  # makes the schema
+            pass
         populate(os.path.join(data, "campaign-mock.sqlite3"))
-        process, url = serve(data)
-        try:
-            before = peak_rss_mb(process.pid)
+        with LiveServer(data_dir=data) as server:
+            url, pid = server.url, server.process.pid
+            before = peak_rss_mb(pid)
             path = os.path.join(work, "state.json")
             with requests.get(f"{url}/_mock/state", stream=True, timeout=60) as answer:
                 assert answer.status_code == 200
@@ -80,7 +67,7 @@ def test_a_large_state_is_streamed_in_flat_memory_whole_and_importable():
                         if index < 20:
                             time.sleep(0.05)  # a slow reader at first: the server waits, it does not buffer
             size = os.path.getsize(path)
-            peak = peak_rss_mb(process.pid)
+            peak = peak_rss_mb(pid)
             assert size > 40 << 20, f"the document is {size} bytes"
             assert peak < 100, f"the export took the server from {before:.0f} to {peak:.0f} MB"
             with open(path) as handle:
@@ -89,26 +76,19 @@ def test_a_large_state_is_streamed_in_flat_memory_whole_and_importable():
             assert [len(device["history"]) for device in state["devices"][:3]] == [5, 5, 5]
             assert state["devices"][0]["registrationToken"] == "token-000001"
             assert state["format"] == "campaign-mock-state" and state["version"] == 1
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
 
 
 def test_a_reader_that_leaves_midway_stops_the_export_and_the_server_goes_on():
     with tempfile.TemporaryDirectory() as work:
         data = os.path.join(work, "data")
-        process, _ = serve(data)
-        process.terminate()
-        process.wait(timeout=10)
+        with LiveServer(data_dir=data):
+            pass
         populate(os.path.join(data, "campaign-mock.sqlite3"), devices=5_000, events=50_000)
-        process, url = serve(data)
-        try:
+        with LiveServer(data_dir=data) as server:
+            url = server.url
             with requests.get(f"{url}/_mock/state", stream=True, timeout=60) as answer:
                 next(answer.iter_content(64 * 1024))
             # The export's reader connection is given back: more exports and writes go on.
             for _ in range(3):
                 assert requests.get(f"{url}/_mock/state", timeout=60).json()["version"] == 1
             assert requests.post(f"{url}/_mock/reset?only=events", timeout=30).status_code == 200
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
