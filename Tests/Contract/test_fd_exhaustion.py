@@ -75,9 +75,9 @@ def test_out_of_descriptors_the_server_pauses_accepting_and_recovers():
             assert used < 0.5, f"the server used {used:.2f} s of CPU in 2 s while idle"
             assert health_over(kept) == b"200"
 
-            # A new client is answered at once, with the reason, not left waiting.
+            # A new client is answered at once, with the reason, not left waiting (it need not even send:
+            # a request arriving after the server closed would be answered with a reset, by the kernel).
             with socket.create_connection(("127.0.0.1", port), timeout=5) as refused:
-                refused.sendall(b"GET /_mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 refused.settimeout(2)
                 answer = b""
                 while chunk := refused.recv(4096):

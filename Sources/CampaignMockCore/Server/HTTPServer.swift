@@ -52,6 +52,14 @@ final class HTTPServerCore: Sendable {
                 date: HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds),
                 server: "campaign-mock", close: true, isHead: false)
         _ = response.withUnsafeBytes { try? socket.write($0) }
+        // Closing with the request unread would send a reset, and the client would lose the answer with
+        // it: what it sent so far is read and dropped first.
+        socket.shutdownWrite()
+        withUnsafeTemporaryAllocation(byteCount: 16384, alignment: 16) { buffer in
+            for _ in 0..<4 {
+                guard case .bytes = (try? socket.read(into: buffer)) ?? .endOfStream else { break }
+            }
+        }
         socket.close()
     }
 }
