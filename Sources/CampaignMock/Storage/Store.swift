@@ -247,6 +247,11 @@ extension Store {
 
         /// Commits the jobs up to each one that runs between transactions, then runs that one.
         private func commitInTurn(_ jobs: [Job]) {
+            // Nearly every batch is writes alone: no second array for it.
+            guard jobs.contains(where: { $0.betweenTransactions != nil }) else {
+                if !jobs.isEmpty { commit(jobs) }
+                return
+            }
             var batch: [Job] = []
             for job in jobs {
                 guard let work = job.betweenTransactions else {
