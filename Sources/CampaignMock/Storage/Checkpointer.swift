@@ -2,6 +2,12 @@ import CampaignMockCore
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Copies the write-ahead log into the database file on its own thread and connection, so that no
 /// request waits for it.
 ///
@@ -101,7 +107,16 @@ final class Checkpointer: @unchecked Sendable {
     /// reader may still need old frames, this thread may still be copying), each batch tries again.
     func finishIfLong(on writer: SQLiteConnection) {
         guard state.withLock({ $0.restart }) else { return }
-        try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        // This thread may hold the checkpoint lock meanwhile (busy: a starved machine let the WAL reach
+        // 56 MB in a test whose policy meant 400 KB while it did): the writer waits for it, a millisecond
+        // at a time, up to a fifth of a second, so that the next transaction starts the WAL again.
+        for _ in 0..<200 {
+            guard let row = try? writer.query("PRAGMA wal_checkpoint(PASSIVE)").first,
+                let busy = row[0].integer, let frames = row[1].integer, let copied = row[2].integer
+            else { return }
+            if busy == 0 && frames == copied { return }
+            usleep(1000)
+        }
     }
 
     /// Whether the writer is to finish the copy (``finishIfLong(on:)``) before the next transaction.
