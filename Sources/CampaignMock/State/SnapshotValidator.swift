@@ -8,8 +8,8 @@ enum SnapshotValidator {
 
     /// - Throws: ``SnapshotError`` naming the first problem.
     static func validate(_ snapshot: Snapshot) throws(SnapshotError) {
-        guard snapshot.format == "campaign-mock-state", snapshot.version == 1 else {
-            throw SnapshotError("format must be 'campaign-mock-state' version 1")
+        guard snapshot.format == "campaign-mock-state", snapshot.version == Snapshot.currentVersion else {
+            throw SnapshotError("format must be 'campaign-mock-state' version \(Snapshot.currentVersion)")
         }
         var keys: Set<String> = []
         for (index, application) in snapshot.applications.enumerated() {
