@@ -1,11 +1,22 @@
 package import CampaignMockCore
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The whole server, built from a ``Configuration``: the store, the Campaign endpoints, the admin API
 /// and the HTTP listener. The CLI and the end-to-end tests both start it this way.
 package final class CampaignMockServer: Sendable {
     /// The product version.
     package static let version = "0.2.0"
+
+    /// Where a state import waits when nothing may go to the data directory: `TMPDIR`, else `/tmp`.
+    private static var temporaryFolder: String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
 
     package let configuration: Configuration
     package let store: Store
@@ -109,6 +120,9 @@ package final class CampaignMockServer: Sendable {
 
         self.router = router
         var listeners = configuration.http
+        listeners.spooling = BodySpooling(
+            directory: configuration.inMemory ? Self.temporaryFolder : configuration.dataDirectory,
+            limit: configuration.maxStateBytes, routes: [BodySpooling.Route(.put, "/_mock/state")])
         do {
             let (context, authority) = try Self.tlsContext(configuration, dataDirectory: dataDirectory)
             certificateAuthorityFingerprint = authority?.fingerprint

@@ -1,6 +1,7 @@
-"""GET /_mock/state at volume (docs/ci.md): the snapshot is streamed as it is read, only as fast as the
-client takes it, so the server's memory stays flat whatever the store's size; the document is whole and
-imports back.
+"""GET and PUT /_mock/state at volume (docs/ci.md): the snapshot is streamed as it is read, only as fast as
+the client takes it, and an import waits in a temporary file and is written a row at a time, so the
+server's memory stays flat whatever the store's size; the document is whole, imports back, and an import
+with a problem at its very end changes nothing.
 
 The store is written straight into a data directory's SQLite file (as bench/volume.py does): 30,000
 devices with five history rows each and 300,000 tracking events, a document of about 60 MB. Before the
@@ -76,6 +77,68 @@ def test_a_large_state_is_streamed_in_flat_memory_whole_and_importable():
             assert [len(device["history"]) for device in state["devices"][:3]] == [5, 5, 5]
             assert state["devices"][0]["registrationToken"] == "token-000001"
             assert state["format"] == "campaign-mock-state" and state["version"] == 1
+
+        # Into an empty server: the body is sent as it is read from the file, and the import's memory is
+        # as flat as the export's.
+        with LiveServer(data_dir=os.path.join(work, "other")) as other:
+            before = peak_rss_mb(other.process.pid)
+            with open(path, "rb") as body:
+                answer = requests.put(f"{other.url}/_mock/state", data=body, timeout=300)
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == {"applications": 2, "devices": DEVICES, "events": EVENTS, "faults": 0,
+                                     "messages": 0}
+            peak = peak_rss_mb(other.process.pid)
+            assert peak < 100, f"the import took the server from {before:.0f} to {peak:.0f} MB"
+            again = requests.get(f"{other.url}/_mock/state", timeout=120).content
+            with open(path, "rb") as handle:
+                assert again == handle.read()
+
+
+def test_an_import_refused_at_its_last_row_changes_nothing_and_any_section_order_is_read():
+    with tempfile.TemporaryDirectory() as work:
+        data = os.path.join(work, "data")
+        with LiveServer(data_dir=data):
+            pass
+        populate(os.path.join(data, "campaign-mock.sqlite3"), devices=3_000, events=20_000)
+        with LiveServer(data_dir=data) as server:
+            url = server.url
+            before = requests.get(f"{url}/_mock/state", timeout=60).content
+            state = json.loads(before)
+            # The last event names a message that is not in the document: found after 20,000 rows went in.
+            state["events"][-1]["messageId"] = "12345"
+            answer = requests.put(f"{url}/_mock/state", data=json.dumps(state), timeout=120)
+            assert answer.status_code == 400
+            assert answer.json()["error"] == (
+                f"snapshot refused, nothing changed: events[{len(state['events']) - 1}]: no message '12345'")
+            assert requests.get(f"{url}/_mock/state", timeout=60).content == before
+            # Sections in another order than the export's (events and devices before applications) import
+            # the same.
+            del state["events"][-1]["messageId"]
+            reordered = {key: state[key] for key in reversed(list(state))}
+            assert list(reordered)[0] == "version"
+            answer = requests.put(f"{url}/_mock/state", data=json.dumps(reordered, indent=1), timeout=120)
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["events"] == len(state["events"])
+            assert requests.get(f"{url}/_mock/state", timeout=60).json() == state
+
+
+def test_an_import_is_held_to_its_own_limit_not_the_body_limit():
+    with tempfile.TemporaryDirectory() as work:
+        arguments = ("--max-state-size", "64KiB", "--max-body-size", "1KiB")
+        with LiveServer(*arguments, data_dir=os.path.join(work, "data")) as server:
+            before = requests.get(f"{server.url}/_mock/state", timeout=10).content
+            state = json.loads(before)
+            rules = [{"endpoint": "soap", "status": 500, "id": f"rule-{i}"} for i in range(2_000)]
+            answer = requests.put(f"{server.url}/_mock/state", data=json.dumps(dict(state, faults=rules)), timeout=30)
+            assert answer.status_code == 413
+            assert "larger than 65536 bytes" in answer.text
+            assert requests.get(f"{server.url}/_mock/state", timeout=10).content == before
+            # 50 rules are past --max-body-size and within --max-state-size.
+            body = json.dumps(dict(state, faults=rules[:50]))
+            assert 1024 < len(body) < 65536
+            answer = requests.put(f"{server.url}/_mock/state", data=body, timeout=30)
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["faults"] == 50
 
 
 def test_a_reader_that_leaves_midway_stops_the_export_and_the_server_goes_on():

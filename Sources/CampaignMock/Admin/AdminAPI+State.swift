@@ -32,26 +32,17 @@ extension AdminAPI {
         }
     }
 
+    /// Read from the request's temporary file (``BodySpooling``) a row at a time and written in one
+    /// transaction: a refused document changes nothing, and memory stays flat whatever its size.
     private func importState(_ request: HTTPRequest) throws -> HTTPResponse {
-        let snapshot = try AdminResponse.decode(Snapshot.self, from: request)
-        do {
-            try SnapshotValidator.validate(snapshot)
-        } catch {
-            throw AdminError(.badRequest, "snapshot refused, nothing changed: \(error.message)")
-        }
-        try store.writeAndWait { transaction in
+        let document = try SnapshotImport(request.bodySource)
+        let counts = try store.writeAndWait { transaction in
             // The rows it writes are not published one by one: the stream says `reset`, consoles reload.
-            try transaction.withoutRecording {
-                try transaction.replaceState(with: snapshot) { SnapshotValidator.microseconds($0) ?? 0 }
-            }
+            try transaction.withoutRecording { try document.replace(in: transaction) }
         }
-        // Validated above, so replacing the rules cannot fail after the store changed.
-        try? faults.replaceAll(snapshot.faults)
+        // Checked when the document was opened, so replacing the rules cannot fail after the store changed.
+        try? faults.replaceAll(document.faults)
         waits.notifyEverything()
-        let counts = [
-            "applications": snapshot.applications.count, "devices": snapshot.devices.count,
-            "messages": snapshot.messages.count, "events": snapshot.events.count, "faults": snapshot.faults.count,
-        ]
         stream.publish("reset", ["imported": counts])
         return AdminResponse.json(.ok, counts)
     }

@@ -46,36 +46,48 @@ enum AdminResponse {
             throw AdminError(.badRequest, "the body is not valid JSON: line \(line), column \(column): \(reason)")
         case nil: break
         }
+        return try decodeChecked(type, from: request.body)
+    }
+
+    /// Decodes JSON that ``JSONCheck`` found well-formed, or a 400 naming the field that is wrong;
+    /// `place` is the path of the value in a larger document (`devices.3`), prefixed to the field names.
+    static func decodeChecked<T: Codable>(_ type: T.Type, from bytes: [UInt8], at place: String = "") throws -> T {
+        func field(_ path: [any CodingKey]) -> String {
+            ([place] + path.map(\.stringValue)).filter { !$0.isEmpty }.joined(separator: ".")
+        }
         let decoded: T
         do {
-            decoded = try JSONDecoder().decode(type, from: Data(request.body))
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw AdminError(.badRequest, "missing field '\(key.stringValue)'")
+            decoded = try JSONDecoder().decode(type, from: Data(bytes))
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw AdminError(.badRequest, "missing field '\(field(context.codingPath + [key]))'")
         } catch let DecodingError.typeMismatch(_, context) {
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw AdminError(.badRequest, "field '\(field)' has the wrong type")
+            throw AdminError(.badRequest, "field '\(field(context.codingPath))' has the wrong type")
         } catch let DecodingError.valueNotFound(_, context) {
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw AdminError(.badRequest, "field '\(field)' must not be null")
+            throw AdminError(.badRequest, "field '\(field(context.codingPath))' must not be null")
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             let detail = context.debugDescription.contains(" is not one of ") ? ": \(context.debugDescription)" : ""
-            throw AdminError(.badRequest, "field '\(field)' has an invalid value\(detail)")
+            throw AdminError(.badRequest, "field '\(field(context.codingPath))' has an invalid value\(detail)")
         } catch {
-            throw AdminError(.badRequest, "the body is not valid JSON")
+            throw AdminError(.badRequest, place.isEmpty ? "the body is not valid JSON" : "'\(place)' is not valid")
         }
-        try refuseUnknownFields(request.body, decoded)
+        try refuseUnknownFields(bytes, decoded, at: place)
         return decoded
     }
 
     /// Refuses fields the model does not have (a typo such as `delayms` would otherwise be ignored) and
     /// `null` (the API never writes it; leave a field out instead). The body is compared with the model
     /// encoded again: whatever the model did not keep was unknown or null.
-    private static func refuseUnknownFields<T: Encodable>(_ body: [UInt8], _ decoded: T) throws {
+    private static func refuseUnknownFields<T: Encodable>(_ body: [UInt8], _ decoded: T, at place: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let encoded = try? encoder.encode(decoded) else { return }
+        // What the export wrote comes back byte for byte (a state import's rows): nothing was left out.
+        if encoded.elementsEqual(body) { return }
         guard let sent = try? JSONDecoder().decode(JSONValue.self, from: Data(body)),
-            let kept = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(decoded)),
-            let (path, value) = sent.firstFieldMissing(from: kept)
+            let kept = try? JSONDecoder().decode(JSONValue.self, from: encoded),
+            let (found, value) = sent.firstFieldMissing(from: kept)
         else { return }
+        let path = place.isEmpty ? found : place + "." + found
         if value == .null { throw AdminError(.badRequest, "field '\(path)' is null; leave it out instead") }
         throw AdminError(.badRequest, "unknown field '\(path)'")
     }

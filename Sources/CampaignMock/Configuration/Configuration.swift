@@ -5,6 +5,9 @@ package import CampaignMockCore
 package struct Configuration: Sendable, Equatable {
     /// The HTTP listener: address, request limits, connection bound, timeouts, event loops.
     package var http = HTTPServerConfiguration(address: SocketAddress(host: "127.0.0.1", port: 8080, family: .ipv4))
+    /// Largest `PUT /_mock/state` body. It is kept in a temporary file in the data directory (the system's
+    /// temporary folder with `inMemory`) while it arrives, so it costs disk, not memory.
+    package var maxStateBytes = 4 << 30
     /// Where the SQLite file lives.
     package var dataDirectory = ".campaign-mock"
     /// Keep state in memory only; nothing is written to disk.

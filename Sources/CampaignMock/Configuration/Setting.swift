@@ -112,6 +112,12 @@ extension Setting {
         Setting(key: "maxBodySize", help: "Largest request body, e.g. 1MiB (413 beyond).") { config, value in
             config.http.limits.bodyBytes = try parseSize(value, key: "maxBodySize")
         },
+        Setting(
+            key: "maxStateSize",
+            help: "Largest state import (PUT /_mock/state), e.g. 4GiB; it waits in a temporary file (413 beyond)."
+        ) { config, value in
+            config.maxStateBytes = try parseSize(value, key: "maxStateSize", maximum: 1 << 40)
+        },
         Setting(key: "maxHeaderSize", help: "Largest header section, e.g. 32KiB (431 beyond).") { config, value in
             config.http.limits.headerBytes = try parseSize(value, key: "maxHeaderSize")
         },
@@ -357,15 +363,19 @@ extension Setting {
         }
     }
 
-    /// `1MiB`, `64KiB`, `512` (bytes); `k`/`kb`/`m`/`mb` are read as KiB/MiB.
-    static func parseSize(_ value: String, key: String) throws(ConfigurationError) -> Int {
+    /// `1MiB`, `64KiB`, `4GiB`, `512` (bytes); `k`/`kb`/`m`/`mb`/`g`/`gb` are read as KiB/MiB/GiB. At most
+    /// `maximum` bytes (2 GiB unless the setting says).
+    static func parseSize(_ value: String, key: String, maximum: Int = Int(Int32.max)) throws(ConfigurationError)
+        -> Int
+    {
         let units: [(String, Int)] = [
-            ("kib", 1024), ("mib", 1 << 20), ("kb", 1024), ("mb", 1 << 20), ("k", 1024), ("m", 1 << 20), ("b", 1),
+            ("gib", 1 << 30), ("mib", 1 << 20), ("kib", 1024), ("gb", 1 << 30), ("mb", 1 << 20), ("kb", 1024),
+            ("g", 1 << 30), ("k", 1024), ("m", 1 << 20), ("b", 1),
         ]
         let text = value.trimmingASCIISpaces().lowercased()
         for (suffix, factor) in units + [("", 1)] where text.hasSuffix(suffix) {
             let number = text.dropLast(suffix.count).trimmingASCIISpaces()
-            if let count = Int(number), count > 0, count <= Int(Int32.max) / factor {
+            if let count = Int(number), count > 0, count <= maximum / factor {
                 return count * factor
             }
         }

@@ -41,9 +41,11 @@ extension StoreTransaction {
     }
 
     /// Runs `body` without noting what it writes (a state import: the stream announces a reset instead).
+    /// Recording is off meanwhile, so an import of millions of rows notes nothing in memory either.
     package func withoutRecording<T>(_ body: () throws -> T) rethrows -> T {
-        let mark = connection.recordedChanges?.count
-        defer { if let mark { connection.recordedChanges!.removeSubrange(mark...) } }
+        let recorded = connection.recordedChanges
+        connection.recordedChanges = nil
+        defer { connection.recordedChanges = recorded }
         return try body()
     }
 }

@@ -142,64 +142,64 @@ extension StoreReader {
 }
 
 extension StoreTransaction {
-    /// Replaces applications, devices, messages and events with the snapshot's. The caller validated it
-    /// (``SnapshotValidator``); anything still wrong throws and, inside the writer's savepoint, changes nothing.
-    package func replaceState(with snapshot: Snapshot, times: (String) -> Int64) throws {
+    // MARK: - Import, a row at a time (``SnapshotImport`` checks each row and calls these in one transaction)
+
+    /// Empties what a snapshot replaces: applications, devices, messages and events.
+    package func clearForSnapshot() throws {
         connection.applicationsChanged = true
         try connection.execute(
             "DELETE FROM tracking_events; DELETE FROM messages; DELETE FROM pushes; DELETE FROM devices; DELETE FROM applications;"
         )
-        var applicationIDs: [String: Int64] = [:]
-        for application in snapshot.applications {
-            try insertApplication(application)
-            applicationIDs[application.integrationKey] = connection.lastInsertRowID
-        }
-        var deviceIDs: [String: Int64] = [:]
-        for device in snapshot.devices {
-            let fields = device.device
+    }
+
+    /// Adds an application of a snapshot.
+    ///
+    /// - Returns: its row id.
+    package func importApplication(_ application: Application) throws -> Int64 {
+        try insertApplication(application)
+        return connection.lastInsertRowID
+    }
+
+    /// The row id of the device with this token in the application, if one was imported.
+    package func importedDeviceID(applicationID: Int64, token: String) throws -> Int64? {
+        try connection.query(
+            "SELECT id FROM devices WHERE application_id = ? AND registration_token = ?", [applicationID, token]
+        ).first?.integer("id")
+    }
+
+    /// Adds a device of a snapshot with its history; times are microseconds since 1970.
+    package func importDevice(_ device: Snapshot.Device, applicationID: Int64, times: (String) -> Int64) throws {
+        let fields = device.device
+        try connection.query(
+            """
+            INSERT INTO devices (application_id, registration_token, user_key, device_imei, device_name,
+                device_model, device_brand, device_manufacturer, os_name, os_version, os_language, params,
+                disabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                applicationID, device.registrationToken, device.userKey, fields.deviceImei,
+                fields.deviceName, fields.deviceModel, fields.deviceBrand, fields.deviceManufacturer, fields.osName,
+                fields.osVersion, fields.osLanguage, RegistrationJSON.params(device.params), device.disabled,
+                times(device.createdAt), times(device.updatedAt),
+            ])
+        let deviceID = connection.lastInsertRowID
+        for entry in device.history {
             try connection.query(
                 """
-                INSERT INTO devices (application_id, registration_token, user_key, device_imei, device_name,
-                    device_model, device_brand, device_manufacturer, os_name, os_version, os_language, params,
-                    disabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
+                VALUES (?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    applicationIDs[device.integrationKey], device.registrationToken, device.userKey, fields.deviceImei,
-                    fields.deviceName, fields.deviceModel, fields.deviceBrand, fields.deviceManufacturer, fields.osName,
-                    fields.osVersion, fields.osLanguage, RegistrationJSON.params(device.params), device.disabled,
-                    times(device.createdAt), times(device.updatedAt),
+                    deviceID, times(entry.receivedAt), entry.changes.joined(separator: ","), entry.userKey,
+                    RegistrationJSON.fields(entry.device), RegistrationJSON.params(entry.params),
                 ])
-            let deviceID = connection.lastInsertRowID
-            deviceIDs[device.integrationKey + "\u{0}" + device.registrationToken] = deviceID
-            for entry in device.history {
-                try connection.query(
-                    """
-                    INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        deviceID, times(entry.receivedAt), entry.changes.joined(separator: ","), entry.userKey,
-                        RegistrationJSON.fields(entry.device), RegistrationJSON.params(entry.params),
-                    ])
-            }
         }
-        var messageIDs: [String: (row: Int64, device: Int64?, application: Int64?)] = [:]
-        for message in snapshot.messages {
-            let application = message.integrationKey.flatMap { applicationIDs[$0] }
-            let device = message.integrationKey.flatMap { key in
-                message.registrationToken.flatMap { deviceIDs[key + "\u{0}" + $0] }
-            }
-            let row = try insertMessage(
-                messageID: message.messageId, deliveryID: message.deliveryId, deviceID: device,
-                applicationID: application, createdAt: times(message.createdAt))
-            messageIDs[message.messageId] = (row, device, application)
-        }
-        for event in snapshot.events {
-            let id = try TrackingID(parsing: event.rawId)
-            let link = event.messageId.flatMap { messageIDs[$0] }
-            try insertEvent(
-                id, userAgent: event.userAgent, remoteAddress: event.remoteAddress, receivedAt: times(event.receivedAt),
-                messageRef: link?.row, deviceID: link?.device, applicationID: link?.application)
-        }
+    }
+
+    /// An imported message's row and what it links to, if one with this `_mId` was imported.
+    package func importedMessage(_ messageID: String) throws -> (row: Int64, device: Int64?, application: Int64?)? {
+        try connection.query(
+            "SELECT id, device_id, application_id FROM messages WHERE message_id = ?", [messageID]
+        ).first.map { (try $0.integer("id"), try $0["device_id"].integer, try $0["application_id"].integer) }
     }
 }

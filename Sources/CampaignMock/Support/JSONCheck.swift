@@ -1,3 +1,5 @@
+import CampaignMockCore
+
 /// Checks a JSON text against RFC 8259 before Foundation decodes it, for what Foundation lets through or
 /// reports without a place:
 /// - a syntax error, with its line and column (Foundation says only "not valid JSON");
@@ -22,48 +24,118 @@ enum JSONCheck {
 
     /// The first problem of the text, or nil when it is one well-formed JSON value without repeated keys.
     static func problem(in bytes: [UInt8]) -> Problem? {
-        var reader = Reader(bytes: bytes)
-        do throws(Problem) {
-            reader.skipSpace()
-            try reader.value(path: [], depth: 0)
-            reader.skipSpace()
-            if reader.position < bytes.count { throw reader.syntax("unexpected text after the JSON value") }
-            return nil
-        } catch {
-            return error
-        }
+        var reader = Reader(bytes)
+        return reader.check()
+    }
+
+    /// A member of the top-level object: its name and where its value's bytes are.
+    struct Member: Equatable {
+        let name: String
+        let range: Range<Int>
+    }
+
+    /// Checks a text read a piece at a time (a body of gigabytes costs a piece of memory) and says where
+    /// the top-level object's members are; none when the text is not an object.
+    static func members(of source: any ByteSource) -> Result<[Member], Problem> {
+        var reader = Reader(source)
+        if let problem = reader.check() { return .failure(problem) }
+        return .success(reader.members)
     }
 
     /// Nesting deeper than this is refused rather than read with the stack. Low enough for Foundation's
     /// decoder after it on a 512 KiB stack, what macOS gives Dispatch's threads (it crashed at 180 levels).
     static let maximumDepth = 64
 
+    /// Reads through a window on the source: for a text in memory, the window is the whole text.
     private struct Reader {
-        let bytes: [UInt8]
+        let source: any ByteSource
+        var window: [UInt8]
+        var windowStart = 0
         var position = 0
+        /// Line and column of `windowStart`, for messages.
+        var line = 1
+        var column = 1
+        var members: [Member] = []
+        var readFailure: String?
 
-        var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+        static let windowSize = 256 << 10
+
+        init(_ bytes: [UInt8]) {
+            source = bytes
+            window = bytes
+        }
+
+        init(_ source: any ByteSource) {
+            self.source = source
+            window = []
+        }
+
+        mutating func check() -> Problem? {
+            do throws(Problem) {
+                skipSpace()
+                try value(path: [], depth: 0)
+                skipSpace()
+                if current != nil { throw syntax("unexpected text after the JSON value") }
+                return nil
+            } catch {
+                return error
+            }
+        }
+
+        var current: UInt8? {
+            mutating get {
+                let index = position - windowStart
+                if index < window.count { return window[index] }
+                return available(1) ? window[position - windowStart] : nil
+            }
+        }
+
+        /// Whether `count` bytes from the position are in the window, reading more when they are not.
+        mutating func available(_ count: Int) -> Bool {
+            while position - windowStart + count > window.count {
+                let end = windowStart + window.count
+                guard end < source.count, readFailure == nil else { return false }
+                let more: [UInt8]
+                do {
+                    more = try source.read(at: end, length: max(Self.windowSize, count))
+                } catch {
+                    readFailure = "\(error)"
+                    return false
+                }
+                if more.isEmpty { return false }
+                // A few bytes before the position stay, for a message that points back at an escape.
+                let dropped = max(0, min(position - windowStart, window.count) - 8)
+                for byte in window[..<dropped] { advance(byte) }
+                window = Array(window[dropped...]) + more
+                windowStart += dropped
+            }
+            return true
+        }
+
+        private mutating func advance(_ byte: UInt8) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
 
         func syntax(_ reason: String) -> Problem {
-            var line = 1
-            var column = 1
-            for byte in bytes[..<min(position, bytes.count)] {
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
-            return .syntax(line: line, column: column, reason: reason)
+            var place = self
+            for byte in window[..<max(0, min(position - windowStart, window.count))] { place.advance(byte) }
+            let reason = readFailure.map { "the text could not be read: \($0)" } ?? reason
+            return .syntax(line: place.line, column: place.column, reason: reason)
         }
 
         /// What the byte at the position is, for a message: `'x'` or "the end of the text".
         var found: String {
-            guard let byte = current else { return "the end of the text" }
-            if byte == UInt8(ascii: "/") { return "'/' (comments are not JSON)" }
-            if byte >= 0x20, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-            return "byte 0x" + String(byte, radix: 16, uppercase: true)
+            mutating get {
+                guard let byte = current else { return "the end of the text" }
+                if byte == UInt8(ascii: "/") { return "'/' (comments are not JSON)" }
+                if byte >= 0x20, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+                return "byte 0x" + String(byte, radix: 16, uppercase: true)
+            }
         }
 
         mutating func skipSpace() {
@@ -80,7 +152,7 @@ enum JSONCheck {
             switch byte {
             case UInt8(ascii: "{"): try object(path: path, depth: depth)
             case UInt8(ascii: "["): try array(path: path, depth: depth)
-            case UInt8(ascii: "\""): _ = try string()
+            case UInt8(ascii: "\""): _ = try string(keeping: false)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
             case UInt8(ascii: "t"): try literal("true")
             case UInt8(ascii: "f"): try literal("false")
@@ -104,7 +176,7 @@ enum JSONCheck {
                     }
                     throw syntax("expected a key in double quotes, found \(found)")
                 }
-                let key = try string()
+                let key = try string(keeping: true)
                 guard keys.insert(key).inserted else {
                     throw .duplicateKey(key: key, path: path.joined(separator: "."))
                 }
@@ -114,7 +186,9 @@ enum JSONCheck {
                 }
                 position += 1
                 skipSpace()
+                let start = position
                 try value(path: path + [key], depth: depth + 1)
+                if depth == 0 { members.append(Member(name: key, range: start..<position)) }
                 skipSpace()
                 switch current {
                 case UInt8(ascii: ","):
@@ -153,8 +227,9 @@ enum JSONCheck {
             }
         }
 
-        /// The string at the opening quote, unescaped; the position ends after its closing quote.
-        mutating func string() throws(Problem) -> String {
+        /// The string at the opening quote, unescaped when `keeping` (else checked only and empty); the
+        /// position ends after its closing quote.
+        mutating func string(keeping: Bool) throws(Problem) -> String {
             position += 1
             var scalars = String.UnicodeScalarView()
             var raw: [UInt8] = []
@@ -167,7 +242,7 @@ enum JSONCheck {
                 if byte == UInt8(ascii: "\"") { break }
                 if byte < 0x20 { throw syntax("a control character in a string (write it as \\u00XX)") }
                 guard byte == UInt8(ascii: "\\") else {
-                    raw.append(byte)
+                    if keeping { raw.append(byte) }
                     position += 1
                     continue
                 }
@@ -185,8 +260,8 @@ enum JSONCheck {
                 case UInt8(ascii: "u"):
                     var value = try hex()
                     // A surrogate pair (RFC 8259 §7) is one scalar.
-                    if (0xD800..<0xDC00).contains(value), current == UInt8(ascii: "\\"),
-                        position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
+                    if (0xD800..<0xDC00).contains(value), current == UInt8(ascii: "\\"), available(2),
+                        window[position - windowStart + 1] == UInt8(ascii: "u")
                     {
                         position += 2
                         let low = try hex()
@@ -199,6 +274,7 @@ enum JSONCheck {
                     position -= 2
                     throw syntax("an unknown escape '\\\(Character(Unicode.Scalar(escape)))' in a string")
                 }
+                if !keeping { scalars.removeAll() }
             }
             flush()
             position += 1
@@ -206,8 +282,8 @@ enum JSONCheck {
         }
 
         private mutating func hex() throws(Problem) -> UInt32 {
-            guard position + 4 <= bytes.count,
-                let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+            guard available(4), case let index = position - windowStart,
+                let value = UInt32(String(decoding: window[index..<index + 4], as: UTF8.self), radix: 16)
             else { throw syntax("expected four hex digits after \\u") }
             position += 4
             return value

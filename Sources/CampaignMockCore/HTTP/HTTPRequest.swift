@@ -15,6 +15,7 @@ package struct HTTPRequest: Sendable {
         var remoteAddress: SocketAddress?
         var receivedAt: UInt64
         var isSecure: Bool
+        var spooledBody: SpooledBody?
 
         init(
             method: HTTPMethod, target: String, path: String, version: (major: Int, minor: Int),
@@ -32,9 +33,11 @@ package struct HTTPRequest: Sendable {
         }
 
         func copy() -> Storage {
-            Storage(
+            let copy = Storage(
                 method: method, target: target, path: path, version: version, headers: headers, body: body,
                 remoteAddress: remoteAddress, receivedAt: receivedAt, isSecure: isSecure)
+            copy.spooledBody = spooledBody
+            return copy
         }
     }
 
@@ -86,6 +89,12 @@ package struct HTTPRequest: Sendable {
     package var body: [UInt8] {
         get { storage.body }
         set { unique().body = newValue }
+    }
+
+    /// The body, when it went to a temporary file (``BodySpooling``) instead of ``body``, which is then empty.
+    package var spooledBody: SpooledBody? {
+        get { storage.spooledBody }
+        set { unique().spooledBody = newValue }
     }
 
     /// Who sent it; nil for requests built in tests.

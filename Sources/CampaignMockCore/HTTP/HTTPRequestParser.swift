@@ -45,6 +45,10 @@ package struct HTTPRequestParser {
         var headers = HTTPHeaders()
         var headerBytes = 0
         var body: [UInt8] = []
+        /// Where the body goes instead of `body` when the request may send a large one.
+        var spooled: SpooledBody?
+
+        var bodyCount: Int { spooled?.count ?? body.count }
     }
 
     private enum State {
@@ -58,14 +62,17 @@ package struct HTTPRequestParser {
     }
 
     package let limits: Limits
+    /// The requests whose bodies go to a temporary file, under their own limit.
+    package let spooling: BodySpooling?
     private var buffer: [UInt8] = []
     private var start = 0
     private var state = State.requestLine
 
     private static let chunkLineLimit = 4096
 
-    package init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits(), spooling: BodySpooling? = nil) {
         self.limits = limits
+        self.spooling = spooling
     }
 
     /// Adds received bytes.
@@ -135,8 +142,7 @@ package struct HTTPRequestParser {
             case .fixedBody(var head, let remaining):
                 let available = min(remaining, buffer.count - start)
                 if available == 0 { return nil }
-                head.body.append(contentsOf: buffer[start..<(start + available)])
-                start += available
+                try takeBody(available, into: &head)
                 if available == remaining { return complete(head) }
                 state = .fixedBody(head, remaining: remaining - available)
 
@@ -145,14 +151,13 @@ package struct HTTPRequestParser {
                     return nil
                 }
                 let size = try Self.parseChunkSize(line)
-                if head.body.count + size > limits.bodyBytes { throw bodyTooLarge }
+                if head.bodyCount + size > bodyLimit(head) { throw bodyTooLarge(head) }
                 state = size == 0 ? .trailers(head, count: 0) : .chunkData(head, remaining: size)
 
             case .chunkData(var head, let remaining):
                 let available = min(remaining, buffer.count - start)
                 if available == 0 { return nil }
-                head.body.append(contentsOf: buffer[start..<(start + available)])
-                start += available
+                try takeBody(available, into: &head)
                 state =
                     available == remaining ? .chunkDataEnd(head) : .chunkData(head, remaining: remaining - available)
 
@@ -213,6 +218,14 @@ package struct HTTPRequestParser {
             }
         }
         let expectsContinue = isHTTP11 && expectation != nil
+        var head = head
+        if let spooling, spooling.routes.contains(.init(head.method, Self.path(of: head.target))) {
+            do {
+                head.spooled = try SpooledBody(directory: spooling.directory)
+            } catch {
+                throw HTTPError(.insufficientStorage, "cannot keep the request body: \(error)")
+            }
+        }
 
         if !codings.isEmpty {
             // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 message means faulty framing.
@@ -227,7 +240,7 @@ package struct HTTPRequestParser {
         }
 
         let length = try Self.contentLength(lengths)
-        if length > limits.bodyBytes { throw bodyTooLarge }
+        if length > bodyLimit(head) { throw bodyTooLarge(head) }
         if length == 0 { return complete(head) }
         state = .fixedBody(head, remaining: length)
         return continueEvent(expectsContinue)
@@ -241,14 +254,40 @@ package struct HTTPRequestParser {
     private mutating func complete(_ head: Head) -> Event {
         state = .requestLine
         // The connection sets when it was received (a clock read here would be thrown away).
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: head.method, target: head.target, version: head.version,
             headers: head.headers, body: head.body, receivedAt: 0)
+        request.spooledBody = head.spooled
         return .request(request)
     }
 
-    private var bodyTooLarge: HTTPError {
-        HTTPError(.contentTooLarge, "request body is larger than \(limits.bodyBytes) bytes")
+    /// Moves `count` buffered bytes to the body.
+    private mutating func takeBody(_ count: Int, into head: inout Head) throws(HTTPError) {
+        if let spooled = head.spooled {
+            let written = buffer.withUnsafeBytes { bytes in
+                Result { () throws(SystemCallError) in
+                    try spooled.append(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]))
+                }
+            }
+            if case .failure(let error) = written {
+                throw HTTPError(.insufficientStorage, "cannot keep the request body: \(error)")
+            }
+        } else {
+            head.body.append(contentsOf: buffer[start..<(start + count)])
+        }
+        start += count
+    }
+
+    private func bodyLimit(_ head: Head) -> Int {
+        head.spooled != nil ? spooling?.limit ?? limits.bodyBytes : limits.bodyBytes
+    }
+
+    private func bodyTooLarge(_ head: Head) -> HTTPError {
+        HTTPError(.contentTooLarge, "request body is larger than \(bodyLimit(head)) bytes")
+    }
+
+    private static func path(of target: String) -> String {
+        target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target
     }
 
     private static let uriTooLong = HTTPError(.uriTooLong, "request line is too long")

@@ -35,6 +35,7 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     package static let serviceUnavailable = HTTPStatus(code: 503)
     package static let httpVersionNotSupported = HTTPStatus(code: 505)
     package static let badGateway = HTTPStatus(code: 502)
+    package static let insufficientStorage = HTTPStatus(code: 507)
 
     private static let phrases: [Int: String] = [
         100: "Continue", 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
@@ -46,5 +47,6 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
         429: "Too Many Requests", 431: "Request Header Fields Too Large",
         500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
         503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+        507: "Insufficient Storage",
     ]
 }

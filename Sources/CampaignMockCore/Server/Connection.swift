@@ -50,13 +50,13 @@ final class Connection {
     var interest: Poller.Interest = .read
 
     init(
-        id: UInt64, socket: Socket, remoteAddress: SocketAddress?, limits: HTTPRequestParser.Limits, tls: TLSSession?,
-        now: UInt64
+        id: UInt64, socket: Socket, remoteAddress: SocketAddress?, limits: HTTPRequestParser.Limits,
+        spooling: BodySpooling?, tls: TLSSession?, now: UInt64
     ) {
         self.id = id
         self.socket = socket
         self.remoteAddress = remoteAddress
-        self.parser = HTTPRequestParser(limits: limits)
+        self.parser = HTTPRequestParser(limits: limits, spooling: spooling)
         self.tls = tls
         self.idleSince = now
         self.handshakeStartedAt = now

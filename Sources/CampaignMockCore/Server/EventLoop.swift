@@ -291,7 +291,8 @@ final class EventLoop: @unchecked Sendable {
         }
         let connection = Connection(
             id: server.nextConnectionID(), socket: socket, remoteAddress: address,
-            limits: server.configuration.limits, tls: session, now: now)
+            limits: server.configuration.limits, spooling: server.configuration.spooling, tls: session,
+            now: now)
         do {
             try poller.register(socket.descriptor, interest: connection.interest)
         } catch {

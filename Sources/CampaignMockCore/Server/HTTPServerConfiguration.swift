@@ -8,6 +8,8 @@ package struct HTTPServerConfiguration: Sendable, Equatable {
     package var tls: TLSListener?
     /// Request size limits.
     package var limits = HTTPRequestParser.Limits()
+    /// The requests whose bodies may be larger than `limits` allow, kept in a temporary file.
+    package var spooling: BodySpooling?
     /// Most open connections; beyond it a new client gets `503` and is closed.
     package var maxConnections = 4096
     /// Longest wait for a complete request head once its first byte arrived (then `408`).

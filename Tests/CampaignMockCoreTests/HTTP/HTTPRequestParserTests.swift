@@ -1,3 +1,5 @@
+import CampaignMockTestSupport
+import Foundation
 import Testing
 
 @testable import CampaignMockCore
@@ -293,5 +295,79 @@ struct HTTPRequestParserTests {
         #expect(" \t a é\t ".trimmingASCIISpaces() == "a é")
         #expect("\t".trimmingASCIISpaces() == "")
         #expect("é".dropFirst(0).trimmingASCIISpaces() == "é")
+    }
+}
+
+@Suite("request bodies spooled to a file")
+struct SpooledBodyTests {
+    private let directory = TemporaryDirectory()
+
+    private func parser(limit: Int = 64) -> HTTPRequestParser {
+        HTTPRequestParser(
+            limits: .init(bodyBytes: 16),
+            spooling: BodySpooling(directory: directory.path, limit: limit, routes: [.init(.put, "/_mock/state")]))
+    }
+
+    private func request(_ text: String, _ parser: inout HTTPRequestParser) throws -> HTTPRequest? {
+        // One byte at a time: every piece of the body goes through the file.
+        for byte in text.utf8 {
+            parser.append([byte])
+            if let event = try parser.next(), case .request(let request) = event { return request }
+        }
+        return nil
+    }
+
+    @Test func aSpooledRouteTakesABodyPastTheMemoryLimitIntoAnUnlinkedFile() throws {
+        var parser = parser()
+        let body = String(repeating: "0123456789", count: 5)
+        let fixed = try #require(
+            try request("PUT /_mock/state?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 50\r\n\r\n\(body)", &parser))
+        #expect(fixed.body.isEmpty)
+        let spooled = try #require(fixed.spooledBody)
+        #expect(spooled.count == 50)
+        #expect(try spooled.read(at: 0, length: 100) == Array(body.utf8))
+        #expect(try spooled.read(at: 45, length: 3) == Array("567".utf8))
+        #expect(try fixed.bodySource.read(at: 10, length: 2) == Array("01".utf8))
+        // Nothing is left in the folder, even while the request is alive.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+
+        let chunked = try #require(
+            try request(
+                "PUT /_mock/state HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n14\r\n\(body.prefix(20))\r\n1e\r\n\(body.dropFirst(20))\r\n0\r\n\r\n",
+                &parser))
+        #expect(try chunked.spooledBody?.read(at: 0, length: 100) == Array(body.utf8))
+    }
+
+    @Test func theSpoolHasItsOwnLimitAndOtherRoutesKeepTheirs() throws {
+        var parser = parser()
+        #expect(throws: HTTPError(.contentTooLarge, "request body is larger than 64 bytes")) {
+            try request("PUT /_mock/state HTTP/1.1\r\nHost: a\r\nContent-Length: 65\r\n\r\n", &parser)
+        }
+        var chunked = self.parser()
+        #expect(throws: HTTPError(.contentTooLarge, "request body is larger than 64 bytes")) {
+            try request(
+                "PUT /_mock/state HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n\(String(repeating: "x", count: 64))\r\n1\r\n",
+                &chunked)
+        }
+        for head in ["GET /_mock/state", "PUT /_mock/faults", "PUT /_mock/state/x"] {
+            var other = self.parser()
+            #expect(throws: HTTPError(.contentTooLarge, "request body is larger than 16 bytes")) {
+                try request("\(head) HTTP/1.1\r\nHost: a\r\nContent-Length: 17\r\n\r\n", &other)
+            }
+        }
+        var small = self.parser()
+        let kept = try #require(try request("POST /r HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nok", &small))
+        #expect(kept.spooledBody == nil && kept.body == Array("ok".utf8))
+    }
+
+    @Test func aFolderThatCannotHoldTheBodyIsAnInsufficientStorageAnswer() throws {
+        var parser = HTTPRequestParser(
+            spooling: BodySpooling(directory: directory.path + "/missing", limit: 64, routes: [.init(.put, "/s")]))
+        do {
+            _ = try request("PUT /s HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\nx", &parser)
+            Issue.record("a body with nowhere to go was taken")
+        } catch let error as HTTPError {
+            #expect(error.status == .insufficientStorage)
+        }
     }
 }

@@ -463,10 +463,7 @@ struct StoreTests {
         _ = try store.writeAndWait { try $0.deleteApplication(key: "k1") }
         #expect(try store.application(key: "k1") == nil)
 
-        try store.writeAndWait {
-            try $0.replaceState(
-                with: Snapshot(applications: [], devices: [], messages: [], events: [], faults: []), times: { _ in 0 })
-        }
+        try store.writeAndWait { try $0.clearForSnapshot() }
         #expect(try store.application(key: "k2") == nil)
     }
 

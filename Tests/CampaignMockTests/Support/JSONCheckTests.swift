@@ -1,6 +1,17 @@
+import CampaignMockCore
 import Testing
 
 @testable import CampaignMock
+
+/// A text handed out a few bytes per read, so every window boundary of the reader is crossed.
+private struct Trickle: ByteSource {
+    let bytes: [UInt8]
+    let piece: Int
+    var count: Int { bytes.count }
+    func read(at offset: Int, length: Int) throws -> [UInt8] {
+        Array(bytes[min(offset, bytes.count)..<min(offset + min(length, piece), bytes.count)])
+    }
+}
 
 @Suite struct JSONCheckTests {
     @Test(arguments: [
@@ -41,5 +52,51 @@ import Testing
     @Test func refusesNestingBeyondItsDepthInsteadOfOverflowingTheStack() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(JSONCheck.problem(in: Array(deep.utf8))?.description.contains("nested deeper than 64") == true)
+    }
+
+    @Test(arguments: [1, 3, 7])
+    func aTextReadAPieceAtATimeGetsTheSameVerdictsAtTheSamePlaces(_ piece: Int) {
+        let texts = [
+            #"{"a": [1, -2.5e+3, true, null, "x\"\u00e9\ud83d\ude00"]}"#, "{\"a\": 1,}", "[1, 2,\n]",
+            "{\"é\": 01}", "{\"a\": \"\\q\"}", "{\"a\": 1} x", "[\"open", "{\"a\": \"\\u12\"}",
+            #"{"a": 1, "\u0061": 2}"#,
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let streamed: JSONCheck.Problem?
+            switch JSONCheck.members(of: Trickle(bytes: bytes, piece: piece)) {
+            case .success: streamed = nil
+            case .failure(let problem): streamed = problem
+            }
+            #expect(streamed == JSONCheck.problem(in: bytes), "\(text)")
+        }
+    }
+
+    @Test func findsWhereEachTopLevelMemberIs() throws {
+        let text = #"{ "b" : [1, {"c": "]"}] , "a":"x\"y", "n": {"a": 1} }"#
+        let members = try JSONCheck.members(of: Trickle(bytes: Array(text.utf8), piece: 2)).get()
+        let bytes = Array(text.utf8)
+        #expect(members.map(\.name) == ["b", "a", "n"])
+        #expect(
+            members.map { String(decoding: bytes[$0.range], as: UTF8.self) } == [
+                #"[1, {"c": "]"}]"#, #""x\"y""#, #"{"a": 1}"#,
+            ])
+        #expect(try JSONCheck.members(of: Trickle(bytes: Array("[1]".utf8), piece: 2)).get().isEmpty)
+    }
+
+    @Test func splitsAnArrayIntoItsElementsWhateverThePieces() throws {
+        let text = #"[ {"a": "[,]\"}", "b": [1, 2]} ,"x,\\",  3.5e2 , [ [] ], {} ,null]"#
+        for piece in [1, 2, 5, 1000] {
+            var elements: [String] = []
+            try JSONArrayElements(source: Trickle(bytes: Array(text.utf8), piece: piece), range: 0..<text.utf8.count)
+                .readEach { index, bytes in
+                    #expect(index == elements.count)
+                    elements.append(String(decoding: bytes, as: UTF8.self))
+                }
+            #expect(elements == [#"{"a":"[,]\"}","b":[1,2]}"#, #""x,\\""#, "3.5e2", "[[]]", "{}", "null"])
+        }
+        var none = 0
+        try JSONArrayElements(source: Array(" [ ] ".utf8), range: 1..<4).readEach { _, _ in none += 1 }
+        #expect(none == 0)
     }
 }
