@@ -36,6 +36,12 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
     let openSSLPackage = "openssl"
 #endif
 
+/// The server's targets, for the executables and tests that build on all of it.
+let serverTargets: [Target.Dependency] = [
+    "CampaignMock", "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
+    "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording", "CampaignMockCore",
+]
+
 let package = Package(
     name: "campaign-mock",
     platforms: [.macOS(.v15), .iOS(.v15)],
@@ -66,28 +72,82 @@ let package = Package(
             cSettings: buildCommit.map { [.define("CAMPAIGN_MOCK_COMMIT", to: $0)] } ?? []
         ),
         .target(name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL"], swiftSettings: swiftSettings),
+        // The server, in layers (docs/architecture.md draws them); each depends only on the ones above it.
+        // The values both the server and the test-side client speak: applications, devices, events, pushes.
+        .target(name: "CampaignMockModel", swiftSettings: swiftSettings),
+        // Readers and writers that know no Campaign concept: JSON, XML, RFC 3339, certificates, the access log.
         .target(
-            name: "CampaignMock", dependencies: ["CampaignMockCore", "CSQLite", "COpenSSL"],
-            // Embedded in the binary at build time: the SOAP schema catalogue (Campaign schema documents), the
-            // admin API's OpenAPI description and the console's web files.
-            resources: [
-                .embedInCode("SOAP/Schemas"), .embedInCode("Admin/openapi.json"), .embedInCode("Console/web"),
+            name: "CampaignMockSupport", dependencies: ["CampaignMockModel", "CampaignMockCore", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        // SQLite and every statement the server runs.
+        .target(
+            name: "CampaignMockStorage",
+            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockCore", "CSQLite"],
+            swiftSettings: swiftSettings
+        ),
+        // What every endpoint runs through: the pipeline and journal, faults, waits, metrics, the event stream.
+        .target(
+            name: "CampaignMockRuntime",
+            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockCore"],
+            swiftSettings: swiftSettings
+        ),
+        // The Campaign SDKs' endpoints: registration, tracking, the health pages, and the pushes they get.
+        .target(
+            name: "CampaignMockMobile",
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
+                "CampaignMockCore",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The SOAP router acc-js-sdk talks to, with its schema catalogue (Campaign schema documents,
+        // embedded in the binary at build time).
+        .target(
+            name: "CampaignMockSOAP",
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
+                "CampaignMockMobile", "CampaignMockCore",
+            ],
+            resources: [.embedInCode("Schemas")],
+            swiftSettings: swiftSettings
+        ),
+        // The admin API (`/_mock/`, its OpenAPI description) and the console's web files, embedded.
+        .target(
+            name: "CampaignMockAdmin",
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
+                "CampaignMockMobile", "CampaignMockCore",
+            ],
+            resources: [.embedInCode("Admin/openapi.json"), .embedInCode("Console/web")],
+            swiftSettings: swiftSettings
+        ),
+        // Recording exchanges to files, replaying them, and the upstream proxy.
+        .target(
+            name: "CampaignMockRecording",
+            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockCore"],
+            swiftSettings: swiftSettings
+        ),
+        // The composition root: configuration, and the server built from it.
+        .target(
+            name: "CampaignMock",
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
+                "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording",
+                "CampaignMockCore",
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "CampaignMockCLI",
-            dependencies: [
-                "CampaignMock",
-                "CampaignMockCore",
-                "CBuildInfo",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: serverTargets + [
+                "CBuildInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
         // libFuzzer targets over the readers of untrusted input (`make fuzz`), or a runner for their inputs.
         .executableTarget(
-            name: "CampaignMockFuzz", dependencies: ["CampaignMock"], path: "Fuzz/CampaignMockFuzz",
+            name: "CampaignMockFuzz", dependencies: serverTargets, path: "Fuzz/CampaignMockFuzz",
             swiftSettings: swiftSettings
         ),
         // The test-side client: Foundation and URLSession only (docs/swift-client.md).
@@ -103,16 +163,14 @@ let package = Package(
         ),
         .testTarget(
             name: "CampaignMockTests",
-            dependencies: ["CampaignMock", "CampaignMockCore", "CSQLite", "CampaignMockTestSupport"],
+            dependencies: serverTargets + ["CSQLite", "CampaignMockTestSupport"],
             swiftSettings: swiftSettings
         ),
         // A URLSession client the HTTPS tests run against the server.
         .executableTarget(name: "URLSessionProbe", path: "Tests/URLSessionProbe", swiftSettings: swiftSettings),
         .testTarget(
             name: "CampaignMockCLITests",
-            dependencies: [
-                "CampaignMock", "CampaignMockCore", "CampaignMockCLI", "CampaignMockTestSupport", "URLSessionProbe",
-            ],
+            dependencies: serverTargets + ["CampaignMockCLI", "CampaignMockTestSupport", "URLSessionProbe"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,12 @@
+import CampaignMockAdmin
 package import CampaignMockCore
+import CampaignMockMobile
+import CampaignMockModel
+import CampaignMockRecording
+package import CampaignMockRuntime
+import CampaignMockSOAP
+package import CampaignMockStorage
+import CampaignMockSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -10,8 +18,6 @@ import Synchronization
 /// The whole server, built from a ``Configuration``: the store, the Campaign endpoints, the admin API
 /// and the HTTP listener. The CLI and the end-to-end tests both start it this way.
 package final class CampaignMockServer: Sendable {
-    /// The product version.
-    package static let version = "0.2.0"
 
     /// Where a state import waits when nothing may go to the data directory: `TMPDIR`, else `/tmp`.
     private static var temporaryFolder: String {
@@ -160,7 +166,7 @@ package final class CampaignMockServer: Sendable {
     /// What the console's overview shows (`GET /_mock/info`).
     private var consoleInfo: ConsoleInfo {
         ConsoleInfo(
-            version: Self.version, baseURL: baseURL, httpsURL: httpsURL,
+            version: CampaignMockVersion.current, baseURL: baseURL, httpsURL: httpsURL,
             deviceURLs: deviceURLs.map { ConsoleInfo.DeviceURL(url: $0.url, use: $0.use) },
             certificateAuthorityFingerprint: certificateAuthorityFingerprint,
             soapLogin: configuration.soapLogin, soapLogins: configuration.soapOperators.map(\.login),
@@ -260,7 +266,10 @@ package final class CampaignMockServer: Sendable {
                 + "integration key \(application.integrationKey)\(state)"
         }
         let access = configuration.adminToken == nil ? "loopback clients only" : "needs the admin token"
-        var lines = ["campaign-mock \(Self.version) is ready", "  Console                    \(baseURL)/_mock/ui/"]
+        var lines = [
+            "campaign-mock \(CampaignMockVersion.current) is ready",
+            "  Console                    \(baseURL)/_mock/ui/",
+        ]
         if http.plainAddress != nil { lines.append("  Marketing + tracking host  \(baseURL)") }
         if let httpsURL { lines.append("  HTTPS                      \(httpsURL)") }
         let devices = deviceURLs
@@ -323,47 +332,5 @@ package final class CampaignMockServer: Sendable {
         http.shutdown(gracePeriodMilliseconds: configuration.shutdownGraceMilliseconds)
         store.close()
         dataDirectory?.release()
-    }
-}
-
-/// Lets the admin API reach the HTTP server, which is built after it (readiness, open connections).
-final class ServerReference: Sendable {
-    private let server = Mutex<HTTPServer?>(nil)
-    private let info = Mutex<ConsoleInfo?>(nil)
-    private let certificateFiles = Mutex<[CertificateExport.Format: [UInt8]]>([:])
-    private let instance = Mutex(ExecutionInstance(url: "", port: 0))
-
-    func setExecutionInstance(_ instance: ExecutionInstance) {
-        self.instance.withLock { $0 = instance }
-    }
-
-    /// This server's URL and port as `nms:extAccount` gives them (empty before it listens).
-    var executionInstance: ExecutionInstance { instance.withLock { $0 } }
-
-    func describe(_ description: ConsoleInfo) {
-        info.withLock { $0 = description }
-    }
-
-    /// The URLs, keys and settings the console shows; nil before the server listens.
-    var description: ConsoleInfo? { info.withLock { $0 } }
-
-    func setCertificateFiles(_ files: [CertificateExport.Format: [UInt8]]) {
-        certificateFiles.withLock { $0 = files }
-    }
-
-    /// The local CA with `--tls auto` in a device's format, for `GET /_mock/ca`; nil without it.
-    func certificate(_ format: CertificateExport.Format) -> [UInt8]? { certificateFiles.withLock { $0[format] } }
-
-    func set(_ http: HTTPServer) {
-        server.withLock { $0 = http }
-    }
-
-    /// Whether the server takes traffic (false before it listens and once shutdown began).
-    var isAcceptingTraffic: Bool {
-        server.withLock { $0.map { !$0.isShuttingDown } ?? false }
-    }
-
-    var openConnections: Int {
-        server.withLock { $0?.connectionCount ?? 0 }
     }
 }

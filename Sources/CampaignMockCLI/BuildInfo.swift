@@ -1,11 +1,19 @@
 import CBuildInfo
 import CampaignMock
+import CampaignMockAdmin
+import CampaignMockMobile
+import CampaignMockModel
+import CampaignMockRecording
+import CampaignMockRuntime
+import CampaignMockSOAP
+import CampaignMockStorage
+import CampaignMockSupport
 
 /// What `campaign-mock --version` and `campaign-mock version` print: the version and the commit built.
 enum BuildInfo {
     /// `campaign-mock 0.2.0 (commit 1a2b3c4d5e6f)`; `(commit unknown)` for a build the Makefile did not run.
     static var versionLine: String {
         let commit = String(cString: campaign_mock_build_commit())
-        return "campaign-mock \(CampaignMockServer.version) (commit \(commit.isEmpty ? "unknown" : commit))"
+        return "campaign-mock \(CampaignMockVersion.current) (commit \(commit.isEmpty ? "unknown" : commit))"
     }
 }

@@ -1,5 +1,13 @@
 import CampaignMock
+import CampaignMockAdmin
 import CampaignMockCore
+import CampaignMockMobile
+import CampaignMockModel
+import CampaignMockRecording
+import CampaignMockRuntime
+import CampaignMockSOAP
+import CampaignMockStorage
+import CampaignMockSupport
 import CampaignMockTestSupport
 import Dispatch
 import Foundation
@@ -54,7 +62,7 @@ struct CLITests {
         for arguments in [["version"], ["--version"]] {
             let result = try runProcess(binary, arguments)
             #expect(result.code == 0)
-            #expect(result.output == "campaign-mock \(CampaignMockServer.version) (commit \(commit ?? "unknown"))\n")
+            #expect(result.output == "campaign-mock \(CampaignMockVersion.current) (commit \(commit ?? "unknown"))\n")
         }
     }
 

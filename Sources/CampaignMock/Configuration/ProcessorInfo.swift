@@ -1,3 +1,13 @@
+import CampaignMockAdmin
+import CampaignMockCore
+import CampaignMockMobile
+import CampaignMockModel
+import CampaignMockRecording
+import CampaignMockRuntime
+import CampaignMockSOAP
+import CampaignMockStorage
+import CampaignMockSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

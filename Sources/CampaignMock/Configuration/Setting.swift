@@ -1,4 +1,12 @@
+import CampaignMockAdmin
 import CampaignMockCore
+import CampaignMockMobile
+import CampaignMockModel
+import CampaignMockRecording
+import CampaignMockRuntime
+import CampaignMockSOAP
+import CampaignMockStorage
+import CampaignMockSupport
 
 /// One scalar setting, known under three names: the JSON key in the config file (`journalLimit`),
 /// the environment variable (`CAMPAIGN_MOCK_JOURNAL_LIMIT`) and the flag (`--journal-limit`).
@@ -382,15 +390,4 @@ extension Setting {
         throw ConfigurationError("'\(value)' is not a valid size (e.g. 512, 64KiB, 1MiB)")
     }
 
-    /// `500ms`, `10s`, `2m`, `24h`; a bare number is seconds; at most 7 days.
-    static func parseDuration(_ value: String, key: String) throws(ConfigurationError) -> Int {
-        let text = value.trimmingASCIISpaces().lowercased()
-        for (suffix, factor) in [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("", 1000)]
-        where text.hasSuffix(suffix) {
-            if let count = Double(text.dropLast(suffix.count)), count >= 0, count * Double(factor) <= 604_800_000 {
-                return Int(count * Double(factor))
-            }
-        }
-        throw ConfigurationError("'\(value)' is not a valid duration (e.g. 500ms, 10s, 2m, 24h)")
-    }
 }

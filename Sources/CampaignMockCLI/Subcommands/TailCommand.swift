@@ -1,6 +1,14 @@
 import ArgumentParser
 import CampaignMock
+import CampaignMockAdmin
 import CampaignMockCore
+import CampaignMockMobile
+import CampaignMockModel
+import CampaignMockRecording
+import CampaignMockRuntime
+import CampaignMockSOAP
+import CampaignMockStorage
+import CampaignMockSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

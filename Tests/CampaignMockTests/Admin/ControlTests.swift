@@ -4,6 +4,14 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
+@testable import CampaignMockAdmin
+@testable import CampaignMockMobile
+@testable import CampaignMockModel
+@testable import CampaignMockRecording
+@testable import CampaignMockRuntime
+@testable import CampaignMockSOAP
+@testable import CampaignMockStorage
+@testable import CampaignMockSupport
 
 @Suite("reset, state snapshots and metrics", .timeLimit(.minutes(2)))
 struct ControlTests {
@@ -149,8 +157,8 @@ struct AdminAccessTests {
             access.refusal(for: request("/_mock/devices", from: "127.0.0.1", authorization: "Basic x"))?.status
                 == .unauthorized)
         #expect(access.refusal(for: request("/_mock/health", from: "192.0.2.7")) == nil)
-        #expect(AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
-        #expect(!AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+        #expect(constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
     }
 
     @Test func theRouterRefusesARemoteClientWithoutToken() throws {

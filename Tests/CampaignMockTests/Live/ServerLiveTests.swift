@@ -4,6 +4,14 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
+@testable import CampaignMockAdmin
+@testable import CampaignMockMobile
+@testable import CampaignMockModel
+@testable import CampaignMockRecording
+@testable import CampaignMockRuntime
+@testable import CampaignMockSOAP
+@testable import CampaignMockStorage
+@testable import CampaignMockSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -90,7 +98,7 @@ struct ServerLiveTests {
         let health = try live.json("GET", "/_mock/health")
         #expect(health.status == 200)
         #expect(health.object["status"] as? String == "ok")
-        #expect(health.object["version"] as? String == CampaignMockServer.version)
+        #expect(health.object["version"] as? String == CampaignMockVersion.current)
         #expect(health.object["uptimeSeconds"] is Double)
         let ready = try live.json("GET", "/_mock/ready")
         #expect(ready.status == 200)

@@ -4,6 +4,14 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
+@testable import CampaignMockAdmin
+@testable import CampaignMockMobile
+@testable import CampaignMockModel
+@testable import CampaignMockRecording
+@testable import CampaignMockRuntime
+@testable import CampaignMockSOAP
+@testable import CampaignMockStorage
+@testable import CampaignMockSupport
 
 /// The parts of a recording that must not depend on which server answered: everything but timings,
 /// the Host header (each server has its port), the times inside bodies, and the order of the request

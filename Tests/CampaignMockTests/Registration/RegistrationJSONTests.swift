@@ -3,6 +3,14 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
+@testable import CampaignMockAdmin
+@testable import CampaignMockMobile
+@testable import CampaignMockModel
+@testable import CampaignMockRecording
+@testable import CampaignMockRuntime
+@testable import CampaignMockSOAP
+@testable import CampaignMockStorage
+@testable import CampaignMockSupport
 
 /// The hand-written JSON of a registration must be exactly what JSONEncoder writes, or stored history
 /// rows would stop comparing equal.

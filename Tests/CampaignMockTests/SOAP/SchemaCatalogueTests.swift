@@ -4,6 +4,14 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
+@testable import CampaignMockAdmin
+@testable import CampaignMockMobile
+@testable import CampaignMockModel
+@testable import CampaignMockRecording
+@testable import CampaignMockRuntime
+@testable import CampaignMockSOAP
+@testable import CampaignMockStorage
+@testable import CampaignMockSupport
 
 /// The schema catalogue is the one source for GetEntityIfMoreRecent, the WSDL, the router's methods and
 /// the fields ExecuteQuery accepts; these tests keep the other places in step with it.
@@ -11,7 +19,7 @@ import Testing
 struct SchemaCatalogueTests {
     private static let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../..").standardized
-    private static let schemasFolder = projectRoot.appendingPathComponent("Sources/CampaignMock/SOAP/Schemas")
+    private static let schemasFolder = projectRoot.appendingPathComponent("Sources/CampaignMockSOAP/Schemas")
 
     @Test func everySchemaFileIsBuiltIn() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.schemasFolder.path)

@@ -4,6 +4,14 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
+@testable import CampaignMockAdmin
+@testable import CampaignMockMobile
+@testable import CampaignMockModel
+@testable import CampaignMockRecording
+@testable import CampaignMockRuntime
+@testable import CampaignMockSOAP
+@testable import CampaignMockStorage
+@testable import CampaignMockSupport
 
 /// The request journal's files: what a start reads back, after file changes, clears, a failed commit and
 /// a process that stopped while writing.

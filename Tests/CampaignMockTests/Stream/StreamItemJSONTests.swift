@@ -2,6 +2,14 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
+@testable import CampaignMockAdmin
+@testable import CampaignMockMobile
+@testable import CampaignMockModel
+@testable import CampaignMockRecording
+@testable import CampaignMockRuntime
+@testable import CampaignMockSOAP
+@testable import CampaignMockStorage
+@testable import CampaignMockSupport
 
 /// The event stream writes tracking events and journal entries by hand; each must be exactly the text
 /// JSONEncoder writes for the admin API, or the console would see two shapes of the same item.

@@ -1,0 +1,40 @@
+import CampaignMockCore
+import CampaignMockMobile
+import CampaignMockModel
+import CampaignMockRuntime
+import CampaignMockStorage
+import CampaignMockSupport
+
+/// `POST /_mock/push`, `GET /_mock/push/{id}`: compose the notification a device would receive.
+extension AdminAPI {
+    func registerPush(on group: inout RouteGroup) {
+        group.add(.post, "/_mock/push", respond: compose)
+        group.add(.get, "/_mock/push/{id}", respond: showPush)
+    }
+
+    private func compose(_ request: HTTPRequest) throws -> HTTPResponse {
+        let push = try AdminResponse.decode(PushRequest.self, from: request)
+        do {
+            try push.validate()
+        } catch {
+            throw AdminError(.badRequest, error.message)
+        }
+        let style = push.idStyle ?? pushIDStyle
+        do {
+            let composed = try store.writeAndWait {
+                try $0.createPush(push, style: style, compose: PushComposer.message)
+            }
+            return AdminResponse.json(.created, composed)
+        } catch let error as PushError {
+            throw AdminError(error.isNotFound ? .notFound : .badRequest, error.message)
+        }
+    }
+
+    private func showPush(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        guard let id = parameters["id"].flatMap({ Int64($0) }), let push = try store.read({ try $0.push(id: id) })
+        else {
+            throw AdminError(.notFound, "no push with id '\(parameters["id"] ?? "")'")
+        }
+        return AdminResponse.json(.ok, push)
+    }
+}

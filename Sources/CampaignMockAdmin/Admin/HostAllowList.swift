@@ -1,0 +1,55 @@
+import CampaignMockCore
+import CampaignMockMobile
+import CampaignMockModel
+import CampaignMockRuntime
+import CampaignMockStorage
+import CampaignMockSupport
+
+/// The `Host` names the admin API and the console answer to: the defence against DNS rebinding, where a
+/// web page on `evil.example` makes its own name resolve to 127.0.0.1 and then reads the mock as if it
+/// were same-origin. Such a request still says `Host: evil.example`, so the name is what is checked.
+///
+/// Allowed: any IP literal (a rebinding page always has a DNS name), `localhost` and names under
+/// `.localhost`, and the names given (`--allowed-host`, `--host`, `--tls-san`, the machine's own names
+/// when the server listens on every interface). A given name that starts with a dot allows every name
+/// under it (`.corp.example`). A request with no `Host` is not from a browser and passes.
+package struct HostAllowList: Sendable, Equatable {
+    private let exact: Set<String>
+    private let suffixes: [String]
+
+    package init(names: [String]) {
+        var exact: Set<String> = ["localhost"]
+        var suffixes = [".localhost"]
+        for name in names.map(Self.normalized) where !name.isEmpty {
+            if name.hasPrefix(".") { suffixes.append(name) } else { exact.insert(name) }
+        }
+        self.exact = exact
+        self.suffixes = suffixes
+    }
+
+    /// Whether a request with this `Host` header may use the admin API.
+    func allows(_ header: String?) -> Bool {
+        guard let header else { return true }
+        let name = Self.hostname(of: header)
+        if exact.contains(name) || (try? SocketAddress(parsing: name, port: 0)) != nil { return true }
+        return suffixes.contains { name.hasSuffix($0) }
+    }
+
+    /// The name of a `Host` header (RFC 9110 §7.2: `host [":" port]`, an IPv6 literal in brackets), in
+    /// lowercase without a trailing dot.
+    static func hostname(of header: String) -> String {
+        let value = header.trimmingASCIISpaces()
+        if value.hasPrefix("["), let close = value.firstIndex(of: "]") {
+            return normalized(String(value[value.index(after: value.startIndex)..<close]))
+        }
+        if let colon = value.lastIndex(of: ":") { return normalized(String(value[..<colon])) }
+        return normalized(value)
+    }
+
+    private static func normalized(_ name: String) -> String {
+        var name = name.trimmingASCIISpaces().lowercased()
+        if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name.count > 1 && name.hasSuffix(".") { name.removeLast() }
+        return name
+    }
+}

@@ -1,0 +1,115 @@
+import CampaignMockCore
+package import CampaignMockModel
+import CampaignMockRuntime
+import CampaignMockStorage
+import CampaignMockSupport
+
+/// Builds the payloads of a push (docs/protocol.md §6): `_mId` and `_dId` always strings, free variables as
+/// top-level keys (iOS) or data keys (Android).
+package enum PushComposer {
+    /// APNs refuses payloads over 4 KB.
+    static let apnsLimit = 4096
+
+    /// The message for one device.
+    ///
+    /// - Throws: ``PushError`` when the APNs payload is over 4 KB.
+    package static func message(
+        _ request: PushRequest, device: (token: String, platform: Platform, app: String), messageID: String,
+        deliveryID: String
+    ) throws(PushError) -> ComposedMessage {
+        let tracking = ComposedMessage.Tracking(
+            receive: SDKTrackingEncoding.path(messageID, deliveryID: deliveryID, tag: 1, platform: device.platform),
+            open: SDKTrackingEncoding.path(messageID, deliveryID: deliveryID, tag: 2, platform: device.platform))
+        var message = ComposedMessage(
+            registrationToken: device.token, platform: device.platform, app: device.app, messageId: messageID,
+            deliveryId: deliveryID, tracking: tracking)
+        switch device.platform {
+        case .ios:
+            let payload = apns(request, messageID: messageID, deliveryID: deliveryID)
+            let size = JSONText.compact(payload).utf8.count
+            guard size <= apnsLimit else {
+                throw PushError("the APNs payload is \(size) bytes; APNs refuses more than \(apnsLimit)")
+            }
+            var file = payload
+            if case .object(var fields) = file, let bundle = request.bundleId {
+                fields["Simulator Target Bundle"] = .string(bundle)
+                file = .object(fields)
+            }
+            let name = "campaign-mock-\(messageID).apns"
+            message.apns = payload
+            message.apnsFile = JSONText.pretty(file)
+            message.simctl = "xcrun simctl push booted \(request.bundleId ?? "YOUR.BUNDLE.ID") \(name)"
+        case .android:
+            let data = fcmData(request, messageID: messageID, deliveryID: deliveryID)
+            message.fcm = .object([
+                "message": .object(["token": .string(device.token), "data": .object(data.mapValues { .string($0) })])
+            ])
+            message.adb = adb(request, data: data)
+        }
+        return message
+    }
+
+    /// `{"aps": {...}, "_mId": "...", "_dId": "...", variables...}`.
+    static func apns(_ request: PushRequest, messageID: String, deliveryID: String) -> JSONValue {
+        var aps: [String: JSONValue] = [:]
+        if request.silent == true {
+            aps["content-available"] = .number(1)
+        } else {
+            var alert: [String: JSONValue] = [:]
+            if let title = request.title, !title.isEmpty { alert["title"] = .string(title) }
+            if let body = request.body, !body.isEmpty { alert["body"] = .string(body) }
+            aps["alert"] = .object(alert)
+            aps["sound"] = .string(request.sound ?? "default")
+            if let badge = request.badge { aps["badge"] = .number(Double(badge)) }
+        }
+        if let category = request.category { aps["category"] = .string(category) }
+        if request.mutableContent == true || request.mediaUrl != nil { aps["mutable-content"] = .number(1) }
+        var payload: [String: JSONValue] = [
+            "aps": .object(aps), "_mId": .string(messageID), "_dId": .string(deliveryID),
+        ]
+        if let media = request.mediaUrl { payload["mediaUrl"] = .string(media) }
+        for (key, value) in request.variables ?? [:] { payload[key] = .string(value) }
+        return .object(payload)
+    }
+
+    /// FCM data: the legacy keys the SDKs read (`_msg`, `title`), the AEP ones, ids, variables.
+    static func fcmData(_ request: PushRequest, messageID: String, deliveryID: String) -> [String: String] {
+        var data = ["_mId": messageID, "_dId": deliveryID]
+        if request.silent != true {
+            if let title = request.title, !title.isEmpty {
+                data["title"] = title
+                data["adb_title"] = title
+            }
+            if let body = request.body, !body.isEmpty {
+                data["_msg"] = body
+                data["adb_body"] = body
+            }
+            if let sound = request.sound { data["adb_sound"] = sound }
+            if let badge = request.badge { data["adb_n_count"] = String(badge) }
+        }
+        if let media = request.mediaUrl {
+            data["adb_image"] = media
+            data["mediaUrl"] = media
+        }
+        for (key, value) in request.variables ?? [:] { data[key] = value }
+        return data
+    }
+
+    /// Lines to paste: deliver the data message to a debug build on an emulator, or just show a notification.
+    static func adb(_ request: PushRequest, data: [String: String]) -> [String] {
+        let package = request.androidPackage ?? "YOUR.PACKAGE"
+        let extras = data.keys.sorted().map { "--es \($0) \(shellQuoted(data[$0]!))" }.joined(separator: " ")
+        var lines = ["adb shell am broadcast -a com.google.android.c2dm.intent.RECEIVE -p \(package) \(extras)"]
+        if request.silent != true {
+            let title = shellQuoted(request.title ?? "")
+            let body = shellQuoted(request.body ?? "")
+            lines.append("adb shell cmd notification post -t \(title) campaign-mock-\(data["_mId"] ?? "") \(body)")
+        }
+        return lines
+    }
+
+    /// Single-quoted for `adb shell` (whose remote shell parses the line once more).
+    private static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,46 @@
+/// A registration as the SDK sent it (docs/protocol.md §3.2), decoded and checked.
+package struct RegistrationRequest: Sendable, Equatable {
+    package var registrationToken: String
+    package var integrationKey: String
+    /// Empty when the app has no user key (`userKey=`).
+    package var userKey: String
+    package var device: DeviceFields
+    package var params: [AdditionalParam]
+
+    package init(
+        registrationToken: String, integrationKey: String, userKey: String, device: DeviceFields,
+        params: [AdditionalParam]
+    ) {
+        self.registrationToken = registrationToken
+        self.integrationKey = integrationKey
+        self.userKey = userKey
+        self.device = device
+        self.params = params
+    }
+}
+
+/// The device and OS fields of a registration; all optional (iOS sends no `deviceImei`).
+package struct DeviceFields: Sendable, Equatable, Codable {
+    package var deviceImei: String?
+    package var deviceName: String?
+    package var deviceModel: String?
+    package var deviceBrand: String?
+    package var deviceManufacturer: String?
+    package var osName: String?
+    package var osVersion: String?
+    package var osLanguage: String?
+
+    package init(
+        deviceImei: String? = nil, deviceName: String? = nil, deviceModel: String? = nil, deviceBrand: String? = nil,
+        deviceManufacturer: String? = nil, osName: String? = nil, osVersion: String? = nil, osLanguage: String? = nil
+    ) {
+        self.deviceImei = deviceImei
+        self.deviceName = deviceName
+        self.deviceModel = deviceModel
+        self.deviceBrand = deviceBrand
+        self.deviceManufacturer = deviceManufacturer
+        self.osName = osName
+        self.osVersion = osVersion
+        self.osLanguage = osLanguage
+    }
+}

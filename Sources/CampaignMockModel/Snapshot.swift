@@ -1,0 +1,113 @@
+/// The whole state as JSON (`GET /_mock/state`, `PUT /_mock/state`): applications, devices with their
+/// params and history, issued messages, tracking events and fault rules. Not the request journal.
+///
+/// Rows are listed in the order they were stored and carry no internal ids, so exporting, importing
+/// and exporting again gives the same document. Times are ISO 8601 with milliseconds.
+package struct Snapshot: Sendable, Codable, Equatable {
+    package struct Device: Sendable, Codable, Equatable {
+        package var integrationKey: String
+        package var registrationToken: String
+        package var userKey: String
+        package var device: DeviceFields
+        package var params: [AdditionalParam]
+        package var disabled: Bool
+        package var createdAt: String
+        package var updatedAt: String
+        package var history: [Registration]
+
+        package init(
+            integrationKey: String, registrationToken: String, userKey: String, device: DeviceFields,
+            params: [AdditionalParam], disabled: Bool, createdAt: String, updatedAt: String, history: [Registration]
+        ) {
+            self.integrationKey = integrationKey
+            self.registrationToken = registrationToken
+            self.userKey = userKey
+            self.device = device
+            self.params = params
+            self.disabled = disabled
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
+            self.history = history
+        }
+    }
+
+    package struct Registration: Sendable, Codable, Equatable {
+        package var receivedAt: String
+        package var changes: [String]
+        package var userKey: String
+        package var device: DeviceFields
+        package var params: [AdditionalParam]
+
+        package init(
+            receivedAt: String, changes: [String], userKey: String, device: DeviceFields, params: [AdditionalParam]
+        ) {
+            self.receivedAt = receivedAt
+            self.changes = changes
+            self.userKey = userKey
+            self.device = device
+            self.params = params
+        }
+    }
+
+    package struct Message: Sendable, Codable, Equatable {
+        /// `_mId` as issued: a decimal or a UUID.
+        package var messageId: String
+        package var deliveryId: String
+        package var integrationKey: String?
+        package var registrationToken: String?
+        package var createdAt: String
+
+        package init(
+            messageId: String, deliveryId: String, integrationKey: String? = nil, registrationToken: String? = nil,
+            createdAt: String
+        ) {
+            self.messageId = messageId
+            self.deliveryId = deliveryId
+            self.integrationKey = integrationKey
+            self.registrationToken = registrationToken
+            self.createdAt = createdAt
+        }
+    }
+
+    package struct Event: Sendable, Codable, Equatable {
+        package var receivedAt: String
+        /// The tracking `id` as received; the decoded fields are derived from it.
+        package var rawId: String
+        package var userAgent: String?
+        package var remoteAddress: String?
+        /// The issued message the hit was linked to.
+        package var messageId: String?
+
+        package init(
+            receivedAt: String, rawId: String, userAgent: String? = nil, remoteAddress: String? = nil,
+            messageId: String? = nil
+        ) {
+            self.receivedAt = receivedAt
+            self.rawId = rawId
+            self.userAgent = userAgent
+            self.remoteAddress = remoteAddress
+            self.messageId = messageId
+        }
+    }
+
+    /// The document's version; a newer one is refused on import.
+    package static let currentVersion = 1
+
+    package var format = "campaign-mock-state"
+    package var version = Snapshot.currentVersion
+    package var applications: [Application]
+    package var devices: [Device]
+    package var messages: [Message]
+    package var events: [Event]
+    package var faults: [FaultRule]
+
+    package init(
+        applications: [Application], devices: [Device], messages: [Message], events: [Event], faults: [FaultRule]
+    ) {
+        self.applications = applications
+        self.devices = devices
+        self.messages = messages
+        self.events = events
+        self.faults = faults
+    }
+}

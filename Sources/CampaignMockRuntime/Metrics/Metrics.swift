@@ -1,0 +1,127 @@
+import CampaignMockCore
+import CampaignMockModel
+import CampaignMockStorage
+import CampaignMockSupport
+import Synchronization
+
+/// Counters for `GET /_mock/metrics`, in the Prometheus text format (version 0.0.4).
+package final class Metrics: Sendable {
+    /// Upper bounds of the latency histogram, in seconds.
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    private struct Histogram {
+        var counts = [Int](repeating: 0, count: Metrics.buckets.count)
+        var total = 0
+        var sum = 0.0
+
+        mutating func record(_ seconds: Double) {
+            if let bucket = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { counts[bucket] += 1 }
+            total += 1
+            sum += seconds
+        }
+    }
+
+    /// What one endpoint label has answered: one lookup by its name per request (hashing the name
+    /// twice, for the counts and the histogram, cost a fifth of the metrics' part of a health check).
+    private struct EndpointCounts {
+        var statuses: [Int: Int] = [:]
+        var latency = Histogram()
+
+        mutating func record(status: Int, seconds: Double) {
+            statuses[status, default: 0] += 1
+            latency.record(seconds)
+        }
+    }
+
+    private struct State {
+        var endpoints: [String: EndpointCounts] = [:]
+        var registrations: [String: Int] = [:]
+        var trackingEvents: [Int: Int] = [:]
+        var faultsFired: [String: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// Counts one answered request of `endpoint` with `status`, taking `seconds`.
+    package func recordRequest(endpoint: String, status: Int, seconds: Double) {
+        // Updated in place: a copied-out histogram copied its bucket array on every request.
+        state.withLock { state in
+            state.endpoints[endpoint, default: EndpointCounts()].record(status: status, seconds: seconds)
+        }
+    }
+
+    /// Counts a registration: `accepted`, or the reason it was rejected.
+    package func recordRegistration(result: String) {
+        state.withLock { $0.registrations[result, default: 0] += 1 }
+    }
+
+    package func recordTrackingEvent(tag: Int) {
+        state.withLock { $0.trackingEvents[tag, default: 0] += 1 }
+    }
+
+    package func recordFault(ruleID: String) {
+        state.withLock { $0.faultsFired[ruleID, default: 0] += 1 }
+    }
+
+    /// The exposition text; `journalDropped` and `openConnections` are read by the caller.
+    package func render(journalDropped: Int64, openConnections: Int, waiters: Int, streams: Int = 0) -> String {
+        let state = state.withLock { $0 }
+        var text = ""
+        text += "# HELP campaign_mock_requests_total Answered requests by endpoint family and status.\n"
+        text += "# TYPE campaign_mock_requests_total counter\n"
+        let endpoints = state.endpoints.keys.sorted()
+        for endpoint in endpoints {
+            let statuses = state.endpoints[endpoint]!.statuses
+            for status in statuses.keys.sorted(by: { "\($0)" < "\($1)" }) {
+                text +=
+                    "campaign_mock_requests_total{endpoint=\"\(endpoint)\",status=\"\(status)\"} \(statuses[status]!)\n"
+            }
+        }
+        text += "# HELP campaign_mock_request_duration_seconds Time from a complete request to its answer.\n"
+        text += "# TYPE campaign_mock_request_duration_seconds histogram\n"
+        for endpoint in endpoints {
+            let histogram = state.endpoints[endpoint]!.latency
+            var cumulative = 0
+            for (bound, count) in zip(Self.buckets, histogram.counts) {
+                cumulative += count
+                text +=
+                    "campaign_mock_request_duration_seconds_bucket{endpoint=\"\(endpoint)\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            text +=
+                "campaign_mock_request_duration_seconds_bucket{endpoint=\"\(endpoint)\",le=\"+Inf\"} \(histogram.total)\n"
+            text += "campaign_mock_request_duration_seconds_sum{endpoint=\"\(endpoint)\"} \(histogram.sum)\n"
+            text += "campaign_mock_request_duration_seconds_count{endpoint=\"\(endpoint)\"} \(histogram.total)\n"
+        }
+        text += "# HELP campaign_mock_registrations_total Registrations accepted, or rejected by reason.\n"
+        text += "# TYPE campaign_mock_registrations_total counter\n"
+        for result in state.registrations.keys.sorted() {
+            let labels = result == "accepted" ? "result=\"accepted\"" : "result=\"rejected\",reason=\"\(result)\""
+            text += "campaign_mock_registrations_total{\(labels)} \(state.registrations[result]!)\n"
+        }
+        text += "# HELP campaign_mock_tracking_events_total Stored tracking hits by tag (1 received, 2 opened).\n"
+        text += "# TYPE campaign_mock_tracking_events_total counter\n"
+        for tag in state.trackingEvents.keys.sorted() {
+            text += "campaign_mock_tracking_events_total{tag=\"\(tag)\"} \(state.trackingEvents[tag]!)\n"
+        }
+        text += "# HELP campaign_mock_faults_fired_total Fault rule firings by rule id.\n"
+        text += "# TYPE campaign_mock_faults_fired_total counter\n"
+        for rule in state.faultsFired.keys.sorted() {
+            text += "campaign_mock_faults_fired_total{rule=\"\(rule)\"} \(state.faultsFired[rule]!)\n"
+        }
+        text += "# HELP campaign_mock_journal_dropped_total Journal entries dropped because the journal was full.\n"
+        text += "# TYPE campaign_mock_journal_dropped_total counter\n"
+        text += "campaign_mock_journal_dropped_total \(journalDropped)\n"
+        text += "# HELP campaign_mock_open_connections Open client connections.\n"
+        text += "# TYPE campaign_mock_open_connections gauge\n"
+        text += "campaign_mock_open_connections \(openConnections)\n"
+        text += "# HELP campaign_mock_waiters Long-poll waiters waiting now.\n"
+        text += "# TYPE campaign_mock_waiters gauge\n"
+        text += "campaign_mock_waiters \(waiters)\n"
+        text += "# HELP campaign_mock_event_streams Readers of /_mock/stream connected now.\n"
+        text += "# TYPE campaign_mock_event_streams gauge\n"
+        text += "campaign_mock_event_streams \(streams)\n"
+        return text
+    }
+}

@@ -1,0 +1,191 @@
+package import CampaignMockCore
+import CampaignMockModel
+package import CampaignMockStorage
+package import CampaignMockSupport
+import Dispatch
+
+/// Runs the Campaign endpoints (everything outside `/_mock/`):
+///
+/// 1. a fault rule may fire first (delay, answer for the endpoint, drop or reset the connection);
+/// 2. the endpoint decides: the answer, and the change to store;
+/// 3. the change and the journal entry are written in one batch of the store's writer (the entry to the
+///    journal's file, then the change's commit), and only then is the answer sent;
+/// 4. metrics are counted and the waiters for what changed are woken (the event stream learns of the
+///    change from the store's writer, see `CommittedChange`).
+///
+/// A `200` thus always means "stored", and a refused request changes nothing but the journal.
+package struct EndpointPipeline: Sendable {
+    /// Who a request is about, for fault rules that match an app key or a token.
+    package typealias Identify = @Sendable (HTTPRequest) -> (appKey: String?, token: String?)
+    package typealias Decide = @Sendable (HTTPRequest) throws -> EndpointResult
+
+    let store: Store
+    let log: AccessLog
+    let faults: FaultRegistry
+    let metrics: Metrics
+    let waits: WaitRegistry
+    let stream: EventHub
+
+    /// A router body for the endpoint family `endpoint`.
+    package func route(
+        _ endpoint: EndpointFamily, identify: @escaping Identify = { _ in (nil, nil) }, _ decide: @escaping Decide
+    )
+        -> Router.Body
+    {
+        { request, _, reply in run(endpoint, request, reply, identify: identify, decide) }
+    }
+
+    package func run(
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ reply: ReplyChannel,
+        identify: @escaping Identify = { _ in (nil, nil) },
+        _ decide: @escaping Decide
+    ) {
+        let subject = FaultRegistry.Subject(
+            endpoint: endpoint.faultEndpoint, method: request.method.rawValue,
+            identity: { identify(request) })
+        guard let effect = faults.fire(for: subject) else {
+            return handle(endpoint, request, reply, decide, faultNote: nil)
+        }
+        metrics.recordFault(ruleID: effect.ruleID)
+        if let rule = faults.list().first(where: { $0.rule.id == effect.ruleID }) {
+            stream.publish("fault", rule, facts: [.endpoint: endpoint.rawValue])
+        }
+        let act: @Sendable () -> Void = {
+            switch effect.outcome {
+            case .proceed:
+                handle(endpoint, request, reply, decide, faultNote: effect.description)
+            case .respond(let status, let body):
+                let result = EndpointResult(
+                    response: .text(HTTPStatus(code: status), body), reason: effect.description, rejection: "fault")
+                commit(endpoint, request, result, reply: .response(result.response), reply)
+            case .drop:
+                commit(
+                    endpoint, request,
+                    EndpointResult(
+                        response: HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "dropped")),
+                        reason: effect.description, rejection: "fault"), reply: .drop, reply)
+            case .reset:
+                commit(
+                    endpoint, request,
+                    EndpointResult(
+                        response: HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "reset")),
+                        reason: effect.description, rejection: "fault"), reply: .reset, reply)
+            }
+        }
+        if effect.delayMs > 0 {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(effect.delayMs), execute: act)
+        } else {
+            act()
+        }
+    }
+
+    private func handle(
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ reply: ReplyChannel, _ decide: Decide, faultNote: String?
+    ) {
+        var result: EndpointResult
+        do {
+            result = try decide(request)
+        } catch let error as HTTPError {
+            result = .refused(error)
+        } catch let error as any HTTPResponseError {
+            result = EndpointResult(
+                response: error.response, reason: String(decoding: error.response.body, as: UTF8.self))
+        } catch {
+            result = .refused(HTTPError(.internalServerError, "internal error: \(error)"))
+        }
+        if let faultNote { result.reason = result.reason.map { "\(faultNote); \($0)" } ?? faultNote }
+        commit(endpoint, request, result, reply: .response(result.response), reply)
+    }
+
+    /// Stores the change and the journal entry in one job, then sends `answer`.
+    private func commit(
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ result: EndpointResult, reply answer: HTTPReply,
+        _ reply: ReplyChannel
+    ) {
+        let record = Self.record(request, endpoint: endpoint, result: result)
+        // The job keeps only the change, not a copy of the whole result.
+        let change = result.change
+        store.write { transaction in
+            try change?(transaction)
+            transaction.appendJournal(record.finished())
+        } completion: { outcome in
+            switch outcome {
+            case .success:
+                reply.send(answer)
+                finish(endpoint, request, result, status: result.response.status.code, notices: result.notices)
+            case .failure(let error):
+                // Nothing of the change was stored (its savepoint rolled back): say so, and journal that.
+                let failure = HTTPError(.internalServerError, "could not store the request: \(error)")
+                var failed = record
+                failed.status = failure.status.code
+                failed.reason = failure.reason
+                failed.responseHeadersJSON = JSONArrays.encode(failure.response.headers)
+                failed.responseBody = failure.response.body
+                store.write { [failed] in
+                    $0.appendJournal(failed.finished())
+                } completion: { _ in
+                    reply.send(failure.response)
+                    var refused = result
+                    refused.reason = failure.reason
+                    refused.rejection = "store_error"
+                    finish(endpoint, request, refused, status: failure.status.code, notices: [])
+                }
+            }
+        }
+    }
+
+    private func finish(
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ result: EndpointResult, status: Int,
+        notices: [ChangeNotice]
+    ) {
+        log.record(request, status: status, appKey: result.appKey, reason: result.reason)
+        let seconds = Double(Clock.monotonicNanoseconds() &- request.receivedAt) / 1e9
+        metrics.recordRequest(endpoint: endpoint.rawValue, status: status, seconds: seconds)
+        if endpoint.isRegistration {
+            metrics.recordRegistration(result: status == 200 ? "accepted" : result.rejection ?? "status_\(status)")
+        }
+        for notice in notices where notice.kind == .receive || notice.kind == .open {
+            metrics.recordTrackingEvent(tag: notice.kind == .receive ? 1 : 2)
+        }
+        waits.notify(notices + [Self.journaled(endpoint, status: status, appKey: result.appKey)])
+    }
+
+    /// The notice for the journal entry of a request.
+    private static func journaled(_ endpoint: EndpointFamily, status: Int, appKey: String?) -> ChangeNotice {
+        ChangeNotice(
+            kind: .request,
+            facts: ["endpoint": endpoint.rawValue, "status": String(status), "app": appKey].compactMapValues { $0 })
+    }
+
+    private static func record(_ request: HTTPRequest, endpoint: EndpointFamily, result: EndpointResult)
+        -> JournalRecord
+    {
+        let elapsed = Int64((Clock.monotonicNanoseconds() &- request.receivedAt) / 1000)
+        return JournalRecord(
+            receivedAtMicros: Clock.wallClockMicroseconds() - elapsed,
+            method: request.method.rawValue,
+            target: request.target,
+            endpoint: endpoint.rawValue,
+            headersJSON: JSONArrays.encode(request.headers),
+            body: Array(request.body.prefix(JournalEntry.bodyLimit + 1)),
+            status: result.response.status.code,
+            reason: result.reason,
+            appKey: result.appKey,
+            durationMicros: 0,
+            remoteAddress: request.remoteAddress?.description,
+            responseHeadersJSON: JSONArrays.encode(result.response.headers),
+            responseBody: Array(result.response.body.prefix(JournalEntry.bodyLimit + 1)),
+            monotonicStart: request.receivedAt)
+    }
+
+    package init(
+        store: Store, log: AccessLog, faults: FaultRegistry, metrics: Metrics, waits: WaitRegistry, stream: EventHub
+    ) {
+        self.store = store
+        self.log = log
+        self.faults = faults
+        self.metrics = metrics
+        self.waits = waits
+        self.stream = stream
+    }
+}

@@ -1,0 +1,37 @@
+package import CampaignMockCore
+import CampaignMockModel
+package import CampaignMockStorage
+import CampaignMockSupport
+
+/// What a Campaign endpoint decided for one request: the answer, and the state change to commit
+/// before the answer is sent.
+package struct EndpointResult: Sendable {
+    package var response: HTTPResponse
+    /// The integration key the request named, for the journal and the log.
+    package var appKey: String?
+    /// Why the request was refused, or a note on what it did (a package installed), for the journal and the log.
+    package var reason: String?
+    /// A short code for the metrics when the request was refused (`unknown_key`, `malformed`, …).
+    package var rejection: String?
+    /// The change to store; it is written in the same job as the journal entry.
+    package var change: (@Sendable (StoreTransaction) throws -> Void)?
+    /// What the change touches, to wake the waiters that may count it (the journal entry is added by the pipeline).
+    package var notices: [ChangeNotice]
+
+    package init(
+        response: HTTPResponse, appKey: String? = nil, reason: String? = nil, rejection: String? = nil,
+        notices: [ChangeNotice] = [], change: (@Sendable (StoreTransaction) throws -> Void)? = nil
+    ) {
+        self.response = response
+        self.appKey = appKey
+        self.reason = reason
+        self.rejection = rejection
+        self.notices = notices
+        self.change = change
+    }
+
+    /// A refusal: the error's response, its reason, no change.
+    package static func refused(_ error: HTTPError, appKey: String? = nil, rejection: String? = nil) -> EndpointResult {
+        EndpointResult(response: error.response, appKey: appKey, reason: error.reason, rejection: rejection)
+    }
+}

@@ -1,0 +1,51 @@
+package import CampaignMockCore
+import CampaignMockModel
+package import CampaignMockStorage
+package import CampaignMockSupport
+import Synchronization
+
+/// Lets the admin API reach the HTTP server, which is built after it (readiness, open connections).
+package final class ServerReference: Sendable {
+    package init() {}
+
+    private let server = Mutex<HTTPServer?>(nil)
+    private let info = Mutex<ConsoleInfo?>(nil)
+    private let certificateFiles = Mutex<[CertificateExport.Format: [UInt8]]>([:])
+    private let instance = Mutex(ExecutionInstance(url: "", port: 0))
+
+    package func setExecutionInstance(_ instance: ExecutionInstance) {
+        self.instance.withLock { $0 = instance }
+    }
+
+    /// This server's URL and port as `nms:extAccount` gives them (empty before it listens).
+    package var executionInstance: ExecutionInstance { instance.withLock { $0 } }
+
+    package func describe(_ description: ConsoleInfo) {
+        info.withLock { $0 = description }
+    }
+
+    /// The URLs, keys and settings the console shows; nil before the server listens.
+    package var description: ConsoleInfo? { info.withLock { $0 } }
+
+    package func setCertificateFiles(_ files: [CertificateExport.Format: [UInt8]]) {
+        certificateFiles.withLock { $0 = files }
+    }
+
+    /// The local CA with `--tls auto` in a device's format, for `GET /_mock/ca`; nil without it.
+    package func certificate(_ format: CertificateExport.Format) -> [UInt8]? {
+        certificateFiles.withLock { $0[format] }
+    }
+
+    package func set(_ http: HTTPServer) {
+        server.withLock { $0 = http }
+    }
+
+    /// Whether the server takes traffic (false before it listens and once shutdown began).
+    package var isAcceptingTraffic: Bool {
+        server.withLock { $0.map { !$0.isShuttingDown } ?? false }
+    }
+
+    package var openConnections: Int {
+        server.withLock { $0?.connectionCount ?? 0 }
+    }
+}

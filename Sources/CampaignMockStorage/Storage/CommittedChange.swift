@@ -1,0 +1,55 @@
+import CampaignMockCore
+import CampaignMockModel
+import CampaignMockSupport
+
+/// A row the event stream publishes, as the writer wrote it.
+///
+/// While recording is on (an event stream is open), the writer notes each such row as it writes it,
+/// and hands the notes of a batch on right after the batch commits, in the order they were written
+/// (the change a request made before the request's journal entry). What a rolled-back job wrote is
+/// never handed on. The frequent kinds carry what was written, so publishing them reads nothing; the
+/// rare ones (and hits linked to an issued message, which show the device) are read back by id.
+package enum CommittedChange: Sendable {
+    /// A journal entry: its id and the record written.
+    case request(id: Int64, JournalRecord)
+    /// A tracking hit linked to no issued message: everything it shows was written.
+    case hit(id: Int64, HitRecord)
+    /// A tracking hit linked to an issued message, read back for the device it names.
+    case linkedHit(id: Int64)
+    case registration(id: Int64)
+    case push(id: Int64)
+}
+
+/// What a tracking hit stores, before any link.
+package struct HitRecord: Sendable {
+    package var trackingID: TrackingID
+    package var userAgent: String?
+    package var remoteAddress: String?
+    /// Microseconds since 1970.
+    package var receivedAt: Int64
+}
+
+extension StoreTransaction {
+    /// Notes a written row for the event stream, when recording is on (see ``CommittedChange``).
+    func record(_ change: @autoclosure () -> CommittedChange) {
+        if connection.recordedChanges != nil { connection.recordedChanges!.append(change()) }
+    }
+
+    /// Whether rows written from now on are handed to the event stream after their commit.
+    package func recordChanges(_ on: Bool) {
+        if on {
+            if connection.recordedChanges == nil { connection.recordedChanges = [] }
+        } else {
+            connection.recordedChanges = nil
+        }
+    }
+
+    /// Runs `body` without noting what it writes (a state import: the stream announces a reset instead).
+    /// Recording is off meanwhile, so an import of millions of rows notes nothing in memory either.
+    package func withoutRecording<T>(_ body: () throws -> T) rethrows -> T {
+        let recorded = connection.recordedChanges
+        connection.recordedChanges = nil
+        defer { connection.recordedChanges = recorded }
+        return try body()
+    }
+}

@@ -1,0 +1,99 @@
+import CampaignMockCore
+package import CampaignMockModel
+import CampaignMockSupport
+
+/// An application as stored, with its row id.
+package struct StoredApplication: Sendable, Equatable {
+    package let id: Int64
+    package let application: Application
+}
+
+extension StoreReader {
+    /// Every application, by name.
+    package func applications() throws -> [Application] {
+        try connection.query("SELECT id, name, platform, integration_key, enabled FROM applications ORDER BY name, id")
+            .map { try Self.application($0).application }
+    }
+
+    /// Every application with its row id.
+    package func storedApplications() throws -> [StoredApplication] {
+        try connection.query("SELECT id, name, platform, integration_key, enabled FROM applications")
+            .map { try Self.application($0) }
+    }
+
+    /// The application with `integrationKey`, or nil (inside a transaction; elsewhere
+    /// ``Store/application(key:)`` answers from memory).
+    package func application(key integrationKey: String) throws -> StoredApplication? {
+        try connection.query(
+            "SELECT id, name, platform, integration_key, enabled FROM applications WHERE integration_key = ?",
+            [integrationKey]
+        ).first.map { try Self.application($0) }
+    }
+
+    static func application(_ row: SQLiteRow) throws -> StoredApplication {
+        StoredApplication(
+            id: try row.integer("id"),
+            application: Application(
+                name: try row.text("name"),
+                platform: try row.value("platform", as: Platform.self),
+                integrationKey: try row.text("integration_key"),
+                enabled: try row.bool("enabled")))
+    }
+}
+
+extension StoreTransaction {
+    /// Adds an application; a key that exists already is a ``StoreConflict``.
+    package func insertApplication(_ application: Application) throws {
+        connection.applicationsChanged = true
+        do {
+            try connection.query(
+                "INSERT INTO applications (integration_key, name, platform, enabled, created_at) VALUES (?, ?, ?, ?, ?)",
+                [
+                    application.integrationKey, application.name, application.platform.rawValue, application.enabled,
+                    Clock.wallClockMicroseconds(),
+                ])
+        } catch {
+            // (A `catch … where` clause on this typed-throws call crashes the 6.3.1 compiler.)
+            guard error.isUniqueViolation else { throw error }
+            throw StoreConflict("an application with integration key '\(application.integrationKey)' exists already")
+        }
+    }
+
+    /// Adds the application or updates the one with its key (start-up configuration is authoritative).
+    package func upsertApplication(_ application: Application) throws {
+        connection.applicationsChanged = true
+        try connection.query(
+            """
+            INSERT INTO applications (integration_key, name, platform, enabled, created_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (integration_key) DO UPDATE SET name = excluded.name, platform = excluded.platform,
+                enabled = excluded.enabled
+            """,
+            [
+                application.integrationKey, application.name, application.platform.rawValue, application.enabled,
+                Clock.wallClockMicroseconds(),
+            ])
+    }
+
+    /// Changes name and enabled state; returns false when no application has that key.
+    package func updateApplication(key: String, name: String?, enabled: Bool?) throws -> Bool {
+        connection.applicationsChanged = true
+        try connection.query(
+            "UPDATE applications SET name = coalesce(?, name), enabled = coalesce(?, enabled) WHERE integration_key = ?",
+            [name, enabled, key])
+        return connection.changes > 0
+    }
+
+    /// Removes the application and its devices; returns false when no application has that key.
+    package func deleteApplication(key: String) throws -> Bool {
+        connection.applicationsChanged = true
+        try connection.query("DELETE FROM applications WHERE integration_key = ?", [key])
+        return connection.changes > 0
+    }
+}
+
+/// A write refused because it collides with stored data (answered as `409`).
+package struct StoreConflict: Error, Equatable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
+}

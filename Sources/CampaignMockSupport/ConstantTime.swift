@@ -1,0 +1,13 @@
+import CampaignMockCore
+import CampaignMockModel
+
+/// Compares without an early exit, so timing does not reveal how much of the token matched.
+package func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    var difference = UInt8(truncatingIfNeeded: lhs.count ^ rhs.count)
+    for index in 0..<max(lhs.count, rhs.count) {
+        let left = index < lhs.count ? lhs[index] : 0
+        let right = index < rhs.count ? rhs[index] : 0
+        difference |= left ^ right
+    }
+    return difference == 0
+}

@@ -1,0 +1,50 @@
+import CampaignMockCore
+import CampaignMockModel
+
+#if canImport(Glibc)
+    package import Glibc
+#elseif canImport(Darwin)
+    package import Darwin
+#endif
+
+/// Whole-file reads without Foundation.
+package enum FileBytes {
+    /// The file's bytes, or nil when it cannot be read.
+    package static func read(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while case let count = fread(&chunk, 1, chunk.count, file), count > 0 { bytes += chunk[0..<count] }
+        return ferror(file) == 0 ? bytes : nil
+    }
+
+    /// Writes `bytes` to a temporary file next to `path`, then renames it over `path`, so readers see
+    /// the old file or the whole new one; `ownerOnly` makes it readable by the owner only (secrets).
+    /// False (and errno set) on failure.
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, ownerOnly: Bool = false) -> Bool {
+        let temporary = path + ".partial"
+        guard let file = fopen(temporary, "wb") else { return false }
+        if ownerOnly { fchmod(fileno(file), 0o600) }
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        let closed = fclose(file) == 0
+        guard written == bytes.count && closed && rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    /// Creates `path` (with `mode`) and its missing parents (0755). Nil on success, else why it failed.
+    package static func makeDirectories(_ path: String, mode: mode_t = 0o755) -> String? {
+        var current = path.hasPrefix("/") ? "/" : ""
+        let components = path.split(separator: "/")
+        for (index, component) in components.enumerated() {
+            current += component + "/"
+            if mkdir(current, index == components.count - 1 ? mode : 0o755) != 0 && errno != EEXIST {
+                return "cannot create \(current): \(String(cString: strerror(errno)))"
+            }
+        }
+        return nil
+    }
+}
