@@ -151,7 +151,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The test-side client: Foundation and URLSession only (docs/swift-client.md).
-        .target(name: "CampaignMockClient", swiftSettings: swiftSettings),
+        .target(name: "CampaignMockClient", dependencies: ["CampaignMockModel"], swiftSettings: swiftSettings),
         // Shared by the test targets: a raw-socket HTTP client, temp directories, a process runner.
         .target(
             name: "CampaignMockTestSupport", path: "Tests/CampaignMockTestSupport",

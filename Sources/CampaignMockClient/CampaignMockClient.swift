@@ -1,3 +1,4 @@
+@_exported public import CampaignMockModel
 public import Foundation
 
 #if canImport(FoundationNetworking)
@@ -74,10 +75,11 @@ public struct CampaignMockClient: Sendable {
     /// Waits for `count` registrations matching the filters, counted from `since` (by default: every
     /// registration since the last reset, so one that arrived before the call is not missed).
     public func waitForRegistration(
-        app: String? = nil, platform: String? = nil, userKey: String? = nil, token: String? = nil,
+        app: String? = nil, platform: Platform? = nil, userKey: String? = nil, token: String? = nil,
         params: [String: String] = [:], count: Int = 1, since: Since = .everything, timeout: TimeInterval = 10
     ) async throws -> [Registration] {
-        var filters = ["app": app, "platform": platform, "userKey": userKey, "token": token].compactMapValues { $0 }
+        var filters = ["app": app, "platform": platform?.rawValue, "userKey": userKey, "token": token].compactMapValues
+        { $0 }
         for (name, value) in params { filters["param." + name] = value }
         return try await wait(for: "registration", filters: filters, count: count, since: since, timeout: timeout)
     }
@@ -100,7 +102,7 @@ public struct CampaignMockClient: Sendable {
         return try await wait(for: "request", filters: filters, count: count, since: since, timeout: timeout)
     }
 
-    private func wait<Item: Decodable>(
+    private func wait<Item: Codable & Sendable>(
         for kind: String, filters: [String: String], count: Int, since: Since, timeout: TimeInterval
     ) async throws -> [Item] {
         guard (1...1000).contains(count) else { throw CampaignMockError.badArgument("count must be 1 to 1000") }
@@ -127,10 +129,10 @@ public struct CampaignMockClient: Sendable {
 
     /// Devices matching the filters, newest first (`limit` at most 1000).
     public func devices(
-        app: String? = nil, platform: String? = nil, userKey: String? = nil, token: String? = nil,
+        app: String? = nil, platform: Platform? = nil, userKey: String? = nil, token: String? = nil,
         params: [String: String] = [:], search: String? = nil, limit: Int = 100, before: Int64? = nil
     ) async throws -> Page<Device> {
-        var filters = ["app": app, "platform": platform, "userKey": userKey, "token": token, "q": search]
+        var filters = ["app": app, "platform": platform?.rawValue, "userKey": userKey, "token": token, "q": search]
             .compactMapValues { $0 }
         for (name, value) in params { filters["param." + name] = value }
         let page: DevicePage = try await list("/_mock/devices", filters, limit: limit, before: before)
@@ -155,7 +157,7 @@ public struct CampaignMockClient: Sendable {
         let filters = ["type": kind?.rawValue, "messageId": messageId, "deliveryId": deliveryId, "token": token]
             .compactMapValues { $0 }
         let page: EventPage = try await list("/_mock/events", filters, limit: limit, before: before)
-        return Page(items: page.events, total: page.total, nextCursor: page.nextCursor)
+        return Page(items: page.events, total: page.total ?? page.events.count, nextCursor: page.nextCursor)
     }
 
     /// The request journal, newest first: what the SDKs sent and what they were answered.
@@ -163,8 +165,8 @@ public struct CampaignMockClient: Sendable {
         endpoint: String? = nil, status: Int? = nil, app: String? = nil, limit: Int = 100, before: Int64? = nil
     ) async throws -> Page<JournaledRequest> {
         let filters = ["endpoint": endpoint, "status": status.map(String.init), "app": app].compactMapValues { $0 }
-        let page: RequestPage = try await list("/_mock/requests", filters, limit: limit, before: before)
-        return Page(items: page.requests, total: page.total, nextCursor: page.nextCursor)
+        let page: JournalPage = try await list("/_mock/requests", filters, limit: limit, before: before)
+        return Page(items: page.requests, total: page.total ?? page.requests.count, nextCursor: page.nextCursor)
     }
 
     private func list<T: Decodable>(_ path: String, _ filters: [String: String], limit: Int, before: Int64?)
@@ -291,11 +293,6 @@ public struct CampaignMockClient: Sendable {
             throw CampaignMockError.unexpectedAnswer(String(describing: T.self), reason: "\(error)")
         }
     }
-}
-
-/// Parts of the store `reset(only:)` empties.
-public enum ResetPart: String, Sendable, CaseIterable {
-    case journal, events, devices, recipients, faults
 }
 
 /// The two tracking hits the SDKs send.

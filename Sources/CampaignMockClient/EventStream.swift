@@ -11,8 +11,11 @@ public struct StreamEvent: Sendable, Equatable {
     public let type: String
     public let data: Data
 
+    /// The type, when this version of the client knows it.
+    public var kind: StreamEventType? { StreamEventType(rawValue: type) }
+
     /// The data as `T` (``Registration`` for `registration`, ``TrackingEvent`` for `receive` and `open`,
-    /// ``JournaledRequest`` for `request`: a summary without headers or bodies).
+    /// ``RequestSummary`` for `request`, ``ComposedPush`` for `push`).
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONDecoder().decode(type, from: data)
     }

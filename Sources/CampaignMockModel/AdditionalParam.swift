@@ -1,26 +1,26 @@
 /// One `additionalParams` entry: the name, the text as sent, and the type that text reads as.
-package struct AdditionalParam: Sendable, Equatable, Codable {
+public struct AdditionalParam: Sendable, Equatable, Codable {
     /// How the value was written: the SDKs turn every type into text (docs/protocol.md §3.4).
-    package enum Kind: String, Sendable, Codable {
+    public enum Kind: String, Sendable, Codable {
         case string, integer, decimal, boolean
     }
 
-    package let name: String
-    package let value: String
-    package let kind: Kind
+    public let name: String
+    public let value: String
+    public let kind: Kind
 
     private enum CodingKeys: String, CodingKey {
         case name, value
         case kind = "type"
     }
 
-    package init(name: String, value: String) {
+    public init(name: String, value: String) {
         self.name = name
         self.value = value
         self.kind = Self.kind(of: value)
     }
 
-    package init(name: String, value: String, kind: Kind) {
+    public init(name: String, value: String, kind: Kind) {
         self.name = name
         self.value = value
         self.kind = kind

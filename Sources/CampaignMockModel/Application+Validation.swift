@@ -1,6 +1,6 @@
 extension Application {
     /// Parses `ios:KEY[:NAME]` or `android:KEY[:NAME]` (the `--app` flag and `CAMPAIGN_MOCK_APPS`).
-    package init(specification: String) throws(ApplicationError) {
+    public init(specification: String) throws(ApplicationError) {
         let parts = specification.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2, let platform = Platform(rawValue: parts[0].lowercased()) else {
             throw ApplicationError("'\(specification)' is not PLATFORM:KEY[:NAME] with PLATFORM ios or android")
@@ -11,12 +11,12 @@ extension Application {
     }
 
     /// The name given to an application configured without one.
-    package static func defaultName(_ platform: Platform, _ key: String) -> String {
+    public static func defaultName(_ platform: Platform, _ key: String) -> String {
         "\(platform == .ios ? "iOS" : "Android") app \(key)"
     }
 
     /// Checks the key and name a user gave.
-    package func validate() throws(ApplicationError) {
+    public func validate() throws(ApplicationError) {
         guard !integrationKey.isEmpty else { throw ApplicationError("the integration key must not be empty") }
         guard integrationKey.utf8.count <= 255, integrationKey.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             throw ApplicationError(
@@ -29,8 +29,8 @@ extension Application {
 }
 
 /// Why an application definition was refused.
-package struct ApplicationError: Error, Equatable, CustomStringConvertible {
-    package let message: String
-    package init(_ message: String) { self.message = message }
-    package var description: String { message }
+public struct ApplicationError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

@@ -1,22 +1,22 @@
 /// The platform of an application; the registration endpoint must match it.
-package enum Platform: String, Sendable, ClosedSet {
+public enum Platform: String, Sendable, ClosedSet {
     case ios
     case android
 
     /// `an iOS` / `an Android`, for messages.
-    package var withArticle: String { self == .ios ? "an iOS" : "an Android" }
+    public var withArticle: String { self == .ios ? "an iOS" : "an Android" }
 }
 
 /// A mobile application known to the mock: what the SDK names with `mobileAppUuid`.
-package struct Application: Sendable, Codable, Equatable {
-    package var name: String
-    package var platform: Platform
+public struct Application: Sendable, Codable, Equatable {
+    public var name: String
+    public var platform: Platform
     /// The integration key (`nms:mobileApp/@uuid`), sent by the SDK as `mobileAppUuid`.
-    package var integrationKey: String
+    public var integrationKey: String
     /// A disabled application refuses registrations with `403`.
-    package var enabled: Bool
+    public var enabled: Bool
 
-    package init(name: String, platform: Platform, integrationKey: String, enabled: Bool = true) {
+    public init(name: String, platform: Platform, integrationKey: String, enabled: Bool = true) {
         self.name = name
         self.platform = platform
         self.integrationKey = integrationKey
@@ -24,7 +24,7 @@ package struct Application: Sendable, Codable, Equatable {
     }
 
     /// The pair started when no application is configured; the keys are documented in the README and docs/configuration.md.
-    package static let demo: [Application] = [
+    public static let demo: [Application] = [
         Application(name: "Demo iOS app", platform: .ios, integrationKey: "campaign-mock-demo-ios"),
         Application(name: "Demo Android app", platform: .android, integrationKey: "campaign-mock-demo-android"),
     ]

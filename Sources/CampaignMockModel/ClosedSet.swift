@@ -1,12 +1,12 @@
 /// A string-valued enumeration read from JSON whose error names every accepted value, so a typo such as
 /// `"endpoint": "tracker"` is answered with the list instead of a bare "invalid value".
-package protocol ClosedSet: RawRepresentable, CaseIterable, Codable where RawValue == String {}
+public protocol ClosedSet: RawRepresentable, CaseIterable, Codable where RawValue == String {}
 
 extension ClosedSet {
     /// `registration-ios, registration-android, tracking, …`
-    package static var acceptedValues: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    public static var acceptedValues: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let value = Self(rawValue: text) else {

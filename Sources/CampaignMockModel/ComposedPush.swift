@@ -1,14 +1,14 @@
 /// What `POST /_mock/push` answers, and `GET /_mock/push/{id}` returns again.
-package struct ComposedPush: Sendable, Codable, Equatable {
-    package var id: Int64
-    package var createdAt: String
+public struct ComposedPush: Sendable, Codable, Equatable {
+    public var id: Int64
+    public var createdAt: String
     /// `_dId`: one delivery per push, lowercase hex (docs/product.md §10, U7).
-    package var deliveryId: String
-    package var idStyle: MessageIDStyle
-    package var messages: [ComposedMessage]
-    package var warnings: [String]
+    public var deliveryId: String
+    public var idStyle: MessageIDStyle
+    public var messages: [ComposedMessage]
+    public var warnings: [String]
 
-    package init(
+    public init(
         id: Int64, createdAt: String, deliveryId: String, idStyle: MessageIDStyle, messages: [ComposedMessage],
         warnings: [String]
     ) {
@@ -22,13 +22,13 @@ package struct ComposedPush: Sendable, Codable, Equatable {
 }
 
 /// The notification for one device.
-package struct ComposedMessage: Sendable, Codable, Equatable {
-    package struct Tracking: Sendable, Codable, Equatable {
+public struct ComposedMessage: Sendable, Codable, Equatable {
+    public struct Tracking: Sendable, Codable, Equatable {
         /// The path the SDK calls when the notification arrives (tag 1) and when it is opened (tag 2).
-        package var receive: String
-        package var open: String
+        public var receive: String
+        public var open: String
 
-        package init(
+        public init(
             receive: String, open: String
         ) {
             self.receive = receive
@@ -36,22 +36,22 @@ package struct ComposedMessage: Sendable, Codable, Equatable {
         }
     }
 
-    package var registrationToken: String
-    package var platform: Platform
-    package var app: String
+    public var registrationToken: String
+    public var platform: Platform
+    public var app: String
     /// `_mId`, as a string in every payload.
-    package var messageId: String
-    package var deliveryId: String
+    public var messageId: String
+    public var deliveryId: String
     /// iOS: the APNs payload, the body of an `.apns` file, and the `xcrun simctl push` line.
-    package var apns: JSONValue?
-    package var apnsFile: String?
-    package var simctl: String?
+    public var apns: JSONValue?
+    public var apnsFile: String?
+    public var simctl: String?
     /// Android: an FCM HTTP v1 message, and adb lines.
-    package var fcm: JSONValue?
-    package var adb: [String]?
-    package var tracking: Tracking
+    public var fcm: JSONValue?
+    public var adb: [String]?
+    public var tracking: Tracking
 
-    package init(
+    public init(
         registrationToken: String, platform: Platform, app: String, messageId: String, deliveryId: String,
         apns: JSONValue? = nil, apnsFile: String? = nil, simctl: String? = nil, fcm: JSONValue? = nil,
         adb: [String]? = nil, tracking: Tracking
@@ -68,4 +68,9 @@ package struct ComposedMessage: Sendable, Codable, Equatable {
         self.adb = adb
         self.tracking = tracking
     }
+}
+
+extension ComposedPush {
+    /// One message of the push: ``ComposedMessage``.
+    public typealias Message = ComposedMessage
 }

@@ -1,12 +1,12 @@
 /// A registered device as the admin API shows it: one row of `nms:appSubscriptionRcp`, keyed by
 /// application and registration token, with its additional params and registration history.
-package struct DeviceSubscription: Sendable, Codable, Equatable {
-    package struct ApplicationReference: Sendable, Codable, Equatable {
-        package var integrationKey: String
-        package var name: String
-        package var platform: Platform
+public struct DeviceSubscription: Sendable, Codable, Equatable {
+    public struct ApplicationReference: Sendable, Codable, Equatable {
+        public var integrationKey: String
+        public var name: String
+        public var platform: Platform
 
-        package init(
+        public init(
             integrationKey: String, name: String, platform: Platform
         ) {
             self.integrationKey = integrationKey
@@ -16,16 +16,16 @@ package struct DeviceSubscription: Sendable, Codable, Equatable {
     }
 
     /// One accepted registration of the device, as it was at that moment.
-    package struct HistoryEntry: Sendable, Codable, Equatable {
-        package var id: Int64
-        package var receivedAt: String
+    public struct HistoryEntry: Sendable, Codable, Equatable {
+        public var id: Int64
+        public var receivedAt: String
         /// What this registration changed: `new`, `userKey`, `device`, `params`, or `unchanged`.
-        package var changes: [String]
-        package var userKey: String
-        package var device: DeviceFields
-        package var params: [AdditionalParam]
+        public var changes: [String]
+        public var userKey: String
+        public var device: DeviceFields
+        public var params: [AdditionalParam]
 
-        package init(
+        public init(
             id: Int64, receivedAt: String, changes: [String], userKey: String, device: DeviceFields,
             params: [AdditionalParam]
         ) {
@@ -38,31 +38,31 @@ package struct DeviceSubscription: Sendable, Codable, Equatable {
         }
     }
 
-    package var registrationToken: String
-    package var application: ApplicationReference
-    package var userKey: String
-    package var device: DeviceFields
-    package var params: [AdditionalParam]
-    package var disabled: Bool
-    package var createdAt: String
-    package var updatedAt: String
+    public var registrationToken: String
+    public var application: ApplicationReference
+    public var userKey: String
+    public var device: DeviceFields
+    public var params: [AdditionalParam]
+    public var disabled: Bool
+    public var createdAt: String
+    public var updatedAt: String
     /// How many registrations were accepted for this device.
-    package var registrationCount: Int
+    public var registrationCount: Int
     /// Oldest first; present on single-device answers.
-    package var history: [HistoryEntry]?
+    public var history: [HistoryEntry]?
     /// The pushes sent to the device and what became of them; present on single-device answers.
-    package var messages: [MessageLifecycle]?
+    public var messages: [MessageLifecycle]?
 
     /// One issued message: sent, then received and opened as the device's tracking hits say.
-    package struct MessageLifecycle: Sendable, Codable, Equatable {
-        package var messageId: String
-        package var deliveryId: String
-        package var pushId: Int64?
-        package var sentAt: String
-        package var receivedAt: String?
-        package var openedAt: String?
+    public struct MessageLifecycle: Sendable, Codable, Equatable {
+        public var messageId: String
+        public var deliveryId: String
+        public var pushId: Int64?
+        public var sentAt: String
+        public var receivedAt: String?
+        public var openedAt: String?
 
-        package init(
+        public init(
             messageId: String, deliveryId: String, pushId: Int64? = nil, sentAt: String, receivedAt: String? = nil,
             openedAt: String? = nil
         ) {
@@ -75,7 +75,7 @@ package struct DeviceSubscription: Sendable, Codable, Equatable {
         }
     }
 
-    package init(
+    public init(
         registrationToken: String, application: ApplicationReference, userKey: String, device: DeviceFields,
         params: [AdditionalParam], disabled: Bool, createdAt: String, updatedAt: String, registrationCount: Int,
         history: [HistoryEntry]? = nil, messages: [MessageLifecycle]? = nil
@@ -95,20 +95,20 @@ package struct DeviceSubscription: Sendable, Codable, Equatable {
 }
 
 /// One accepted registration, as a wait for registrations reports it.
-package struct RegistrationNotice: Sendable, Codable, Equatable {
-    package var id: Int64
-    package var receivedAt: String
-    package var registrationToken: String
-    package var integrationKey: String
-    package var platform: Platform
-    package var userKey: String
-    package var changes: [String]
+public struct RegistrationNotice: Sendable, Codable, Equatable {
+    public var id: Int64
+    public var receivedAt: String
+    public var registrationToken: String
+    public var integrationKey: String
+    public var platform: Platform
+    public var userKey: String
+    public var changes: [String]
     /// The device fields and params this registration sent, so that a waiting test or the console has
     /// the whole registration without another request.
-    package var device: DeviceFields
-    package var params: [AdditionalParam]
+    public var device: DeviceFields
+    public var params: [AdditionalParam]
 
-    package init(
+    public init(
         id: Int64, receivedAt: String, registrationToken: String, integrationKey: String, platform: Platform,
         userKey: String, changes: [String], device: DeviceFields, params: [AdditionalParam]
     ) {
@@ -125,19 +125,24 @@ package struct RegistrationNotice: Sendable, Codable, Equatable {
 }
 
 /// A page of devices.
-package struct DevicePage: Sendable, Codable, Equatable {
-    package var devices: [DeviceSubscription]
+public struct DevicePage: Sendable, Codable, Equatable {
+    public var devices: [DeviceSubscription]
     /// Devices matching the filter in all (not only on this page).
-    package var total: Int
+    public var total: Int
     /// Pass as `before` (newest-first pages) or `after` (oldest-first pages) for the next page; nil when
     /// this page is the last.
-    package var nextCursor: Int64?
+    public var nextCursor: Int64?
 
-    package init(
+    public init(
         devices: [DeviceSubscription], total: Int, nextCursor: Int64? = nil
     ) {
         self.devices = devices
         self.total = total
         self.nextCursor = nextCursor
     }
+}
+
+extension DeviceSubscription {
+    /// The param called `name`, if any.
+    public func param(_ name: String) -> AdditionalParam? { params.first { $0.name == name } }
 }

@@ -1,9 +1,9 @@
 /// A fault to inject (docs/product.md §5.5): which requests it matches, what it does, and when.
 ///
 /// JSON, flat: `{"endpoint": "registration-ios", "appKey": "K", "status": 503, "body": "busy", "times": 2}`.
-package struct FaultRule: Sendable, Codable, Equatable {
+public struct FaultRule: Sendable, Codable, Equatable {
     /// Endpoint families a rule can match; `any` is every Campaign endpoint (never the admin API).
-    package enum Endpoint: String, Sendable, ClosedSet {
+    public enum Endpoint: String, Sendable, ClosedSet {
         case registrationIOS = "registration-ios"
         case registrationAndroid = "registration-android"
         case tracking
@@ -13,42 +13,42 @@ package struct FaultRule: Sendable, Codable, Equatable {
     }
 
     /// Assigned when the rule is added (`f1`, `f2`, …) unless given.
-    package var id: String?
-    package var endpoint: Endpoint
+    public var id: String?
+    public var endpoint: Endpoint
     /// Only requests naming this integration key (registrations; tracking hits of messages issued for it).
-    package var appKey: String?
+    public var appKey: String?
     /// Only requests for this registration token.
-    package var token: String?
+    public var token: String?
     /// Only this HTTP method.
-    package var method: String?
+    public var method: String?
 
     /// Answer with this status (and `body`) instead of handling the request.
-    package var status: Int?
-    package var body: String?
+    public var status: Int?
+    public var body: String?
     /// Wait this long first; alone, the request is then handled normally.
-    package var delayMs: Int?
+    public var delayMs: Int?
     /// Close the connection without answering.
-    package var drop: Bool?
+    public var drop: Bool?
     /// Abort the connection with a TCP RST.
-    package var reset: Bool?
+    public var reset: Bool?
 
     /// Fire on at most this many matches (counted after `after`).
-    package var times: Int?
+    public var times: Int?
     /// Let this many matches pass before firing.
-    package var after: Int?
+    public var after: Int?
     /// Fire on a match with this probability (0–1), drawn from a generator seeded with `seed`.
-    package var probability: Double?
-    package var seed: UInt64?
+    public var probability: Double?
+    public var seed: UInt64?
 
-    package init(endpoint: Endpoint) {
+    public init(endpoint: Endpoint) {
         self.endpoint = endpoint
     }
 
     /// The largest `body` a rule may answer with (a fault imitates an error page, not a download).
-    package static let bodyLimit = 64 * 1024
+    public static let bodyLimit = 64 * 1024
 
     /// Checks the rule makes sense; the message names the field.
-    package func validate() throws(FaultRuleError) {
+    public func validate() throws(FaultRuleError) {
         if let id,
             id.isEmpty || id.count > 64
                 || !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) })
@@ -80,7 +80,7 @@ package struct FaultRule: Sendable, Codable, Equatable {
         }
     }
 
-    package init(
+    public init(
         id: String? = nil, endpoint: Endpoint, appKey: String? = nil, token: String? = nil, method: String? = nil,
         status: Int? = nil, body: String? = nil, delayMs: Int? = nil, drop: Bool? = nil, reset: Bool? = nil,
         times: Int? = nil, after: Int? = nil, probability: Double? = nil, seed: UInt64? = nil
@@ -103,20 +103,59 @@ package struct FaultRule: Sendable, Codable, Equatable {
 }
 
 /// Why a fault rule was refused.
-package struct FaultRuleError: Error, Equatable, CustomStringConvertible {
-    package let message: String
+public struct FaultRuleError: Error, Equatable, CustomStringConvertible {
+    public let message: String
     /// The rule is fine but collides with an existing one (answered `409`).
-    package let isConflict: Bool
-    package init(_ message: String, isConflict: Bool = false) {
+    public let isConflict: Bool
+    public init(_ message: String, isConflict: Bool = false) {
         self.message = message
         self.isConflict = isConflict
     }
-    package var description: String { message }
+    public var description: String { message }
+}
 
-    package init(
-        message: String, isConflict: Bool
-    ) {
-        self.message = message
-        self.isConflict = isConflict
+/// A fault rule with how often it matched and fired (`GET /_mock/faults`).
+public struct FaultStatus: Sendable, Codable, Equatable {
+    public var rule: FaultRule
+    public var matched: Int
+    public var fired: Int
+
+    public init(rule: FaultRule, matched: Int, fired: Int) {
+        self.rule = rule
+        self.matched = matched
+        self.fired = fired
+    }
+}
+
+// Presets for the outcomes the SDKs' tests ask for most (the Swift client's callers use them).
+extension FaultRule {
+    /// The legacy iOS SDK reports `FailureUnknownUUID`.
+    public static func unknownIntegrationKey(_ key: String, platform: Platform = .ios) -> FaultRule {
+        FaultRule(
+            endpoint: platform == .ios ? .registrationIOS : .registrationAndroid, status: 404,
+            body: "Unknown integration key (mobileAppUuid): \(key)")
+    }
+
+    /// The legacy iOS SDK reports `FailureUnexpectedError` with `reason`; the AEP extension a failed registration.
+    public static func serverError(_ endpoint: Endpoint = .any, status: Int = 500, reason: String = "Internal error")
+        -> FaultRule
+    {
+        FaultRule(endpoint: endpoint, status: status, body: reason)
+    }
+
+    /// The connection closes without an answer: `FailureConnectionIssue` on the legacy iOS SDK.
+    public static func connectionDropped(_ endpoint: Endpoint = .any) -> FaultRule {
+        FaultRule(endpoint: endpoint, drop: true)
+    }
+
+    /// A slow network: every answer waits `milliseconds` (the AEP extension gives up after
+    /// `campaignclassic.timeout`, 30 s by default).
+    public static func slow(_ endpoint: Endpoint = .any, milliseconds: Int) -> FaultRule {
+        FaultRule(endpoint: endpoint, delayMs: milliseconds)
+    }
+
+    /// A flaky server: `503` on a share of the requests, the same ones in every run with the same seed.
+    public static func flaky(_ endpoint: Endpoint = .any, probability: Double, seed: UInt64 = 1) -> FaultRule {
+        FaultRule(endpoint: endpoint, status: 503, body: "Service Unavailable", probability: probability, seed: seed)
     }
 }

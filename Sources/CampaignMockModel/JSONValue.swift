@@ -1,5 +1,5 @@
 /// Any JSON value, for reading documents whose shape is checked by hand (config files, snapshots).
-package enum JSONValue: Sendable, Equatable, Codable {
+public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
     case number(Double)
@@ -7,7 +7,7 @@ package enum JSONValue: Sendable, Equatable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -24,7 +24,7 @@ package enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -37,13 +37,13 @@ package enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// An object's field; nil for anything else or a field it lacks.
-    package subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         if case .object(let fields) = self { return fields[key] }
         return nil
     }
 
     /// A scalar as text (`12`, not `12.0`); nil for null, arrays and objects.
-    package var text: String? {
+    public var text: String? {
         switch self {
         case .string(let value): return value
         case .number(let value):
@@ -54,14 +54,14 @@ package enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// An array's items; empty for anything else.
-    package var items: [JSONValue] {
+    public var items: [JSONValue] {
         if case .array(let items) = self { return items }
         return []
     }
 
     /// The first object field of this value that `other` lacks, with its path (`faults.0.token`) and
     /// value; nil when every field of this value is also in `other`. Arrays are compared by position.
-    package func firstFieldMissing(from other: JSONValue, at path: String = "") -> (String, JSONValue)? {
+    public func firstFieldMissing(from other: JSONValue, at path: String = "") -> (String, JSONValue)? {
         switch (self, other) {
         case (.object(let fields), .object(let otherFields)):
             for key in fields.keys.sorted() {
@@ -85,7 +85,7 @@ package enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// A string, number or boolean as the text a flag would carry; nil for other values.
-    package var scalarText: String? {
+    public var scalarText: String? {
         switch self {
         case .string(let value): return value
         case .bool(let value): return value ? "true" : "false"
@@ -93,5 +93,13 @@ package enum JSONValue: Sendable, Equatable, Codable {
             return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         default: return nil
         }
+    }
+}
+
+extension JSONValue {
+    /// The text of a string value (nil for any other kind; ``text`` also writes numbers and booleans).
+    public var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
     }
 }

@@ -1,34 +1,34 @@
 /// One request as the journal keeps it: what arrived, what was answered, and why.
-package struct JournalEntry: Sendable, Codable, Equatable {
+public struct JournalEntry: Sendable, Codable, Equatable {
     /// Increasing id; also the paging cursor.
-    package var id: Int64
+    public var id: Int64
     /// When the request was complete, ISO 8601 UTC.
-    package var receivedAt: String
-    package var method: String
+    public var receivedAt: String
+    public var method: String
     /// Path and query as sent.
-    package var target: String
+    public var target: String
     /// The endpoint family: `registration-ios`, `registration-android`, `tracking`, `soap`, `health`, `unknown`.
-    package var endpoint: String
-    package var headers: [[String]]
+    public var endpoint: String
+    public var headers: [[String]]
     /// The body as UTF-8 text, or base64 when it is not UTF-8 (`bodyEncoding` says which).
-    package var body: String
-    package var bodyEncoding: String
+    public var body: String
+    public var bodyEncoding: String
     /// Whether the body was longer than the journal keeps (``JournalEntry/bodyLimit`` bytes).
-    package var bodyTruncated: Bool
-    package var status: Int
+    public var bodyTruncated: Bool
+    public var status: Int
     /// Why the request was rejected, for failures.
-    package var reason: String?
+    public var reason: String?
     /// The integration key the request named, if any.
-    package var appKey: String?
-    package var durationMs: Double
-    package var remoteAddress: String?
+    public var appKey: String?
+    public var durationMs: Double
+    public var remoteAddress: String?
     /// What was answered; nil for entries journaled before the journal kept answers.
-    package var response: JournalResponse?
+    public var response: JournalResponse?
 
     /// Bytes of a body the journal keeps.
-    package static let bodyLimit = 64 * 1024
+    public static let bodyLimit = 64 * 1024
 
-    package init(
+    public init(
         id: Int64, receivedAt: String, method: String, target: String, endpoint: String, headers: [[String]],
         body: String, bodyEncoding: String, bodyTruncated: Bool, status: Int, reason: String? = nil,
         appKey: String? = nil, durationMs: Double, remoteAddress: String? = nil, response: JournalResponse? = nil
@@ -52,14 +52,14 @@ package struct JournalEntry: Sendable, Codable, Equatable {
 }
 
 /// The answer a journaled request got (its status is the entry's `status`).
-package struct JournalResponse: Sendable, Codable, Equatable {
+public struct JournalResponse: Sendable, Codable, Equatable {
     /// The headers the endpoint set (not `Date`, `Server` or `Content-Length`, which every answer has).
-    package var headers: [[String]]
-    package var body: String
-    package var bodyEncoding: String
-    package var bodyTruncated: Bool
+    public var headers: [[String]]
+    public var body: String
+    public var bodyEncoding: String
+    public var bodyTruncated: Bool
 
-    package init(
+    public init(
         headers: [[String]], body: String, bodyEncoding: String, bodyTruncated: Bool
     ) {
         self.headers = headers
@@ -70,23 +70,52 @@ package struct JournalResponse: Sendable, Codable, Equatable {
 }
 
 /// A page of the journal.
-package struct JournalPage: Sendable, Codable, Equatable {
-    package var requests: [JournalEntry]
+public struct JournalPage: Sendable, Codable, Equatable {
+    public var requests: [JournalEntry]
     /// Entries dropped because the journal was full, since the last clear.
-    package var dropped: Int64
+    public var dropped: Int64
     /// Entries matching the filter in the whole journal (not only on this page); left out where a
     /// reader did not ask for the count.
-    package var total: Int?
+    public var total: Int?
     /// Pass as `before` (newest-first pages) or `after` (oldest-first pages) to get the next page; nil
     /// when this page is the last.
-    package var nextCursor: Int64?
+    public var nextCursor: Int64?
 
-    package init(
+    public init(
         requests: [JournalEntry], dropped: Int64, total: Int? = nil, nextCursor: Int64? = nil
     ) {
         self.requests = requests
         self.dropped = dropped
         self.total = total
         self.nextCursor = nextCursor
+    }
+}
+
+/// What the event stream's `request` event carries: a journal entry without its headers and bodies
+/// (`GET /_mock/requests/{id}` has the whole ``JournalEntry``).
+public struct RequestSummary: Sendable, Codable, Equatable {
+    public var id: Int64
+    public var receivedAt: String
+    public var method: String
+    public var target: String
+    public var endpoint: String
+    public var status: Int
+    public var reason: String?
+    public var appKey: String?
+    public var durationMs: Double
+
+    public init(
+        id: Int64, receivedAt: String, method: String, target: String, endpoint: String, status: Int,
+        reason: String? = nil, appKey: String? = nil, durationMs: Double
+    ) {
+        self.id = id
+        self.receivedAt = receivedAt
+        self.method = method
+        self.target = target
+        self.endpoint = endpoint
+        self.status = status
+        self.reason = reason
+        self.appKey = appKey
+        self.durationMs = durationMs
     }
 }

@@ -1,5 +1,5 @@
 /// How the mock numbers the broadLog (`_mId`) of a push (docs/product.md §5.6, §10 U10).
-package enum MessageIDStyle: String, Sendable, Codable, CaseIterable {
+public enum MessageIDStyle: String, Sendable, Codable, CaseIterable {
     /// Campaign v7: a positive decimal inside the signed 32-bit range (the default).
     case v7
     /// A negative v7 id, to exercise the SDKs' 32-bit two's complement encoding.
@@ -10,7 +10,7 @@ package enum MessageIDStyle: String, Sendable, Codable, CaseIterable {
     case v8
 
     /// The `_mId` for the message numbered `sequence` (1, 2, …).
-    package func messageID(sequence: Int64, uuid: () -> String) -> String {
+    public func messageID(sequence: Int64, uuid: () -> String) -> String {
         switch self {
         case .v7: return String(1_000_000 + sequence)
         case .v7Negative: return String(-(1_000_000 + sequence))

@@ -1,36 +1,58 @@
 /// `POST /_mock/push`: whom to notify and what the notification says.
-package struct PushRequest: Sendable, Codable, Equatable {
+public struct PushRequest: Sendable, Codable, Equatable {
     /// Every device with this registration token (narrow with `app`).
-    package var token: String?
+    public var token: String?
     /// Every device of this user in `app`.
-    package var userKey: String?
+    public var userKey: String?
     /// The integration key.
-    package var app: String?
+    public var app: String?
     /// Only devices of this platform (the CLI's `--format fcm` needs an Android device, `apns` an iOS one).
-    package var platform: Platform?
-    package var title: String?
-    package var body: String?
+    public var platform: Platform?
+    public var title: String?
+    public var body: String?
     /// APNs sound; FCM gets it as a data key.
-    package var sound: String?
-    package var badge: Int?
-    package var category: String?
+    public var sound: String?
+    public var badge: Int?
+    public var category: String?
     /// A background push: APNs `content-available: 1`, no alert.
-    package var silent: Bool?
-    package var mutableContent: Bool?
+    public var silent: Bool?
+    public var mutableContent: Bool?
     /// Shown by rich-notification extensions; also sets `mutable-content` on iOS.
-    package var mediaUrl: String?
+    public var mediaUrl: String?
     /// Free keys copied into the payload (as strings).
-    package var variables: [String: String]?
-    package var idStyle: MessageIDStyle?
+    public var variables: [String: String]?
+    public var idStyle: MessageIDStyle?
     /// The app's bundle id, for the `.apns` file's `Simulator Target Bundle` and the simctl line.
-    package var bundleId: String?
+    public var bundleId: String?
     /// The Android package, for the adb lines.
-    package var androidPackage: String?
+    public var androidPackage: String?
 
-    package init() {}
+    public init(
+        token: String? = nil, userKey: String? = nil, app: String? = nil, platform: Platform? = nil,
+        title: String? = nil, body: String? = nil, sound: String? = nil, badge: Int? = nil, category: String? = nil,
+        silent: Bool? = nil, mutableContent: Bool? = nil, mediaUrl: String? = nil, variables: [String: String]? = nil,
+        idStyle: MessageIDStyle? = nil, bundleId: String? = nil, androidPackage: String? = nil
+    ) {
+        self.token = token
+        self.userKey = userKey
+        self.app = app
+        self.platform = platform
+        self.title = title
+        self.body = body
+        self.sound = sound
+        self.badge = badge
+        self.category = category
+        self.silent = silent
+        self.mutableContent = mutableContent
+        self.mediaUrl = mediaUrl
+        self.variables = variables
+        self.idStyle = idStyle
+        self.bundleId = bundleId
+        self.androidPackage = androidPackage
+    }
 
     /// Checks the request; the message names the field.
-    package func validate() throws(PushError) {
+    public func validate() throws(PushError) {
         switch (token, userKey, app) {
         case (.some, nil, _), (nil, .some, .some): break
         case (.some, .some, _): throw PushError("give token, or userKey with app, not both")
@@ -48,19 +70,12 @@ package struct PushRequest: Sendable, Codable, Equatable {
 }
 
 /// Why a push cannot be composed (answered 400, or 404 when no device matches).
-package struct PushError: Error, Equatable, CustomStringConvertible {
-    package let message: String
-    package let isNotFound: Bool
-    package init(_ message: String, isNotFound: Bool = false) {
+public struct PushError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public let isNotFound: Bool
+    public init(_ message: String, isNotFound: Bool = false) {
         self.message = message
         self.isNotFound = isNotFound
     }
-    package var description: String { message }
-
-    package init(
-        message: String, isNotFound: Bool
-    ) {
-        self.message = message
-        self.isNotFound = isNotFound
-    }
+    public var description: String { message }
 }

@@ -20,17 +20,17 @@ package struct RegistrationRequest: Sendable, Equatable {
 }
 
 /// The device and OS fields of a registration; all optional (iOS sends no `deviceImei`).
-package struct DeviceFields: Sendable, Equatable, Codable {
-    package var deviceImei: String?
-    package var deviceName: String?
-    package var deviceModel: String?
-    package var deviceBrand: String?
-    package var deviceManufacturer: String?
-    package var osName: String?
-    package var osVersion: String?
-    package var osLanguage: String?
+public struct DeviceFields: Sendable, Equatable, Codable {
+    public var deviceImei: String?
+    public var deviceName: String?
+    public var deviceModel: String?
+    public var deviceBrand: String?
+    public var deviceManufacturer: String?
+    public var osName: String?
+    public var osVersion: String?
+    public var osLanguage: String?
 
-    package init(
+    public init(
         deviceImei: String? = nil, deviceName: String? = nil, deviceModel: String? = nil, deviceBrand: String? = nil,
         deviceManufacturer: String? = nil, osName: String? = nil, osVersion: String? = nil, osLanguage: String? = nil
     ) {

@@ -1,14 +1,14 @@
 /// A stored tracking hit, as the admin API shows it.
-package struct TrackingEvent: Sendable, Codable, Equatable {
+public struct TrackingEvent: Sendable, Codable, Equatable {
     /// The message and device a hit belongs to, when the mock issued its message id.
-    package struct Link: Sendable, Codable, Equatable {
+    public struct Link: Sendable, Codable, Equatable {
         /// `_mId` as issued.
-        package var messageId: String
-        package var deliveryId: String
-        package var registrationToken: String?
-        package var integrationKey: String?
+        public var messageId: String
+        public var deliveryId: String
+        public var registrationToken: String?
+        public var integrationKey: String?
 
-        package init(
+        public init(
             messageId: String, deliveryId: String, registrationToken: String? = nil, integrationKey: String? = nil
         ) {
             self.messageId = messageId
@@ -18,24 +18,24 @@ package struct TrackingEvent: Sendable, Codable, Equatable {
         }
     }
 
-    package var id: Int64
-    package var receivedAt: String
-    package var tag: Int
+    public var id: Int64
+    public var receivedAt: String
+    public var tag: Int
     /// `receive` or `open`.
-    package var type: String
+    public var type: String
     /// The `id` parameter as received.
-    package var rawId: String
+    public var rawId: String
     /// For numeric ids: the hex as sent and its unsigned value in decimal.
-    package var messageHex: String?
-    package var messageValue: String?
+    public var messageHex: String?
+    public var messageValue: String?
     /// For v8 ids.
-    package var messageUuid: String?
-    package var deliveryId: String
-    package var userAgent: String?
-    package var remoteAddress: String?
-    package var linked: Link?
+    public var messageUuid: String?
+    public var deliveryId: String
+    public var userAgent: String?
+    public var remoteAddress: String?
+    public var linked: Link?
 
-    package init(
+    public init(
         id: Int64, receivedAt: String, tag: Int, type: String, rawId: String, messageHex: String? = nil,
         messageValue: String? = nil, messageUuid: String? = nil, deliveryId: String, userAgent: String? = nil,
         remoteAddress: String? = nil, linked: Link? = nil
@@ -56,14 +56,14 @@ package struct TrackingEvent: Sendable, Codable, Equatable {
 }
 
 /// A page of events, oldest first.
-package struct EventPage: Sendable, Codable, Equatable {
-    package var events: [TrackingEvent]
+public struct EventPage: Sendable, Codable, Equatable {
+    public var events: [TrackingEvent]
     /// Events matching the filter in all (not only on this page); left out where a reader did not ask.
-    package var total: Int?
+    public var total: Int?
     /// Pass as `before` (newest-first pages) or `after` (oldest-first pages) for the next page.
-    package var nextCursor: Int64?
+    public var nextCursor: Int64?
 
-    package init(
+    public init(
         events: [TrackingEvent], total: Int? = nil, nextCursor: Int64? = nil
     ) {
         self.events = events

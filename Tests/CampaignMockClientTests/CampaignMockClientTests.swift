@@ -61,8 +61,9 @@ struct CampaignMockClientTests {
                 == 200)
         let registrations = try await waited
         #expect(registrations.map(\.registrationToken) == ["c0ffee"])
-        #expect(registrations[0].device?.deviceModel == "iPhone15,2")
-        #expect(registrations[0].params?.first { $0.name == "points" }?.type == "integer")
+        #expect(registrations[0].platform == .ios)
+        #expect(registrations[0].device.deviceModel == "iPhone15,2")
+        #expect(registrations[0].params.first { $0.name == "points" }?.kind == .integer)
 
         let device = try #require(try await mock.client.device(token: "c0ffee"))
         #expect(device.userKey == "jane@example.com")
@@ -107,7 +108,7 @@ struct CampaignMockClientTests {
         let mock = try Mock()
         let rule = try await mock.client.addFault(.unknownIntegrationKey("campaign-mock-demo-ios"))
         #expect(rule.id != nil)
-        _ = try await mock.client.addFault(.connectionDropped("tracking"))
+        _ = try await mock.client.addFault(.connectionDropped(.tracking))
         #expect(try await mock.register("x") == 404)
         let faults = try await mock.client.faults()
         #expect(faults.map(\.fired) == [1, 0])
@@ -141,7 +142,7 @@ struct CampaignMockClientTests {
         try await mock.client.reset()
         try await mock.client.restore(snapshot)
         #expect(try await mock.client.devices().items.map(\.registrationToken) == ["keep-me"])
-        try await mock.client.addApplication(Application(name: "Shop", platform: "android", integrationKey: "shop-key"))
+        try await mock.client.addApplication(Application(name: "Shop", platform: .android, integrationKey: "shop-key"))
         #expect(try await mock.client.applications().contains { $0.integrationKey == "shop-key" })
     }
 

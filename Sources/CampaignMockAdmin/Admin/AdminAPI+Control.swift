@@ -52,7 +52,7 @@ extension AdminAPI {
         // VACUUM leaves the space for new rows, as a partial reset does).
         if parts.count == ResetPart.allCases.count && application == nil { _ = try? store.reclaimSpace() }
         let counts = ["deleted": Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })]
-        stream.publish("reset", counts, facts: application.map { [.app: $0] } ?? [:])
+        stream.publish(.reset, counts, facts: application.map { [.app: $0] } ?? [:])
         return AdminResponse.json(.ok, counts)
     }
 
@@ -84,19 +84,6 @@ extension AdminAPI {
     }
 
     // MARK: - Wait
-
-    private struct WaitAnswer<Item: Encodable>: Encodable {
-        let kind: ChangeKind
-        let wanted: Int
-        let count: Int
-        let items: [Item]
-        let error: String?
-
-        enum CodingKeys: String, CodingKey {
-            case kind = "for"
-            case wanted, count, items, error
-        }
-    }
 
     /// `GET /_mock/wait?for=…&count=N&timeout=5s&since=…&<filters>`: answers as soon as N matching items
     /// exist (counting from `since`; by default from the moment of the call), or `408` with what was seen.
@@ -172,7 +159,7 @@ extension AdminAPI {
     private static let waitKeys = ["for", "count", "timeout", "since"]
 
     /// Waits for `wanted` items; each look reads only what was committed since the previous one.
-    private func waitFor<Item: Encodable & Sendable>(
+    private func waitFor<Item: Codable & Sendable>(
         _ kind: ChangeKind, wanted: Int, timeout: Int, start: Int64, allowed: [String: Set<String>],
         reply: ReplyChannel, look: @escaping WaitProgress<Item>.Look
     ) {
@@ -184,7 +171,8 @@ extension AdminAPI {
                 let error =
                     satisfied ? nil : "timed out after \(timeout) ms: saw \(found.count) of \(wanted) \(kind.rawValue)"
                 return WaitRegistry.Check(satisfied: satisfied) {
-                    let answer = WaitAnswer(kind: kind, wanted: wanted, count: found.count, items: found, error: error)
+                    let answer = WaitAnswer(
+                        kind: kind.rawValue, wanted: wanted, count: found.count, items: found, error: error)
                     return AdminResponse.json(satisfied ? .ok : .requestTimeout, answer)
                 }
             } catch {

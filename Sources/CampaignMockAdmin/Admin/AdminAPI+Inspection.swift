@@ -48,7 +48,7 @@ extension AdminAPI {
         } catch let conflict as StoreConflict {
             throw AdminError(.conflict, conflict.message)
         }
-        stream.publish("app", application, facts: [.app: application.integrationKey])
+        stream.publish(.app, application, facts: [.app: application.integrationKey])
         return AdminResponse.json(.created, application)
     }
 
@@ -66,7 +66,7 @@ extension AdminAPI {
         guard try store.writeAndWait({ try $0.updateApplication(key: key, name: change.name, enabled: change.enabled) })
         else { throw AdminError(.notFound, "no application with integration key '\(key)'") }
         let updated = try store.read { try $0.application(key: key) }
-        if let application = updated?.application { stream.publish("app", application, facts: [.app: key]) }
+        if let application = updated?.application { stream.publish(.app, application, facts: [.app: key]) }
         return AdminResponse.json(.ok, updated?.application)
     }
 
@@ -75,7 +75,7 @@ extension AdminAPI {
         guard try store.writeAndWait({ try $0.deleteApplication(key: key) }) else {
             throw AdminError(.notFound, "no application with integration key '\(key)'")
         }
-        stream.publish("app", ["deleted": key], facts: [.app: key])
+        stream.publish(.app, ["deleted": key], facts: [.app: key])
         return AdminResponse.json(.ok, ["deleted": key])
     }
 

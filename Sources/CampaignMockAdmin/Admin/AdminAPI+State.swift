@@ -48,7 +48,7 @@ extension AdminAPI {
         // Checked when the document was opened, so replacing the rules cannot fail after the store changed.
         try? faults.replaceAll(document.faults)
         waits.notifyEverything()
-        stream.publish("reset", ["imported": counts])
+        stream.publish(.reset, ["imported": counts])
         return AdminResponse.json(.ok, counts)
     }
 }

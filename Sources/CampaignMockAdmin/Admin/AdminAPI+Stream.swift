@@ -15,10 +15,13 @@ extension AdminAPI {
         try AdminResponse.allowOnly(query, Self.streamFilters + ["type", "since", "access_token"])
         var filter = EventHub.Filter()
         if let types = query["type"] {
-            filter.types = Set(types.split(separator: ",").map(String.init))
-            let known = EventHub.types.filter { $0 != "gap" }
-            if let unknown = filter.types.first(where: { !known.contains($0) }) {
-                throw AdminError(.badRequest, "type '\(unknown)' is not one of \(known.joined(separator: ", "))")
+            let selectable = StreamEventType.allCases.filter(\.isSelectable)
+            for name in types.split(separator: ",").map(String.init) {
+                guard let type = StreamEventType(rawValue: name), type.isSelectable else {
+                    let known = selectable.map(\.rawValue).joined(separator: ", ")
+                    throw AdminError(.badRequest, "type '\(name)' is not one of \(known)")
+                }
+                filter.types.insert(type)
             }
         }
         for fact in EventHub.Fact.allCases { filter.facts[fact] = query[fact.rawValue] }

@@ -50,12 +50,12 @@ struct TailCommand: ParsableCommand {
         connection.adminToken = connection.adminToken ?? token
         let endpoint = try connection.endpoint(flag: url != nil ? "--url" : "--server")
         if let type {
-            let known = Set(EventHub.types)
-            if let unknown = type.split(separator: ",").first(where: { !known.contains(String($0)) }) {
-                throw CommandFailure(
-                    message:
-                        "error: --type: '\(unknown)' is not one of \(EventHub.types.filter { $0 != "gap" }.joined(separator: ", "))",
-                    code: 2)
+            let selectable = StreamEventType.allCases.filter(\.isSelectable)
+            if let unknown = type.split(separator: ",").first(where: {
+                StreamEventType(rawValue: String($0)).map(\.isSelectable) != true
+            }) {
+                let known = selectable.map(\.rawValue).joined(separator: ", ")
+                throw CommandFailure(message: "error: --type: '\(unknown)' is not one of \(known)", code: 2)
             }
         }
         var query: [String] = []
@@ -132,36 +132,39 @@ struct EventPrinter {
         let item = (try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8))) ?? .null
         func text(_ key: String) -> String { item[key]?.text ?? "" }
         let summary: String
-        switch event.type {
-        case "registration":
+        let type = StreamEventType(rawValue: event.type)
+        switch type {
+        case .registration:
             let changes = (item["changes"]?.items ?? []).compactMap(\.text).joined(separator: ",")
             summary =
                 "\(text("platform")) \(text("integrationKey")) token=\(text("registrationToken")) "
                 + "userKey=\(text("userKey")) (\(changes))"
-        case "receive", "open":
+        case .receive, .open:
             let token = item["linked"]?["registrationToken"]?.text
             summary = text("rawId") + (token.map { " → token=\($0)" } ?? "")
-        case "request":
+        case .request:
             summary =
                 "\(text("method")) \(AccessLog.redacted(text("target"))) \(text("status"))"
                 + (item["reason"]?.text.map { " \($0)" } ?? "") + (item["appKey"]?.text.map { " app=\($0)" } ?? "")
-        case "push":
+        case .push:
             let targets = (item["messages"]?.items ?? []).map { message in
                 "\(message["platform"]?.text ?? "") \(message["registrationToken"]?.text ?? "")"
             }
             summary = "#\(text("id")) delivery \(text("deliveryId")) to \(targets.joined(separator: ", "))"
-        case "shutdown":
+        case .shutdown:
             summary = "the server is stopping; reconnecting when it is back"
-        case "gap", "overflow":
+        case .gap, .overflow:
             summary = item["error"]?.text ?? event.data
-        default:
+        case .fault, .app, .reset, nil:
             summary = event.data
         }
         let stamp = item["receivedAt"]?.text ?? item["createdAt"]?.text ?? ""
         let time = stamp.count > 11 ? String(stamp.dropFirst(11).prefix(12)) : String(repeating: " ", count: 12)
         let kind = event.type + String(repeating: " ", count: max(0, 12 - event.type.count))
-        let colours = ["registration": "32", "receive": "36", "open": "35", "request": "90", "push": "33", "gap": "31"]
-        let painted = colour ? "\u{1B}[\(colours[event.type] ?? "1")m\(kind)\u{1B}[0m" : kind
+        let colours: [StreamEventType: String] = [
+            .registration: "32", .receive: "36", .open: "35", .request: "90", .push: "33", .gap: "31",
+        ]
+        let painted = colour ? "\u{1B}[\(type.flatMap { colours[$0] } ?? "1")m\(kind)\u{1B}[0m" : kind
         // What the app sent (a userKey with ESC or CR LF in it) is shown, not executed.
         Output.standardOutput("\(time) \(painted) \(PrintableText.escaped(summary))")
     }

@@ -33,10 +33,8 @@ package final class EventStreamClient {
                 guard try fill() else { throw HTTPClientError("the server closed the connection") }
             }
         } catch let error as HTTPClientError {
-            socket.close()
             throw error
         } catch {
-            socket.close()
             throw HTTPClientError("reading from \(place) failed: \(error)")
         }
         let end = find([13, 10, 13, 10], in: raw)!
@@ -52,7 +50,6 @@ package final class EventStreamClient {
             {
                 all += chunk[0..<count]
             }
-            socket.close()
             let response = try HTTPResponseReader.read(all)
             throw HTTPClientError("the server answered \(response.status): \(response.text)")
         }
@@ -60,8 +57,20 @@ package final class EventStreamClient {
         // The server sends a heartbeat every 15 s: three missed ones mean the connection is gone.
         socket.setReceiveTimeout(seconds: 45)
         raw.removeFirst(end + 4)
+        // The server adds the reader before it writes the stream's opening comment, and the head comes
+        // before both: only once that comment is here is nothing published from now on missed.
+        do throws(SystemCallError) {
+            decodeChunks()
+            while find([10, 10], in: text) == nil && !ended {
+                guard try fill() else { break }
+                decodeChunks()
+            }
+        } catch {
+            throw HTTPClientError("reading from \(place) failed: \(error)")
+        }
     }
 
+    // Also when `init` throws once the socket is open (the instance is whole by then): closed once, here.
     deinit {
         socket.close()
     }

@@ -14,12 +14,6 @@ package final class FaultRegistry: Sendable {
     }
 
     /// A rule as listed: the rule and how often it matched and fired.
-    package struct Listed: Sendable, Codable, Equatable {
-        package var rule: FaultRule
-        package var matched: Int
-        package var fired: Int
-    }
-
     private struct Entry {
         var rule: FaultRule
         var matched = 0
@@ -95,8 +89,9 @@ package final class FaultRegistry: Sendable {
         }
     }
 
-    package func list() -> [Listed] {
-        state.withLock { state in state.entries.map { Listed(rule: $0.rule, matched: $0.matched, fired: $0.fired) } }
+    package func list() -> [FaultStatus] {
+        state.withLock { state in state.entries.map { FaultStatus(rule: $0.rule, matched: $0.matched, fired: $0.fired) }
+        }
     }
 
     package var rules: [FaultRule] { list().map(\.rule) }

@@ -48,7 +48,7 @@ package struct EndpointPipeline: Sendable {
         }
         metrics.recordFault(ruleID: effect.ruleID)
         if let rule = faults.list().first(where: { $0.rule.id == effect.ruleID }) {
-            stream.publish("fault", rule, facts: [.endpoint: endpoint.rawValue])
+            stream.publish(.fault, rule, facts: [.endpoint: endpoint.rawValue])
         }
         let act: @Sendable () -> Void = {
             switch effect.outcome {

@@ -1,5 +1,5 @@
 package import CampaignMockCore
-import CampaignMockModel
+package import CampaignMockModel
 package import CampaignMockStorage
 import CampaignMockSupport
 import Dispatch
@@ -21,20 +21,20 @@ package final class EventHub: Sendable {
     /// One published event.
     package struct Event: Sendable {
         package let id: UInt64
-        package let type: String
+        package let type: StreamEventType
         /// What the filters compare.
         package let facts: Facts
         /// The item as the admin API shows it (JSON): the event's `data:` line.
         let data: [UInt8]
 
-        init(id: UInt64, type: String, data: [UInt8], facts: Facts) {
+        init(id: UInt64, type: StreamEventType, data: [UInt8], facts: Facts) {
             self.id = id
             self.type = type
             self.data = data
             self.facts = facts
         }
 
-        init(id: UInt64, type: String, data: String, facts: Facts) {
+        init(id: UInt64, type: StreamEventType, data: String, facts: Facts) {
             self.init(id: id, type: type, data: Array(data.utf8), facts: facts)
         }
 
@@ -44,7 +44,7 @@ package final class EventHub: Sendable {
             bytes += "id: ".utf8
             ASCII.appendDecimal(Int64(id), to: &bytes)
             bytes += "\nevent: ".utf8
-            bytes += type.utf8
+            bytes += type.rawValue.utf8
             bytes += "\ndata: ".utf8
             bytes += data
             bytes += "\n\n".utf8
@@ -93,10 +93,10 @@ package final class EventHub: Sendable {
 
     /// What a stream wants: event types (none: all) and, per fact, the value it must have.
     package struct Filter: Sendable, Hashable {
-        package var types: Set<String> = []
+        package var types: Set<StreamEventType> = []
         package var facts: [Fact: String] = [:]
 
-        package init(types: Set<String> = [], facts: [Fact: String] = [:]) {
+        package init(types: Set<StreamEventType> = [], facts: [Fact: String] = [:]) {
             self.types = types
             self.facts = facts
         }
@@ -141,9 +141,6 @@ package final class EventHub: Sendable {
             (slots[oldest...] + slots[..<oldest]).filter { $0.id > id }
         }
     }
-
-    /// The event types, for documentation and validation.
-    package static let types = ["registration", "receive", "open", "request", "push", "fault", "app", "reset", "gap"]
 
     private struct Subscriber {
         let stream: ResponseStream
@@ -209,7 +206,8 @@ package final class EventHub: Sendable {
         let overflow =
             #"{"error":"this client read too slowly; the stream was ended. Reconnect with Last-Event-ID."}"#
         let stream = ResponseStream(
-            bufferLimit: bufferLimit, overflowChunk: Array("event: overflow\ndata: \(overflow)\n\n".utf8)
+            bufferLimit: bufferLimit,
+            overflowChunk: Array("event: \(StreamEventType.overflow.rawValue)\ndata: \(overflow)\n\n".utf8)
         ) { [weak self] in self?.unsubscribe(id) }
         queue.async { [self] in
             activate()
@@ -222,11 +220,11 @@ package final class EventHub: Sendable {
                         // A cursor from another run of the server (ids start again at each start).
                         let gap =
                             #"{"error":"event \#(after) is not from this run of the server; reload from the admin API","resumeFrom":\#(state.nextID)}"#
-                        backlog.append(Event(id: state.nextID - 1, type: "gap", data: gap, facts: [:]))
+                        backlog.append(Event(id: state.nextID - 1, type: .gap, data: gap, facts: [:]))
                     } else if after + 1 < state.firstKept {
                         let gap =
                             #"{"error":"events after \#(after) are no longer kept; reload from the admin API","resumeFrom":\#(state.firstKept)}"#
-                        backlog.append(Event(id: state.firstKept - 1, type: "gap", data: gap, facts: [:]))
+                        backlog.append(Event(id: state.firstKept - 1, type: .gap, data: gap, facts: [:]))
                     }
                     backlog += state.ring.events(after: after).filter(filter.matches)
                 }
@@ -292,7 +290,7 @@ package final class EventHub: Sendable {
     static let batchMilliseconds = 20
 
     /// Publishes a change that is not a stored row (an application, a fault, a reset).
-    package func publish(_ type: String, _ item: some Encodable, facts: Facts = [:]) {
+    package func publish(_ type: StreamEventType, _ item: some Encodable, facts: Facts = [:]) {
         guard active.load(ordering: .relaxed) else { return }
         let data = Array(JSONText.compact(item).utf8)
         queue.async { [self] in
@@ -308,7 +306,9 @@ package final class EventHub: Sendable {
                 defer { state.subscribers.removeAll() }
                 return state.subscribers.values.map(\.stream)
             }
-            for stream in streams { stream.finish(Array("event: shutdown\ndata: {}\n\n".utf8)) }
+            for stream in streams {
+                stream.finish(Array("event: \(StreamEventType.shutdown.rawValue)\ndata: {}\n\n".utf8))
+            }
         }
     }
 
@@ -325,7 +325,7 @@ package final class EventHub: Sendable {
 
     /// One event to publish: its type, its data (the item as the admin API shows it) and its facts.
     private struct Published: Sendable {
-        let type: String
+        let type: StreamEventType
         let data: [UInt8]
         let facts: Facts
     }
@@ -360,7 +360,7 @@ package final class EventHub: Sendable {
     private static func published(_ id: Int64, _ record: JournalRecord) -> Published {
         var facts: Facts = [.endpoint: record.endpoint, .status: String(record.status)]
         if let app = record.appKey { facts[.app] = app }
-        return Published(type: "request", data: record.summaryJSON(id: id), facts: facts)
+        return Published(type: .request, data: record.summaryJSON(id: id), facts: facts)
     }
 
     private static func published(_ event: TrackingEvent) -> Published {
@@ -369,12 +369,12 @@ package final class EventHub: Sendable {
             facts[.token] = link.registrationToken
             facts[.app] = link.integrationKey
         }
-        return Published(type: event.type, data: event.json, facts: facts)
+        return Published(type: StreamEventType(trackingTag: event.tag) ?? .receive, data: event.json, facts: facts)
     }
 
     private static func published(_ registration: RegistrationNotice) -> Published {
         Published(
-            type: "registration", data: Array(JSONText.compact(registration).utf8),
+            type: .registration, data: Array(JSONText.compact(registration).utf8),
             facts: [
                 .app: registration.integrationKey, .token: registration.registrationToken,
                 .platform: registration.platform.rawValue, .userKey: registration.userKey,
@@ -385,7 +385,7 @@ package final class EventHub: Sendable {
         var facts: Facts = [:]
         facts[.app] = push.messages.first?.app
         facts[.token] = push.messages.first?.registrationToken
-        return Published(type: "push", data: Array(JSONText.compact(push).utf8), facts: facts)
+        return Published(type: .push, data: Array(JSONText.compact(push).utf8), facts: facts)
     }
 
     private func emit(_ items: [Published]) {

@@ -55,7 +55,7 @@ struct EventRingTests {
         let live = Collected(hub.subscribe(filter: EventHub.Filter(), after: nil))
         // The hub is active once the opening comment is out; publishing before that is for nobody.
         for _ in 0..<2000 where live.isEmpty { usleep(1000) }
-        for index in 1...12 { hub.publish("app", ["n": index], facts: [.app: "app\(index % 2)"]) }
+        for index in 1...12 { hub.publish(.app, ["n": index], facts: [.app: "app\(index % 2)"]) }
 
         let resumed = Collected(hub.subscribe(filter: EventHub.Filter(), after: 9))
         let fromBefore = Collected(hub.subscribe(filter: EventHub.Filter(), after: 3))

@@ -56,6 +56,9 @@ struct StreamItemJSONTests {
                 as? [String: Any])
         let left = ["headers", "body", "bodyEncoding", "bodyTruncated", "remoteAddress", "response"]
         #expect(summary == NSDictionary(dictionary: entry.filter { !left.contains($0.key) }))
+        // The type the clients decode it as, written back, is the same text.
+        let decoded = try JSONDecoder().decode(RequestSummary.self, from: Data(record.summaryJSON(id: id)))
+        #expect(try encoderText(decoded) == String(decoding: record.summaryJSON(id: id), as: UTF8.self))
     }
 
     /// Durations are written from their microseconds; the text is JSONEncoder's for the Double.

@@ -779,7 +779,8 @@ function connect() {
   handle("fault", () => loadFaults());
   handle("app", () => loadApps());
   for (const type of ["reset", "gap"]) handle(type, () => loadEverything());
-  source.addEventListener("shutdown", () => setStatus(false));
+  // The server stops, or cuts off a reader that fell behind: the browser reconnects with Last-Event-ID.
+  for (const type of ["shutdown", "overflow"]) source.addEventListener(type, () => setStatus(false));
 }
 
 async function start() {

@@ -1,0 +1,37 @@
+/// The events of `GET /_mock/stream`, by the name the stream writes after `event:`. The one list of them:
+/// the server publishes these, `campaign-mock tail` filters by them, and a test holds the console and the
+/// OpenAPI description to the same list.
+public enum StreamEventType: String, Sendable, Codable, CaseIterable {
+    /// A registration the SDK sent (``RegistrationNotice``).
+    case registration
+    /// Tracking hits (``TrackingEvent``): a notification was received, or opened.
+    case receive, open
+    /// A journaled request (``RequestSummary``).
+    case request
+    /// A composed push (``ComposedPush``).
+    case push
+    /// A fault rule fired (the ``FaultRule``).
+    case fault
+    /// An application was added, changed or deleted.
+    case app
+    /// The state was reset or imported: reload from the admin API.
+    case reset
+    /// The stream cannot resume where the client asked: reload from the admin API.
+    case gap
+    /// The client read too slowly; the stream ends after it.
+    case overflow
+    /// The server is stopping; the stream ends after it.
+    case shutdown
+
+    /// Whether a stream can be asked for it (`?type=`): the stream's own notices always come.
+    public var isSelectable: Bool { ![.gap, .overflow, .shutdown].contains(self) }
+
+    /// The tracking hit of a tag (1 receive, 2 open).
+    public init?(trackingTag tag: Int) {
+        switch tag {
+        case 1: self = .receive
+        case 2: self = .open
+        default: return nil
+        }
+    }
+}
