@@ -5,13 +5,15 @@ import Testing
 
 @testable import CampaignMock
 
-extension LiveServer {
+extension TestServer {
     func addFault(_ json: String) throws -> [String: Any] {
         let response = try self.json("POST", "/_mock/faults", body: json)
         guard response.status == 201 else { throw RawClientError("fault refused: \(response.object)") }
         return response.object
     }
+}
 
+extension LiveServer {
     /// Registers over a raw socket (so dropped and reset connections show), returning the status or nil.
     func rawRegister(_ body: String = SDKBodies.iOS, path: String = "/nms/mobile/1/registerIOS.jssp") -> (Int?, Int32) {
         guard let client = try? RawHTTPClient(port: port) else { return (nil, 0) }

@@ -17,7 +17,7 @@ private func sdkHex(_ messageID: String, ios: Bool) -> String {
     return value < 0 ? String(UInt32(bitPattern: Int32(value)), radix: 16) : String(value, radix: 16)
 }
 
-extension LiveServer {
+extension TestServer {
     func push(_ json: String) throws -> (status: Int, object: [String: Any]) {
         try self.json("POST", "/_mock/push", body: json)
     }

@@ -29,10 +29,10 @@ enum SDKBodies {
     ]
 }
 
-extension LiveServer {
+extension TestServer {
     /// A server with the SDK test applications.
-    static func withSDKApplications(_ adjust: (inout Configuration) -> Void = { _ in }) throws -> LiveServer {
-        try LiveServer(inMemory: true) { configuration in
+    static func withSDKApplications(_ adjust: (inout Configuration) -> Void = { _ in }) throws -> Self {
+        try Self(inMemory: true, directory: nil, logger: .silent) { configuration in
             configuration.applications = SDKBodies.applications
             adjust(&configuration)
         }

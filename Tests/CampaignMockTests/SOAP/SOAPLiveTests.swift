@@ -5,9 +5,9 @@ import Testing
 
 @testable import CampaignMock
 
-/// Posts SOAP envelopes to a live server and reads the replies with the project's XML reader.
+/// Posts SOAP envelopes to a server and reads the replies with the project's XML reader.
 struct SOAPTestClient {
-    let live: LiveServer
+    let live: any TestServer
     var token = ""
     var securityToken: String?
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import CampaignMock
 
-extension LiveServer {
+extension TestServer {
     /// Records an issued message for the device with `token`, as the push composer does.
     func issueMessage(_ messageID: String, delivery: String, token: String) throws {
         _ = try server.store.writeAndWait { transaction in
