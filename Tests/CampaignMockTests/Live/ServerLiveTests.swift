@@ -12,7 +12,7 @@ import Testing
 @Suite("campaign-mock server through its composition root", .timeLimit(.minutes(2)))
 struct ServerLiveTests {
     @Test func reportsHealthAndReadiness() throws {
-        let live = try LiveServer()
+        let live = try InProcessServer()
         let health = try live.json("GET", "/_mock/health")
         #expect(health.status == 200)
         #expect(health.object["status"] as? String == "ok")
@@ -24,7 +24,7 @@ struct ServerLiveTests {
     }
 
     @Test func journalsCampaignRequestsWithTheirReason() throws {
-        let live = try LiveServer()
+        let live = try InProcessServer()
         let response = try live.request(
             "POST", "/nms/mobile/1/unknown.jssp", body: "a=1",
             headers: ["Content-Type": "application/x-www-form-urlencoded"])
@@ -46,7 +46,7 @@ struct ServerLiveTests {
     }
 
     @Test func reportsDroppedJournalEntries() throws {
-        let live = try LiveServer { $0.journalLimit = 3 }
+        let live = try InProcessServer { $0.journalLimit = 3 }
         for index in 0..<5 { _ = try live.request("GET", "/x/\(index)") }
         let page = try live.json("GET", "/_mock/requests")
         let targets = (page.object["requests"] as? [[String: Any]])?.compactMap { $0["target"] as? String }
@@ -62,7 +62,7 @@ struct ServerLiveTests {
     }
 
     @Test func pagesTheJournalAndRejectsBadParameters() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         for index in 0..<3 { _ = try live.request("GET", "/p/\(index)") }
         let first = try live.json("GET", "/_mock/requests?limit=2")
         let cursor = try #require(first.object["nextCursor"] as? Int)
@@ -75,7 +75,7 @@ struct ServerLiveTests {
     }
 
     @Test func answersUnknownAdminPathsAndMethodsAsJSON() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let missing = try live.json("GET", "/_mock/nothing")
         #expect(missing.status == 404)
         #expect(missing.object["error"] as? String == "no admin endpoint at /_mock/nothing")
@@ -89,18 +89,18 @@ struct ServerLiveTests {
     @Test func keepsTheJournalAcrossRestarts() throws {
         let directory = TemporaryDirectory()
         do {
-            let live = try LiveServer(directory: directory)
+            let live = try InProcessServer(directory: directory)
             _ = try live.request("GET", "/before-restart")
         }
-        let again = try LiveServer(directory: directory)
+        let again = try InProcessServer(directory: directory)
         let page = try again.json("GET", "/_mock/requests")
         #expect((page.object["requests"] as? [[String: Any]])?.first?["target"] as? String == "/before-restart")
     }
 
     @Test func refusesASecondServerOnTheSameDataDirectory() throws {
         let directory = TemporaryDirectory()
-        let first = try LiveServer(directory: directory)
-        #expect(throws: StoreError.self) { try LiveServer(directory: directory) }
+        let first = try InProcessServer(directory: directory)
+        #expect(throws: StoreError.self) { try InProcessServer(directory: directory) }
         _ = first
     }
 

@@ -27,7 +27,7 @@ extension TestServer {
 struct PushLiveTests {
     @Test(arguments: ["v7", "v7-negative", "v8", "v7-64"])
     func aComposedPushComesBackLinkedThroughTheSDKsTrackingHits(_ style: String) throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let answer = try live.push(
             #"{"token":"70757368546f6b656e","title":"Sale","body":"20% off","idStyle":"\#(style)"}"#)
@@ -76,7 +76,7 @@ struct PushLiveTests {
     }
 
     @Test func androidPushesAreFCMDataMessagesTrackedAsTheAndroidSDKEncodes() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.android, SDKBodies.android).status == 200)
         let answer = try live.push(
             #"{"token":"testToken","title":"Hi","body":"There","idStyle":"v7-negative","variables":{"url":"https://example.test"},"androidPackage":"com.example"}"#
@@ -98,7 +98,7 @@ struct PushLiveTests {
     }
 
     @Test func theAPNsPayloadCarriesEveryField() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let answer = try live.push(
             #"""
@@ -126,7 +126,7 @@ struct PushLiveTests {
     }
 
     @Test func aSilentPushHasContentAvailableAndNoAlert() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         #expect(try live.register(.android, SDKBodies.android).status == 200)
         let ios = try live.push(#"{"token":"70757368546f6b656e","silent":true}"#)
@@ -144,7 +144,7 @@ struct PushLiveTests {
     }
 
     @Test func refusesAnAPNsPayloadOver4KB() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let answer = try live.push(#"{"token":"70757368546f6b656e","body":"\#(String(repeating: "x", count: 4100))"}"#)
         #expect(answer.status == 400)
@@ -153,7 +153,7 @@ struct PushLiveTests {
     }
 
     @Test func fansOutToEveryDeviceOfAUserInOneDelivery() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.android, SDKBodies.android).status == 200)
         #expect(
             try live.register(.android, SDKBodies.android.replacingOccurrences(of: "testToken", with: "tablet")).status
@@ -183,7 +183,7 @@ struct PushLiveTests {
         (#"{"token":"70757368546f6b656e","title":"x","idStyle":"v9"}"#, 400, "field 'idStyle' has an invalid value"),
     ])
     func refusesBadRequests(_ json: String, _ status: Int, _ message: String) throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let answer = try live.push(json)
         #expect(answer.status == status)
@@ -204,7 +204,7 @@ struct PushLiveTests {
     }
 
     @Test func pushEventOnTheSOAPRouterComposesTheSamePush() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         var client = SOAPTestClient(live: live)
         _ = try client.logon()
@@ -240,7 +240,7 @@ struct PushLiveTests {
     }
 
     @Test func newMessageIDsSkipThoseRestoredFromASnapshotAndResetForgetsPushes() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         var state = try #require(
             try JSONSerialization.jsonObject(with: Data(live.request("GET", "/_mock/state").body.utf8))
