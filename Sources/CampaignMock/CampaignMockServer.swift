@@ -197,6 +197,10 @@ package final class CampaignMockServer: Sendable {
     /// The request handler, for tests that feed requests without a socket (a remote address, say).
     package var handlerForTesting: any HTTPHandler { router }
 
+    /// How the listener reads requests (size limits, the bodies spooled to a file), for the in-process
+    /// test harness, which parses each request as the listener would.
+    package var listenerConfigurationForTesting: HTTPServerConfiguration { http.configuration }
+
     /// Open client connections, for the tests of hostile clients.
     package var openConnectionsForTesting: Int { http.connectionCount }
 

@@ -113,6 +113,9 @@ package final class HTTPServer: Sendable {
         for loop in loops { loop.start() }
     }
 
+    /// How it listens and reads requests (limits, spooled bodies).
+    package var configuration: HTTPServerConfiguration { core.configuration }
+
     /// Open client connections right now.
     package var connectionCount: Int { core.connectionCount }
 

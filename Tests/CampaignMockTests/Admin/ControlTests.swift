@@ -16,8 +16,8 @@ import Testing
 @Suite("reset, state snapshots and metrics", .timeLimit(.minutes(2)))
 struct ControlTests {
     /// Two applications' devices, events linked to a message, a journal and a fault rule.
-    private func populated() throws -> LiveServer {
-        let live = try LiveServer.withSDKApplications()
+    private func populated<Server: TestServer>(_ kind: Server.Type = InProcessServer.self) throws -> Server {
+        let live = try Server.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         #expect(
             try live.register(.ios, SDKBodies.iOS.replacingOccurrences(of: "userKey=userkey", with: "userKey=x")).status
@@ -63,7 +63,7 @@ struct ControlTests {
         let exported = try live.request("GET", "/_mock/state")
         #expect(exported.status == 200)
 
-        let other = try LiveServer(inMemory: true)
+        let other = try InProcessServer(inMemory: true)
         let imported = try other.json("PUT", "/_mock/state", body: exported.body)
         #expect(imported.status == 200)
         #expect(imported.object["devices"] as? Int == 2)
@@ -101,7 +101,7 @@ struct ControlTests {
     }
 
     @Test func exposesPrometheusMetrics() throws {
-        let live = try populated()
+        let live = try populated(LiveServer.self)
         _ = try live.register(.ios, "mobileAppUuid=nope&registrationToken=t")
         let reader = try StreamReader(port: live.port)
         while live.server.stream.count < 1 { usleep(1000) }
@@ -162,7 +162,7 @@ struct AdminAccessTests {
     }
 
     @Test func theRouterRefusesARemoteClientWithoutToken() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let done = DispatchSemaphore(value: 0)
         let status = LockedCounter()
         let remote = request("/_mock/devices", from: "192.0.2.7")
@@ -199,14 +199,14 @@ struct OpenAPITests {
     }
 
     @Test func isServedAndParses() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let served = try live.json("GET", "/_mock/openapi.json")
         #expect(served.status == 200)
         #expect(served.object["openapi"] as? String == "3.1.0")
     }
 
     @Test func documentsEveryAdminRouteAndNothingElse() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let routes = Set(
             live.server.routesForTesting.filter { $0.pattern.hasPrefix("/_mock") }.map {
                 "\($0.method?.rawValue.lowercased() ?? "any") \($0.pattern)"
@@ -217,7 +217,7 @@ struct OpenAPITests {
     }
 
     @Test func everyDocumentedOperationAnswers() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let paths = Self.document["paths"] as? [String: [String: Any]] ?? [:]
         // "/_mock/push" sorts before "/_mock/push/{id}", so the walk reads back the push it composed.

@@ -13,13 +13,15 @@ import Testing
 @testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
-extension LiveServer {
+extension TestServer {
     func addFault(_ json: String) throws -> [String: Any] {
         let response = try self.json("POST", "/_mock/faults", body: json)
         guard response.status == 201 else { throw RawClientError("fault refused: \(response.object)") }
         return response.object
     }
+}
 
+extension LiveServer {
     /// Registers over a raw socket (so dropped and reset connections show), returning the status or nil.
     func rawRegister(_ body: String = SDKBodies.iOS, path: String = "/nms/mobile/1/registerIOS.jssp") -> (Int?, Int32) {
         guard let client = try? RawHTTPClient(port: port) else { return (nil, 0) }
@@ -50,7 +52,7 @@ struct FaultTests {
     }
 
     @Test func answersWithTheConfiguredStatusAndBodyAndJournalsTheFiring() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         _ = try live.addFault(#"{"endpoint":"registration-ios","status":500,"body":"Internal error"}"#)
         let response = try live.register(.ios, SDKBodies.iOS)
         #expect(response.status == 500)
@@ -64,7 +66,7 @@ struct FaultTests {
     }
 
     @Test func delaysThenHandlesNormally() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         _ = try live.addFault(#"{"endpoint":"tracking","delayMs":400}"#)
         let started = Date()
         #expect(try live.request("GET", "/r/?id=h1,d,1").status == 200)
@@ -92,7 +94,7 @@ struct FaultTests {
     }
 
     @Test func firesAfterSkippingThenAFixedNumberOfTimes() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         _ = try live.addFault(#"{"endpoint":"any","status":503,"after":2,"times":3}"#)
         let statuses = try (0..<8).map { index in try live.request("GET", "/r/?id=h\(index + 1),d,1").status }
         #expect(statuses == [200, 200, 503, 503, 503, 200, 200, 200])
@@ -100,7 +102,7 @@ struct FaultTests {
 
     @Test func probabilityWithASeedIsReproducible() throws {
         func sequence() throws -> [Int] {
-            let live = try LiveServer.withSDKApplications()
+            let live = try InProcessServer.withSDKApplications()
             _ = try live.addFault(#"{"endpoint":"tracking","status":502,"probability":0.5,"seed":42}"#)
             return try (0..<40).map { index in try live.request("GET", "/r/?id=h\(index + 1),d,1").status }
         }
@@ -110,7 +112,7 @@ struct FaultTests {
     }
 
     @Test func matchesOnAppKeyTokenAndMethod() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         _ = try live.addFault(
             #"{"endpoint":"registration-android","appKey":"testIntegrationKey","token":"testToken","status":404}"#)
         _ = try live.addFault(#"{"endpoint":"tracking","method":"HEAD","status":500}"#)
@@ -122,7 +124,7 @@ struct FaultTests {
     }
 
     @Test func matchesTrackingHitsByTheDeviceTheirMessageWentTo() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         try live.issueMessage("55336", delivery: "d", token: "70757368546f6b656e")
         _ = try live.addFault(#"{"endpoint":"tracking","token":"70757368546f6b656e","status":500}"#)
@@ -131,7 +133,7 @@ struct FaultTests {
     }
 
     @Test func neverAppliesToTheAdminAPI() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         _ = try live.addFault(#"{"endpoint":"any","status":500}"#)
         #expect(try live.request("GET", "/_mock/health").status == 200)
         #expect(try live.request("GET", "/nl/jsp/ping.jsp").status == 500)
@@ -140,7 +142,7 @@ struct FaultTests {
     @Test func loadsRulesFromTheConfiguration() throws {
         var rule = FaultRule(endpoint: .registrationIOS)
         rule.status = 503
-        let live = try LiveServer.withSDKApplications { $0.faultRules = [rule] }
+        let live = try InProcessServer.withSDKApplications { $0.faultRules = [rule] }
         #expect(try live.register(.ios, SDKBodies.iOS).status == 503)
     }
 
@@ -161,14 +163,14 @@ struct FaultTests {
         (#"{"endpoint":"tracking","status":500,"id":"a b"}"#, "id must be 1 to 64 of A-Z a-z 0-9 _ . -"),
     ])
     func refusesInvalidRules(_ json: String, _ message: String) throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let response = try live.json("POST", "/_mock/faults", body: json)
         #expect(response.status == 400)
         #expect((response.object["error"] as? String)?.contains(message) == true, "\(response.object)")
     }
 
     @Test func removesRules() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         _ = try live.addFault(#"{"endpoint":"tracking","status":500,"id":"mine"}"#)
         #expect(
             try live.json("POST", "/_mock/faults", body: #"{"endpoint":"tracking","status":500,"id":"mine"}"#).status

@@ -18,8 +18,8 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct ListingTests {
     /// 2,500 devices in two applications, registered through the endpoint.
-    static func manyDevices() throws -> LiveServer {
-        let live = try LiveServer.withSDKApplications()
+    static func manyDevices() throws -> InProcessServer {
+        let live = try InProcessServer.withSDKApplications()
         for index in 0..<2500 {
             let (platform, key) = index % 5 == 0 ? (Platform.android, "testIntegrationKey") : (.ios, "integrationKey")
             let model = index % 100 == 0 ? "Pixel%208" : "iPhone15%2C2"
@@ -33,7 +33,7 @@ struct ListingTests {
         return live
     }
 
-    func tokens(_ live: LiveServer, _ query: String) throws -> (tokens: [String], total: Int?, next: Int?) {
+    func tokens(_ live: some TestServer, _ query: String) throws -> (tokens: [String], total: Int?, next: Int?) {
         let page = try live.json("GET", "/_mock/devices?" + query)
         #expect(page.status == 200, "\(page.object)")
         let devices = page.object["devices"] as? [[String: Any]] ?? []
@@ -76,7 +76,7 @@ struct ListingTests {
     }
 
     @Test func pagesEventsNewestFirstAndFiltersByTypeAndMessage() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         for index in 0..<1500 {
             let tag = index % 3 == 0 ? 2 : 1
             #expect(
@@ -94,7 +94,7 @@ struct ListingTests {
     }
 
     @Test func theJournalShowsTheAnswerAndFiltersByEndpointStatusAndApp() throws {
-        let live = try LiveServer.withSDKApplications { $0.journalLimit = 5000 }
+        let live = try InProcessServer.withSDKApplications { $0.journalLimit = 5000 }
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         #expect(try live.register(.ios, "registrationToken=x&mobileAppUuid=nope").status == 404)
         for index in 0..<1200 { _ = try live.request("GET", "/r/?id=h1,d\(index),1") }

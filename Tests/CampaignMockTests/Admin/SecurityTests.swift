@@ -20,7 +20,8 @@ import Testing
 #endif
 
 /// What keeps a mock on a developer's laptop safe from the web pages in the browser next to it, and from
-/// what clients send (docs/security.md). Every test talks to a live server over real sockets.
+/// what clients send (docs/security.md). The tests send over real sockets, with the Host and Origin they
+/// choose; the two on admin bodies (duplicate keys, bounded rules) go through the in-process harness.
 @Suite("laptop safety", .timeLimit(.minutes(2)))
 struct SecurityTests {
     /// Sends one raw request and reads the answer.
@@ -188,7 +189,7 @@ struct SecurityTests {
     }
 
     @Test func duplicateKeysInAnAdminBodyAreRefused() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         for body in [
             #"{"endpoint":"any","status":200,"status":500}"#, #"{"endpoint":"any","status":500,"st\u0061tus":200}"#,
         ] {
@@ -204,7 +205,7 @@ struct SecurityTests {
     }
 
     @Test func faultRulesAreBounded() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let large = String(repeating: "x", count: FaultRule.bodyLimit + 1)
         let tooLarge = try live.request(
             "POST", "/_mock/faults", body: #"{"endpoint":"any","status":500,"body":"\#(large)"}"#)

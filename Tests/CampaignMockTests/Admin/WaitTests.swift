@@ -83,7 +83,7 @@ struct WaitTests {
     }
 
     @Test func countsFromNowByDefaultAndFromTheStartWithSinceZero() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let fromNow = try live.request("GET", "/_mock/wait?for=registration&timeout=100ms")
         #expect(fromNow.status == 408)
@@ -135,7 +135,7 @@ struct WaitTests {
         ("/_mock/wait?for=open&colour=red", "unknown parameter 'colour'"),
     ])
     func refusesBadParameters(_ target: String, _ message: String) throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let response = try live.json("GET", target)
         #expect(response.status == 400)
         #expect((response.object["error"] as? String)?.hasPrefix(message) == true)

@@ -16,7 +16,7 @@ import Testing
 @Suite("applications and devices through the admin API", .timeLimit(.minutes(2)))
 struct ApplicationsAdminTests {
     @Test func startsTheDemoPairWhenNothingIsConfigured() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let apps = try live.json("GET", "/_mock/apps").object["apps"] as? [[String: Any]]
         #expect(
             apps?.compactMap { $0["integrationKey"] as? String }.sorted()
@@ -25,7 +25,7 @@ struct ApplicationsAdminTests {
     }
 
     @Test func addsUpdatesAndRemovesApplications() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let created = try live.json(
             "POST", "/_mock/apps", body: #"{"platform":"android","integrationKey":"k1","name":"Shop"}"#)
         #expect(created.status == 201)
@@ -61,14 +61,14 @@ struct ApplicationsAdminTests {
     }
 
     @Test func removingAnApplicationRemovesItsDevices() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.android, SDKBodies.android).status == 200)
         #expect(try live.json("DELETE", "/_mock/apps/testIntegrationKey").status == 200)
         #expect(try live.storedRows() == [0, 0, 0])
     }
 
     @Test func filtersDevicesByAppPlatformUserKeyTokenAndParams() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         #expect(try live.register(.android, SDKBodies.android).status == 200)
         let other = SDKBodies.android.replacingOccurrences(of: "testToken", with: "second")
@@ -100,7 +100,7 @@ struct ApplicationsAdminTests {
     }
 
     @Test func asksForTheAppWhenATokenIsInSeveralApplications() throws {
-        let live = try LiveServer.withSDKApplications { configuration in
+        let live = try InProcessServer.withSDKApplications { configuration in
             configuration.applications?.append(
                 Application(name: "Second", platform: .android, integrationKey: "second"))
         }

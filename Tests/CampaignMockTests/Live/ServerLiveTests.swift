@@ -17,84 +17,10 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A running CampaignMockServer on 127.0.0.1:0, built exactly as the CLI builds it.
-final class LiveServer {
-    let server: CampaignMockServer
-    let directory: TemporaryDirectory?
-
-    init(
-        inMemory: Bool = false, directory: TemporaryDirectory? = nil, logger: Logger = .silent,
-        _ adjust: (inout Configuration) -> Void = { _ in }
-    ) throws {
-        var configuration = Configuration()
-        configuration.http.address = SocketAddress(host: "127.0.0.1", port: 0, family: .ipv4)
-        configuration.inMemory = inMemory
-        let dataDirectory = inMemory ? nil : (directory ?? TemporaryDirectory())
-        if let dataDirectory { configuration.dataDirectory = dataDirectory.path + "/data" }
-        adjust(&configuration)
-        self.directory = dataDirectory
-        server = try CampaignMockServer(configuration: configuration, logger: logger)
-    }
-
-    deinit {
-        server.shutdown()
-    }
-
-    var port: UInt16 { server.localAddress.port }
-
-    /// Sends a request with URLSession and returns status, headers and body.
-    func request(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) throws
-        -> (status: Int, headers: [String: String], body: String)
-    {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.httpBody = body.map { Data($0.utf8) }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let box = ResponseBox()
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            box.set(data, response as? HTTPURLResponse, error)
-            done.signal()
-        }.resume()
-        guard done.wait(timeout: .now() + 10) == .success else { throw RawClientError("request timed out") }
-        return try box.result()
-    }
-
-    /// Decodes a JSON response body.
-    func json(_ method: String, _ path: String, body: String? = nil) throws -> (status: Int, object: [String: Any]) {
-        let response = try request(method, path, body: body)
-        let object = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
-        return (response.status, object ?? [:])
-    }
-}
-
-private final class ResponseBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    private var response: HTTPURLResponse?
-    private var error: (any Error)?
-
-    func set(_ data: Data?, _ response: HTTPURLResponse?, _ error: (any Error)?) {
-        lock.withLock { (self.data, self.response, self.error) = (data, response, error) }
-    }
-
-    func result() throws -> (status: Int, headers: [String: String], body: String) {
-        try lock.withLock {
-            if let error { throw error }
-            guard let response else { throw RawClientError("no response") }
-            var headers: [String: String] = [:]
-            for (key, value) in response.allHeaderFields {
-                headers[String(describing: key).lowercased()] = String(describing: value)
-            }
-            return (response.statusCode, headers, String(decoding: data ?? Data(), as: UTF8.self))
-        }
-    }
-}
-
 @Suite("campaign-mock server through its composition root", .timeLimit(.minutes(2)))
 struct ServerLiveTests {
     @Test func reportsHealthAndReadiness() throws {
-        let live = try LiveServer()
+        let live = try InProcessServer()
         let health = try live.json("GET", "/_mock/health")
         #expect(health.status == 200)
         #expect(health.object["status"] as? String == "ok")
@@ -106,7 +32,7 @@ struct ServerLiveTests {
     }
 
     @Test func journalsCampaignRequestsWithTheirReason() throws {
-        let live = try LiveServer()
+        let live = try InProcessServer()
         let response = try live.request(
             "POST", "/nms/mobile/1/unknown.jssp", body: "a=1",
             headers: ["Content-Type": "application/x-www-form-urlencoded"])
@@ -128,7 +54,7 @@ struct ServerLiveTests {
     }
 
     @Test func reportsDroppedJournalEntries() throws {
-        let live = try LiveServer { $0.journalLimit = 3 }
+        let live = try InProcessServer { $0.journalLimit = 3 }
         for index in 0..<5 { _ = try live.request("GET", "/x/\(index)") }
         let page = try live.json("GET", "/_mock/requests")
         let targets = (page.object["requests"] as? [[String: Any]])?.compactMap { $0["target"] as? String }
@@ -144,7 +70,7 @@ struct ServerLiveTests {
     }
 
     @Test func pagesTheJournalAndRejectsBadParameters() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         for index in 0..<3 { _ = try live.request("GET", "/p/\(index)") }
         let first = try live.json("GET", "/_mock/requests?limit=2")
         let cursor = try #require(first.object["nextCursor"] as? Int)
@@ -157,7 +83,7 @@ struct ServerLiveTests {
     }
 
     @Test func answersUnknownAdminPathsAndMethodsAsJSON() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let missing = try live.json("GET", "/_mock/nothing")
         #expect(missing.status == 404)
         #expect(missing.object["error"] as? String == "no admin endpoint at /_mock/nothing")
@@ -171,18 +97,18 @@ struct ServerLiveTests {
     @Test func keepsTheJournalAcrossRestarts() throws {
         let directory = TemporaryDirectory()
         do {
-            let live = try LiveServer(directory: directory)
+            let live = try InProcessServer(directory: directory)
             _ = try live.request("GET", "/before-restart")
         }
-        let again = try LiveServer(directory: directory)
+        let again = try InProcessServer(directory: directory)
         let page = try again.json("GET", "/_mock/requests")
         #expect((page.object["requests"] as? [[String: Any]])?.first?["target"] as? String == "/before-restart")
     }
 
     @Test func refusesASecondServerOnTheSameDataDirectory() throws {
         let directory = TemporaryDirectory()
-        let first = try LiveServer(directory: directory)
-        #expect(throws: StoreError.self) { try LiveServer(directory: directory) }
+        let first = try InProcessServer(directory: directory)
+        #expect(throws: StoreError.self) { try InProcessServer(directory: directory) }
         _ = first
     }
 

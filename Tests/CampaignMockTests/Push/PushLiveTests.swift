@@ -25,7 +25,7 @@ private func sdkHex(_ messageID: String, ios: Bool) -> String {
     return value < 0 ? String(UInt32(bitPattern: Int32(value)), radix: 16) : String(value, radix: 16)
 }
 
-extension LiveServer {
+extension TestServer {
     func push(_ json: String) throws -> (status: Int, object: [String: Any]) {
         try self.json("POST", "/_mock/push", body: json)
     }
@@ -35,7 +35,7 @@ extension LiveServer {
 struct PushLiveTests {
     @Test(arguments: ["v7", "v7-negative", "v8", "v7-64"])
     func aComposedPushComesBackLinkedThroughTheSDKsTrackingHits(_ style: String) throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let answer = try live.push(
             #"{"token":"70757368546f6b656e","title":"Sale","body":"20% off","idStyle":"\#(style)"}"#)
@@ -84,7 +84,7 @@ struct PushLiveTests {
     }
 
     @Test func androidPushesAreFCMDataMessagesTrackedAsTheAndroidSDKEncodes() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.android, SDKBodies.android).status == 200)
         let answer = try live.push(
             #"{"token":"testToken","title":"Hi","body":"There","idStyle":"v7-negative","variables":{"url":"https://example.test"},"androidPackage":"com.example"}"#
@@ -106,7 +106,7 @@ struct PushLiveTests {
     }
 
     @Test func theAPNsPayloadCarriesEveryField() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let answer = try live.push(
             #"""
@@ -134,7 +134,7 @@ struct PushLiveTests {
     }
 
     @Test func aSilentPushHasContentAvailableAndNoAlert() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         #expect(try live.register(.android, SDKBodies.android).status == 200)
         let ios = try live.push(#"{"token":"70757368546f6b656e","silent":true}"#)
@@ -152,7 +152,7 @@ struct PushLiveTests {
     }
 
     @Test func refusesAnAPNsPayloadOver4KB() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let answer = try live.push(#"{"token":"70757368546f6b656e","body":"\#(String(repeating: "x", count: 4100))"}"#)
         #expect(answer.status == 400)
@@ -161,7 +161,7 @@ struct PushLiveTests {
     }
 
     @Test func fansOutToEveryDeviceOfAUserInOneDelivery() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.android, SDKBodies.android).status == 200)
         #expect(
             try live.register(.android, SDKBodies.android.replacingOccurrences(of: "testToken", with: "tablet")).status
@@ -191,7 +191,7 @@ struct PushLiveTests {
         (#"{"token":"70757368546f6b656e","title":"x","idStyle":"v9"}"#, 400, "field 'idStyle' has an invalid value"),
     ])
     func refusesBadRequests(_ json: String, _ status: Int, _ message: String) throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let answer = try live.push(json)
         #expect(answer.status == status)
@@ -212,7 +212,7 @@ struct PushLiveTests {
     }
 
     @Test func pushEventOnTheSOAPRouterComposesTheSamePush() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         var client = SOAPTestClient(live: live)
         _ = try client.logon()
@@ -248,7 +248,7 @@ struct PushLiveTests {
     }
 
     @Test func newMessageIDsSkipThoseRestoredFromASnapshotAndResetForgetsPushes() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         var state = try #require(
             try JSONSerialization.jsonObject(with: Data(live.request("GET", "/_mock/state").body.utf8))

@@ -13,12 +13,10 @@ import Testing
 @testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
-extension LiveServer {
+extension TestServer {
     /// A mock with the SDK tests' applications that records into `directory`.
-    static func recording(into directory: String, _ adjust: (inout Configuration) -> Void = { _ in }) throws
-        -> LiveServer
-    {
-        try LiveServer.withSDKApplications { configuration in
+    static func recording(into directory: String, _ adjust: (inout Configuration) -> Void = { _ in }) throws -> Self {
+        try withSDKApplications { configuration in
             configuration.recordDirectory = directory
             adjust(&configuration)
         }
@@ -103,7 +101,7 @@ struct RecordReplayTests {
 
     @Test func noSecretOfTheTrafficAppearsInTheRecording() throws {
         let directory = TemporaryDirectory()
-        let live = try LiveServer.recording(into: directory.path) { configuration in
+        let live = try InProcessServer.recording(into: directory.path) { configuration in
             configuration.soapPassword = "pa55-w0rd!"
             configuration.adminToken = nil
         }
@@ -147,14 +145,14 @@ struct RecordReplayTests {
 
     @Test func refusesADirectoryThatHoldsARecording() throws {
         let directory = TemporaryDirectory()
-        let live = try LiveServer.recording(into: directory.path)
+        let live = try InProcessServer.recording(into: directory.path)
         #expect(try live.request("GET", "/nl/jsp/ping.jsp").status == 200)
-        #expect(throws: ExchangeFileError.self) { try LiveServer.recording(into: directory.path) }
+        #expect(throws: ExchangeFileError.self) { try InProcessServer.recording(into: directory.path) }
     }
 
     @Test func adminCallsAreNotRecordedAndFilesAreWholeJSON() throws {
         let directory = TemporaryDirectory()
-        let live = try LiveServer.recording(into: directory.path)
+        let live = try InProcessServer.recording(into: directory.path)
         #expect(try live.request("GET", "/_mock/health").status == 200)
         #expect(try live.request("GET", "/no/such/page").status == 404)
         let files = ExchangeFiles.list(directory.path)

@@ -37,10 +37,10 @@ enum SDKBodies {
     ]
 }
 
-extension LiveServer {
+extension TestServer {
     /// A server with the SDK test applications.
-    static func withSDKApplications(_ adjust: (inout Configuration) -> Void = { _ in }) throws -> LiveServer {
-        try LiveServer(inMemory: true) { configuration in
+    static func withSDKApplications(_ adjust: (inout Configuration) -> Void = { _ in }) throws -> Self {
+        try Self(inMemory: true, directory: nil, logger: .silent) { configuration in
             configuration.applications = SDKBodies.applications
             adjust(&configuration)
         }
@@ -75,7 +75,7 @@ extension LiveServer {
 @Suite("registration endpoints, docs/product.md §3.1", .timeLimit(.minutes(2)))
 struct RegistrationLiveTests {
     @Test func registersTheIOSRequestOfTheSDKTest() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         let response = try live.register(.ios, SDKBodies.iOS)
         #expect(response.status == 200)
         #expect(response.body == "OK")
@@ -100,7 +100,7 @@ struct RegistrationLiveTests {
     }
 
     @Test func registersTheAndroidRequestOfTheSDKTest() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         let response = try live.register(.android, SDKBodies.android)
         #expect(response.status == 200)
         #expect(response.body == "OK")
@@ -115,7 +115,7 @@ struct RegistrationLiveTests {
     /// An app that passes an empty key makes the Android SDK send `name=""`: the device is registered
     /// with its other params, as a server mapping names to fields would do.
     @Test func aParamWithAnEmptyNameIsIgnoredNotRefused() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         let body = SDKBodies.android.replacingOccurrences(
             of: "%3Cparam%20name%3D%22key%22",
             with: "%3Cparam%20name%3D%22%22%20value%3D%22x%22%2F%3E%3Cparam%20name%3D%22key%22")
@@ -126,7 +126,7 @@ struct RegistrationLiveTests {
     }
 
     @Test func anUpdateKeepsOneDeviceAndRecordsWhatChanged() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let newUser = SDKBodies.iOS.replacingOccurrences(of: "userKey=userkey", with: "userKey=someone%40example.com")
@@ -227,7 +227,7 @@ struct RegistrationLiveTests {
 
     @Test("a refused registration gets its status and body and changes nothing", arguments: refusals)
     func refusesAndChangesNothing(_ refusal: Refusal) throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(
             try live.register(.android, SDKBodies.android.replacingOccurrences(of: "testToken", with: "other")).status
                 == 200)
@@ -246,7 +246,7 @@ struct RegistrationLiveTests {
     /// The app gets the documented body; the developer reading the journal (or the log) also learns which
     /// keys this server knows and how to make it accept the one the app sent.
     @Test func anUnknownKeyIsJournaledWithTheKnownKeysAndTheFlag() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         let body = SDKBodies.iOS.replacingOccurrences(of: "mobileAppUuid=integrationKey", with: "mobileAppUuid=typo")
         #expect(try live.register(.ios, body).body == "Unknown integration key (mobileAppUuid): typo")
         let reason = try #require(try live.lastJournalEntry()?.reason)
@@ -257,7 +257,7 @@ struct RegistrationLiveTests {
     }
 
     @Test func answersOtherMethodsWith405AndAllow() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         let response = try live.request("GET", "/nms/mobile/1/registerIOS.jssp")
         #expect(response.status == 405)
         #expect(response.headers["allow"] == "POST")
@@ -265,7 +265,7 @@ struct RegistrationLiveTests {
     }
 
     @Test func answersAnOversizedBodyWith413() throws {
-        let live = try LiveServer.withSDKApplications { $0.http.limits.bodyBytes = 1024 }
+        let live = try InProcessServer.withSDKApplications { $0.http.limits.bodyBytes = 1024 }
         let body = SDKBodies.iOS.replacingOccurrences(
             of: "userKey=userkey", with: "userKey=" + String(repeating: "a", count: 2000))
         let response = try live.register(.ios, body)

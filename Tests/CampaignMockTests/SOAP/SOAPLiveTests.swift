@@ -13,9 +13,9 @@ import Testing
 @testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
-/// Posts SOAP envelopes to a live server and reads the replies with the project's XML reader.
+/// Posts SOAP envelopes to a server and reads the replies with the project's XML reader.
 struct SOAPTestClient {
-    let live: LiveServer
+    let live: any TestServer
     var token = ""
     var securityToken: String?
 
@@ -71,8 +71,10 @@ struct SOAPTestClient {
 
 @Suite("SOAP router", .timeLimit(.minutes(2)))
 struct SOAPLiveTests {
-    private func loggedOn(_ adjust: (inout Configuration) -> Void = { _ in }) throws -> (LiveServer, SOAPTestClient) {
-        let live = try LiveServer.withSDKApplications(adjust)
+    private func loggedOn(_ adjust: (inout Configuration) -> Void = { _ in }) throws
+        -> (InProcessServer, SOAPTestClient)
+    {
+        let live = try InProcessServer.withSDKApplications(adjust)
         var client = SOAPTestClient(live: live)
         let reply = try client.logon()
         #expect(reply.status == 200)
@@ -92,7 +94,7 @@ struct SOAPLiveTests {
     }
 
     @Test func refusesWrongCredentials() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         var client = SOAPTestClient(live: live)
         let reply = try client.logon(password: "nope")
         #expect(reply.status == 500)
@@ -102,7 +104,7 @@ struct SOAPLiveTests {
 
     /// Adobe's acc-js-sdk samples log on as `mc`/`mc`: accepted by default, beside `admin`.
     @Test func severalOperatorsLogOnAndEachIsWhoItSays() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         var client = SOAPTestClient(live: live)
         for login in ["admin", "mc"] {
             #expect(try client.logon(login: login, password: login).status == 200)
@@ -112,7 +114,9 @@ struct SOAPLiveTests {
         }
         #expect(try client.logon(login: "mc", password: "admin").status == 500)
 
-        let own = try LiveServer(inMemory: true) { $0.operators = [SOAPOperator(login: "ops", password: "s3cret:x")] }
+        let own = try InProcessServer(inMemory: true) {
+            $0.operators = [SOAPOperator(login: "ops", password: "s3cret:x")]
+        }
         var ownClient = SOAPTestClient(live: own)
         #expect(try ownClient.logon(login: "ops", password: "s3cret:x").status == 200)
         #expect(try ownClient.logon(login: "admin", password: "admin").status == 200)
@@ -152,7 +156,7 @@ struct SOAPLiveTests {
     }
 
     @Test func acceptsLoginSlashPasswordAsTheToken() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         var client = SOAPTestClient(live: live)
         client.token = "admin/admin"
         #expect(
@@ -412,7 +416,7 @@ struct SOAPLiveTests {
     }
 
     @Test func servesAWSDLForEverySchema() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         for schema in ["xtk:session", "nms:subscription", "xtk:queryDef"] {
             let response = try live.request("GET", "/nl/jsp/schemawsdl.jsp?schema=\(schema)")
             #expect(response.status == 200)

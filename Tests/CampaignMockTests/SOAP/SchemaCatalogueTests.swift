@@ -55,7 +55,7 @@ struct SchemaCatalogueTests {
     }
 
     @Test func everyMethodOfTheCatalogueIsHandled() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         var client = SOAPTestClient(live: live)
         _ = try client.logon()
         for (id, schema) in SchemaCatalogue.builtIn.schemas {
@@ -69,7 +69,7 @@ struct SchemaCatalogueTests {
     }
 
     @Test func outputsCarryTheTypesTheSchemaDeclares() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         var client = SOAPTestClient(live: live)
         _ = try client.logon()
         let option = try client.call(
@@ -127,7 +127,7 @@ struct SchemaCatalogueTests {
 @Suite("SOAP sessions beyond Logon", .timeLimit(.minutes(1)))
 struct SOAPSessionModesTests {
     @Test func bearerTokensAreConfigurableAndOthersAreRefused() throws {
-        let live = try LiveServer.withSDKApplications { $0.soapBearerTokens = ["token-a", "token-b"] }
+        let live = try InProcessServer.withSDKApplications { $0.soapBearerTokens = ["token-a", "token-b"] }
         let client = SOAPTestClient(live: live)
         let body = "<sessiontoken/><strName>XtkDatabaseId</strName>"
         for token in ["token-a", "token-b"] {
@@ -148,7 +148,7 @@ struct SOAPSessionModesTests {
     }
 
     @Test func mcPingAnswersLoggedOnCallersOnly() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         var client = SOAPTestClient(live: live)
         _ = try client.logon()
         let ping = try live.request(

@@ -16,7 +16,7 @@ import Testing
 /// A long-lived instance stops growing: the sweep deletes what `--retain-*` no longer keeps.
 @Suite(.timeLimit(.minutes(2)))
 struct RetentionTests {
-    func counts(_ live: LiveServer) throws -> (events: Int64, devices: Int64, registrations: Int64) {
+    func counts(_ live: some TestServer) throws -> (events: Int64, devices: Int64, registrations: Int64) {
         try live.server.store.read { reader in
             (
                 try reader.connection.scalar("SELECT count(*) FROM tracking_events").integer ?? -1,
@@ -26,13 +26,13 @@ struct RetentionTests {
         }
     }
 
-    func register(_ live: LiveServer, _ token: String, userKey: String = "u") throws {
+    func register(_ live: some TestServer, _ token: String, userKey: String = "u") throws {
         let body = "registrationToken=\(token)&mobileAppUuid=integrationKey&userKey=\(userKey)"
         #expect(try live.register(.ios, body).status == 200)
     }
 
     @Test func theSweeperKeepsTheNewestEventsAndTheDevicesSeenLast() throws {
-        let live = try LiveServer.withSDKApplications { configuration in
+        let live = try InProcessServer.withSDKApplications { configuration in
             configuration.retention.events = 100
             configuration.retention.devices = 40
             configuration.retentionSweepMilliseconds = 50
@@ -55,7 +55,7 @@ struct RetentionTests {
     }
 
     @Test func daysAndHistoryPerDevice() throws {
-        let live = try LiveServer.withSDKApplications { $0.retentionSweepMilliseconds = 3_600_000 }
+        let live = try InProcessServer.withSDKApplications { $0.retentionSweepMilliseconds = 3_600_000 }
         for round in 0..<130 { try register(live, "busy", userKey: "u\(round)") }
         try register(live, "quiet")
         for index in 0..<10 { _ = try live.request("GET", "/r/?id=h1,d\(index),1") }
@@ -88,7 +88,7 @@ struct RetentionTests {
     }
 
     @Test func theOverviewShowsTheRetention() throws {
-        let live = try LiveServer.withSDKApplications { $0.retention.days = 30 }
+        let live = try InProcessServer.withSDKApplications { $0.retention.days = 30 }
         let info = try live.json("GET", "/_mock/info").object
         let retention = try #require(info["retention"] as? [String: Any])
         #expect(retention["days"] as? Int == 30)
@@ -102,7 +102,7 @@ struct RetentionTests {
 @Suite(.timeLimit(.minutes(2)))
 struct ResetSpaceTests {
     @Test func aResetOfEverythingShrinksTheFile() throws {
-        let live = try LiveServer()
+        let live = try InProcessServer()
         let file = try #require(live.server.store.path)
         // What the store takes on disk: the database file and its WAL.
         func size() -> Int {

@@ -13,7 +13,7 @@ import Testing
 @testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
-extension LiveServer {
+extension TestServer {
     /// Records an issued message for the device with `token`, as the push composer does.
     func issueMessage(_ messageID: String, delivery: String, token: String) throws {
         _ = try server.store.writeAndWait { transaction in
@@ -36,7 +36,7 @@ extension LiveServer {
 struct TrackingLiveTests {
     @Test(arguments: TrackingIDTests.vectors)
     func storesEveryVectorAndAnswers200WithNoBody(_ vector: TrackingIDTests.Vector) throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let response = try live.request("GET", "/r/?id=\(vector.id)", headers: ["User-Agent": "AEPCampaignClassic/5.0"])
         #expect(response.status == 200)
         #expect(response.body.isEmpty)
@@ -60,7 +60,7 @@ struct TrackingLiveTests {
         ("/r/?id=h1,d,1&id=h2,d,1", 400, "id parameter appears more than once"),
     ])
     func refusesMalformedIDsAndStoresNoEvent(_ target: String, _ status: Int, _ reason: String) throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let response = try live.request("GET", target)
         #expect(response.status == status)
         #expect(response.body == reason)
@@ -80,20 +80,20 @@ struct TrackingLiveTests {
     }
 
     @Test func answersOtherMethodsWith405() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let response = try live.request("POST", "/r/?id=h3039,d,1", body: "x")
         #expect(response.status == 405)
         #expect(response.headers["allow"] == "GET, HEAD")
     }
 
     @Test func acceptsPercentEncodedCommas() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         #expect(try live.request("GET", "/r/?id=h3039%2Cd%2C2").status == 200)
         #expect(try live.events().first?["type"] as? String == "open")
     }
 
     @Test func linksHitsToTheIssuedMessageAndDeviceForEveryEncoding() throws {
-        let live = try LiveServer.withSDKApplications()
+        let live = try InProcessServer.withSDKApplications()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         try live.issueMessage("-673096100", delivery: "7a3f1", token: "70757368546f6b656e")
         try live.issueMessage("55336", delivery: "7a3f2", token: "70757368546f6b656e")
@@ -124,11 +124,11 @@ struct TrackingLiveTests {
     }
 
     @Test func unknownMessageIDsAreStoredUnlinkedOr404WhenStrict() throws {
-        let lenient = try LiveServer(inMemory: true)
+        let lenient = try InProcessServer(inMemory: true)
         #expect(try lenient.request("GET", "/r/?id=h3039,d,1").status == 200)
         #expect(try lenient.events().first?["linked"] == nil)
 
-        let strict = try LiveServer.withSDKApplications { $0.strictTracking = true }
+        let strict = try InProcessServer.withSDKApplications { $0.strictTracking = true }
         let refused = try strict.request("GET", "/r/?id=h3039,d,1")
         #expect(refused.status == 404)
         #expect(refused.body.contains("never issued"))
@@ -138,7 +138,7 @@ struct TrackingLiveTests {
     }
 
     @Test func filtersEventsByTimeAndPages() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         for tag in [1, 2, 1] { _ = try live.request("GET", "/r/?id=h1,d,\(tag)") }
         #expect(try live.events("since=2000-01-01T00:00:00Z").count == 3)
         #expect(try live.events("since=2999-01-01T00:00:00.000Z").isEmpty)
@@ -151,7 +151,7 @@ struct TrackingLiveTests {
     }
 
     @Test func answersTheHealthPagesAsTheRealServer() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let ping = try live.request("GET", "/nl/jsp/ping.jsp")
         #expect(ping.status == 200)
         let lines = ping.body.split(separator: "\n", omittingEmptySubsequences: false)
