@@ -114,7 +114,8 @@ package final class CampaignMockServer: Sendable {
                 let path = endpoint.platform == .ios ? "registerIOS" : "registerAndroid"
                 group.add(
                     nil, "/nms/mobile/1/\(path).jssp",
-                    pipeline.route(endpoint.family, identify: endpoint.identify, endpoint.decide))
+                    pipeline.route(
+                        endpoint.family, read: endpoint.read, identify: endpoint.identify, decide: endpoint.decide))
             }
             group.add(nil, "/r", pipeline.route(.tracking, identify: tracking.identify, tracking.decide))
             group.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route(.soap, soap.decide))

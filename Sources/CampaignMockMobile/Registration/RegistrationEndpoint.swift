@@ -12,13 +12,21 @@ package struct RegistrationEndpoint: Sendable {
 
     package var family: EndpointFamily { .registration(platform) }
 
-    package func decide(_ request: HTTPRequest) throws -> EndpointResult {
+    /// The form, read once per request for both the fault rules and the answer.
+    package typealias Form = Result<FormBody, RegistrationError>
+
+    package func read(_ request: HTTPRequest) -> Form {
+        Result { () throws(RegistrationError) in try FormBody(parsing: request.body) }
+    }
+
+    package func decide(_ request: HTTPRequest, _ form: Form) throws -> EndpointResult {
         var appKey: String?
         do {
-            let registration = try parse(request, appKey: &appKey)
+            let (registration, application) = try parse(request, form, appKey: &appKey)
             let notice = ChangeNotice(kind: .registration, facts: Self.facts(of: registration, platform: platform))
             return EndpointResult(response: .text(.ok, "OK"), appKey: appKey, notices: [notice]) { transaction in
-                try transaction.register(registration, receivedAt: Clock.wallClockMicroseconds())
+                try transaction.register(
+                    registration, application: application, receivedAt: Clock.wallClockMicroseconds())
             }
         } catch let error as RegistrationError {
             guard case .unknownIntegrationKey(let key) = error else {
@@ -53,18 +61,21 @@ package struct RegistrationEndpoint: Sendable {
     }
 
     /// The integration key and token a request names, for fault rules (no validation).
-    package func identify(_ request: HTTPRequest) -> (appKey: String?, token: String?) {
-        guard let form = try? FormBody(parsing: request.body) else { return (nil, nil) }
+    package func identify(_ form: Form) -> (appKey: String?, token: String?) {
+        guard case .success(let form) = form else { return (nil, nil) }
         return (form["mobileAppUuid"], form["registrationToken"])
     }
 
-    private func parse(_ request: HTTPRequest, appKey: inout String?) throws -> RegistrationRequest {
+    /// The request, checked in the order of the response table, and the application it names.
+    private func parse(_ request: HTTPRequest, _ form: Form, appKey: inout String?) throws
+        -> (RegistrationRequest, StoredApplication)
+    {
         guard request.method == .post else { throw RegistrationError.methodNotAllowed }
         let contentType = request.headers[.contentType]
         guard let contentType, Self.isFormContentType(contentType) else {
             throw RegistrationError.unsupportedContentType(contentType)
         }
-        let form = try FormBody(parsing: request.body)
+        let form = try form.get()
         var registration = try RegistrationRequest(form: form)
         guard !registration.integrationKey.isEmpty else { throw RegistrationError.missingIntegrationKey }
         appKey = registration.integrationKey
@@ -79,7 +90,7 @@ package struct RegistrationEndpoint: Sendable {
         guard application.enabled else { throw RegistrationError.disabled(name: application.name) }
         guard !registration.registrationToken.isEmpty else { throw RegistrationError.missingRegistrationToken }
         registration.params = try AdditionalParamsReader.parse(form["additionalParams"] ?? "")
-        return registration
+        return (registration, stored)
     }
 
     /// `application/x-www-form-urlencoded` with any parameters and spacing (docs/product.md §10, U4).

@@ -35,6 +35,19 @@ package struct EndpointPipeline: Sendable {
         { request, _, reply in run(endpoint, request, reply, identify: identify, decide) }
     }
 
+    /// A router body for an endpoint that reads its request once, into `Input`, for both the fault rules
+    /// (`identify`) and the answer (`decide`).
+    package func route<Input: Sendable>(
+        _ endpoint: EndpointFamily, read: @escaping @Sendable (HTTPRequest) -> Input,
+        identify: @escaping @Sendable (Input) -> (appKey: String?, token: String?),
+        decide: @escaping @Sendable (HTTPRequest, Input) throws -> EndpointResult
+    ) -> Router.Body {
+        { request, _, reply in
+            let input = read(request)
+            run(endpoint, request, reply, identify: { _ in identify(input) }) { request in try decide(request, input) }
+        }
+    }
+
     package func run(
         _ endpoint: EndpointFamily, _ request: HTTPRequest, _ reply: ReplyChannel,
         identify: @escaping Identify = { _ in (nil, nil) },

@@ -339,15 +339,15 @@ package final class EventHub: Sendable {
                 case .request(let id, let record): Self.published(id, record)
                 case .hit(let id, let hit): Self.published(TrackingEvent(id: id, unlinked: hit))
                 case .linkedHit(let id): try reader?.event(id: id).map(Self.published)
-                case .registration(let id): try reader?.registration(id: id).map(Self.published)
-                case .push(let id): try reader?.push(id: id).map(Self.published)
+                case .registration(let notice): Self.published(notice)
+                case .push(let push): Self.published(push)
                 }
             }
         }
         let readsBack = changes.contains { change in
             switch change {
-            case .request, .hit: false
-            case .linkedHit, .registration, .push: true
+            case .request, .hit, .registration, .push: false
+            case .linkedHit: true
             }
         }
         do {

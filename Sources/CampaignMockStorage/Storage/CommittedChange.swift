@@ -1,5 +1,5 @@
 import CampaignMockCore
-import CampaignMockModel
+package import CampaignMockModel
 import CampaignMockSupport
 
 /// A row the event stream publishes, as the writer wrote it.
@@ -7,8 +7,8 @@ import CampaignMockSupport
 /// While recording is on (an event stream is open), the writer notes each such row as it writes it,
 /// and hands the notes of a batch on right after the batch commits, in the order they were written
 /// (the change a request made before the request's journal entry). What a rolled-back job wrote is
-/// never handed on. The frequent kinds carry what was written, so publishing them reads nothing; the
-/// rare ones (and hits linked to an issued message, which show the device) are read back by id.
+/// never handed on. Each kind carries what was written, so publishing it reads nothing, except a hit
+/// linked to an issued message, read back by id for the device it names.
 package enum CommittedChange: Sendable {
     /// A journal entry: its id and the record written.
     case request(id: Int64, JournalRecord)
@@ -16,8 +16,10 @@ package enum CommittedChange: Sendable {
     case hit(id: Int64, HitRecord)
     /// A tracking hit linked to an issued message, read back for the device it names.
     case linkedHit(id: Int64)
-    case registration(id: Int64)
-    case push(id: Int64)
+    /// A registration as written.
+    case registration(RegistrationNotice)
+    /// A push as composed and stored.
+    case push(ComposedPush)
 }
 
 /// What a tracking hit stores, before any link.

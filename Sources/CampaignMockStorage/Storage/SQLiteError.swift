@@ -28,6 +28,9 @@ package struct SQLiteError: Error, Equatable, CustomStringConvertible {
     }
 
     /// Whether a UNIQUE or PRIMARY KEY constraint failed.
+    /// SQLITE_CONSTRAINT_FOREIGNKEY: a row names a parent that is not there (any more).
+    package var isForeignKeyViolation: Bool { extendedCode == SQLITE_CONSTRAINT | (3 << 8) }
+
     package var isUniqueViolation: Bool {
         // SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY are macros Swift cannot import.
         extendedCode == SQLITE_CONSTRAINT | (8 << 8) || extendedCode == SQLITE_CONSTRAINT | (6 << 8)

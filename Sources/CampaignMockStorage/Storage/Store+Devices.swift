@@ -10,32 +10,32 @@ import CampaignMockSupport
 
 extension StoreTransaction {
     /// Upserts the device keyed by (application, token) with its params, and appends a history row saying
-    /// what changed: three statements, in the caller's transaction.
+    /// what changed: three statements, in the caller's transaction. `application` is the one the endpoint
+    /// checked the request against (looked up once, by the endpoint).
     ///
+    /// - Returns: the registration as written, which the event stream and the waiters are given as it is
+    ///   (nothing is read back to tell them).
     /// - Throws: ``StoreConflict`` when the application was removed meanwhile.
-    package func register(_ registration: RegistrationRequest, receivedAt: Int64) throws {
-        // One statement finds the application, the device and its last registration (three before).
-        guard
-            let found = try connection.query(
-                """
-                SELECT a.id AS application_id, d.id AS device_id, d.user_key,
-                    r.fields AS last_fields, r.params AS last_params
-                FROM applications a
-                LEFT JOIN devices d ON d.application_id = a.id AND d.registration_token = ?
-                LEFT JOIN registrations r ON r.id = (SELECT max(id) FROM registrations WHERE device_id = d.id)
-                WHERE a.integration_key = ?
-                """, values: [.text(registration.registrationToken), .text(registration.integrationKey)]
-            ).first
-        else {
-            throw StoreConflict("application \(registration.integrationKey) was removed")
-        }
-        let applicationID = try found.integer("application_id")
+    @discardableResult
+    package func register(_ registration: RegistrationRequest, application: StoredApplication, receivedAt: Int64)
+        throws -> RegistrationNotice
+    {
+        // One statement finds the device and its last registration.
+        let found = try connection.query(
+            """
+            SELECT d.id AS device_id, d.user_key, r.fields AS last_fields, r.params AS last_params
+            FROM devices d
+            LEFT JOIN registrations r ON r.id = (SELECT max(id) FROM registrations WHERE device_id = d.id)
+            WHERE d.application_id = ? AND d.registration_token = ?
+            """, values: [.integer(application.id), .text(registration.registrationToken)]
+        ).first
+        let applicationID = application.id
         let fields = RegistrationJSON.fields(registration.device)
         let params = RegistrationJSON.params(registration.params)
 
         let deviceID: Int64
         var changes: [String] = []
-        if let existingID = try found["device_id"].integer {
+        if let found, let existingID = try found["device_id"].integer {
             deviceID = existingID
             if try found["user_key"].text != registration.userKey { changes.append("userKey") }
             if try found["last_fields"].text != fields { changes.append("device") }
@@ -56,19 +56,30 @@ extension StoreTransaction {
                 ])
         } else {
             let device = registration.device
-            try connection.query(
-                """
-                INSERT INTO devices (application_id, registration_token, user_key, device_imei, device_name,
-                    device_model, device_brand, device_manufacturer, os_name, os_version, os_language, params,
-                    created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                values: [
-                    .integer(applicationID), .text(registration.registrationToken), .text(registration.userKey),
-                    device.deviceImei.sqliteValue, device.deviceName.sqliteValue, device.deviceModel.sqliteValue,
-                    device.deviceBrand.sqliteValue, device.deviceManufacturer.sqliteValue, device.osName.sqliteValue,
-                    device.osVersion.sqliteValue, device.osLanguage.sqliteValue, .text(params), .integer(receivedAt),
-                    .integer(receivedAt),
-                ])
+            do {
+                try insertDevice()
+            } catch {
+                // (A `catch … where` clause on this typed-throws call crashes the 6.3.1 compiler.)
+                guard error.isForeignKeyViolation else { throw error }
+                throw StoreConflict("application \(application.application.integrationKey) was removed")
+            }
+            func insertDevice() throws(SQLiteError) {
+                try connection.query(
+                    """
+                    INSERT INTO devices (application_id, registration_token, user_key, device_imei, device_name,
+                        device_model, device_brand, device_manufacturer, os_name, os_version, os_language, params,
+                        created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    values: [
+                        .integer(applicationID), .text(registration.registrationToken), .text(registration.userKey),
+                        device.deviceImei.sqliteValue, device.deviceName.sqliteValue, device.deviceModel.sqliteValue,
+                        device.deviceBrand.sqliteValue, device.deviceManufacturer.sqliteValue,
+                        device.osName.sqliteValue,
+                        device.osVersion.sqliteValue, device.osLanguage.sqliteValue, .text(params),
+                        .integer(receivedAt),
+                        .integer(receivedAt),
+                    ])
+            }
             deviceID = connection.lastInsertRowID
             changes.append("new")
         }
@@ -81,7 +92,14 @@ extension StoreTransaction {
                 .integer(deviceID), .integer(receivedAt), .text(changes.joined(separator: ",")),
                 .text(registration.userKey), .text(fields), .text(params),
             ])
-        record(.registration(id: connection.lastInsertRowID))
+        let notice = RegistrationNotice(
+            id: connection.lastInsertRowID, receivedAt: HTTPDate.iso8601(microsecondsSince1970: receivedAt),
+            registrationToken: registration.registrationToken,
+            integrationKey: application.application.integrationKey, platform: application.application.platform,
+            userKey: registration.userKey, changes: changes, device: registration.device,
+            params: registration.params.sorted { $0.name < $1.name })
+        record(.registration(notice))
+        return notice
     }
 
 }
@@ -199,11 +217,6 @@ extension StoreReader {
                 params: (Self.decode([AdditionalParam].self, try row["params"].text) ?? []).sorted { $0.name < $1.name }
             )
         }
-    }
-
-    /// The registration with `id`, or nil.
-    package func registration(id: Int64) throws -> RegistrationNotice? {
-        try registrations(after: id - 1, since: nil, matching: DeviceFilter(), limit: 1, upTo: id).first
     }
 
     /// The newest registration id (0 when none).

@@ -51,7 +51,6 @@ extension StoreTransaction {
         let now = Clock.wallClockMicroseconds()
         try connection.query("INSERT INTO pushes (id, created_at, delivery_id) VALUES (?, ?, '')", [id, now])
         let pushID = connection.lastInsertRowID
-        record(.push(id: pushID))
         let deliveryID = String(0x7A000 + pushID, radix: 16)
         try connection.query("UPDATE pushes SET delivery_id = ? WHERE id = ?", [deliveryID, pushID])
         var messages: [ComposedMessage] = []
@@ -77,6 +76,7 @@ extension StoreTransaction {
             id: pushID, createdAt: HTTPDate.iso8601(microsecondsSince1970: now), deliveryId: deliveryID, idStyle: style,
             messages: messages, warnings: warnings)
         try connection.query("UPDATE pushes SET answer = ? WHERE id = ?", [JSONText.compact(push), pushID])
+        record(.push(push))
         return push
     }
 }

@@ -178,6 +178,38 @@ struct StoreTests {
         if case .request(_, let record) = change { record.target } else { "\(change)" }
     }
 
+    /// The stream and the waiters get the registration the writer made, not one read back: it must be the
+    /// same value a read gives, for a new device, a changed one and an unchanged one.
+    @Test func aRegistrationAsWrittenIsTheRegistrationAsRead() throws {
+        let store = try Store(path: nil)
+        defer { store.close() }
+        try store.writeAndWait {
+            try $0.insertApplication(Application(name: "A", platform: .android, integrationKey: "k"))
+        }
+        let application = try #require(try store.application(key: "k"))
+        var request = RegistrationRequest(
+            registrationToken: "t1", integrationKey: "k", userKey: "jane@example.com",
+            device: DeviceFields(deviceModel: "Pixel 8", osName: "android", osVersion: ""),
+            params: [
+                AdditionalParam(name: "zeta", value: "1"), AdditionalParam(name: "alpha", value: "x\u{1}y"),
+                AdditionalParam(name: "mid", value: "true"),
+            ])
+        var written: [RegistrationNotice] = []
+        for change in 0..<3 {
+            if change == 2 { request.userKey = "john@example.com" }
+            let sent = request
+            written.append(
+                try store.writeAndWait {
+                    try $0.register(sent, application: application, receivedAt: 1_795_424_400_123_456 + Int64(change))
+                })
+        }
+        let read = try store.read {
+            try $0.registrations(after: 0, since: nil, matching: DeviceFilter(), limit: 10)
+        }
+        #expect(written.map(\.changes) == [["new"], ["unchanged"], ["userKey"]])
+        #expect(written == read)
+    }
+
     @Test func handsRowsToTheStreamOnlyWhileRecording() throws {
         let store = try Store(path: nil)
         defer { store.close() }
