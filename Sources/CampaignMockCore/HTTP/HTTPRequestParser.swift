@@ -219,13 +219,6 @@ package struct HTTPRequestParser {
         }
         let expectsContinue = isHTTP11 && expectation != nil
         var head = head
-        if let spooling, spooling.routes.contains(.init(head.method, Self.path(of: head.target))) {
-            do {
-                head.spooled = try SpooledBody(directory: spooling.directory)
-            } catch {
-                throw HTTPError(.insufficientStorage, "cannot keep the request body: \(error)")
-            }
-        }
 
         if !codings.isEmpty {
             // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 message means faulty framing.
@@ -235,13 +228,15 @@ package struct HTTPRequestParser {
                 throw HTTPError(.badRequest, "both Content-Length and Transfer-Encoding")
             }
             try Self.checkTransferCodings(codings)
+            try spoolIfAccepted(&head)
             state = .chunkSize(head)
             return continueEvent(expectsContinue)
         }
 
         let length = try Self.contentLength(lengths)
-        if length > bodyLimit(head) { throw bodyTooLarge(head) }
         if length == 0 { return complete(head) }
+        try spoolIfAccepted(&head)
+        if length > bodyLimit(head) { throw bodyTooLarge(head) }
         state = .fixedBody(head, remaining: length)
         return continueEvent(expectsContinue)
     }
@@ -286,8 +281,15 @@ package struct HTTPRequestParser {
         HTTPError(.contentTooLarge, "request body is larger than \(bodyLimit(head)) bytes")
     }
 
-    private static func path(of target: String) -> String {
-        target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target
+    /// Sends the body of a request ``BodySpooling`` accepts to a temporary file. Asked only of requests
+    /// with a body, and cheaply: every registration asks.
+    private func spoolIfAccepted(_ head: inout Head) throws(HTTPError) {
+        guard let spooling, spooling.accepts(head.method, target: head.target) else { return }
+        do {
+            head.spooled = try SpooledBody(directory: spooling.directory)
+        } catch {
+            throw HTTPError(.insufficientStorage, "cannot keep the request body: \(error)")
+        }
     }
 
     private static let uriTooLong = HTTPError(.uriTooLong, "request line is too long")

@@ -29,6 +29,21 @@ package struct BodySpooling: Sendable, Equatable {
         self.limit = limit
         self.routes = routes
     }
+
+    /// Whether a request with `method` and `target` (the path, maybe a `?` and a query) is spooled.
+    package func accepts(_ method: HTTPMethod, target: String) -> Bool {
+        routes.contains { route in
+            guard route.method == method else { return false }
+            var target = target
+            var path = route.path
+            return target.withUTF8 { target in
+                path.withUTF8 { path in
+                    target.count >= path.count && target.prefix(path.count).elementsEqual(path)
+                        && (target.count == path.count || target[path.count] == UInt8(ascii: "?"))
+                }
+            }
+        }
+    }
 }
 
 /// A request body in an unlinked temporary file. It is written while the request is parsed, then only
