@@ -4,7 +4,7 @@ public import Foundation
     import FoundationNetworking
 #endif
 
-/// One event of `GET /_mock/stream`: its type (`registration`, `receive`, `open`, `request`, `push`,
+/// One event of `GET /_mock/stream`: its type (`registration`, `device`, `receive`, `open`, `request`, `push`,
 /// `fault`, `app`, `reset`, `gap`, …), its id and its data, the item as JSON.
 public struct StreamEvent: Sendable, Equatable {
     public let id: String?
@@ -15,7 +15,7 @@ public struct StreamEvent: Sendable, Equatable {
     public var kind: StreamEventType? { StreamEventType(rawValue: type) }
 
     /// The data as `T` (``Registration`` for `registration`, ``TrackingEvent`` for `receive` and `open`,
-    /// ``RequestSummary`` for `request`, ``ComposedPush`` for `push`).
+    /// ``RequestSummary`` for `request`, ``Device`` for `device`, ``ComposedPush`` for `push`).
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONDecoder().decode(type, from: data)
     }

@@ -4,6 +4,9 @@
 public enum StreamEventType: String, Sendable, Codable, CaseIterable {
     /// A registration the SDK sent (``RegistrationNotice``).
     case registration
+    /// The device a registration made or changed, as `GET /_mock/devices` lists it (``DeviceSubscription``,
+    /// without history): right after its `registration`.
+    case device
     /// Tracking hits (``TrackingEvent``): a notification was received, or opened.
     case receive, open
     /// A journaled request (``RequestSummary``).

@@ -39,7 +39,8 @@ struct TailCommand: ParsableCommand {
     /// The names these two had before `push` and `tail` shared theirs; kept so scripts keep working.
     @Option(help: .hidden) var url: String?
     @Option(help: .hidden) var token: String?
-    @Option(help: "Event types, comma-separated: registration, receive, open, request, push, fault, app, reset.")
+    @Option(
+        help: "Event types, comma-separated: registration, device, receive, open, request, push, fault, app, reset.")
     var type: String?
     @Option(help: "Only events of this application (integration key).") var app: String?
     @Flag(help: "One JSON object per event: {\"id\", \"type\", \"data\"}.") var json = false
@@ -59,7 +60,12 @@ struct TailCommand: ParsableCommand {
             }
         }
         var query: [String] = []
-        if let type { query.append("type=" + PercentEncoding.encodeComponent(type)) }
+        // Every type but `device` unless asked: each registration would otherwise print twice.
+        let types =
+            type
+            ?? StreamEventType.allCases.filter { $0.isSelectable && $0 != .device }.map(\.rawValue)
+            .joined(separator: ",")
+        query.append("type=" + PercentEncoding.encodeComponent(types))
         if let app { query.append("app=" + PercentEncoding.encodeComponent(app)) }
         let path = "/_mock/stream" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         let headers = connection.authorized()
@@ -139,6 +145,10 @@ struct EventPrinter {
             summary =
                 "\(text("platform")) \(text("integrationKey")) token=\(text("registrationToken")) "
                 + "userKey=\(text("userKey")) (\(changes))"
+        case .device:
+            summary =
+                "\(item["application"]?["platform"]?.text ?? "") \(item["application"]?["integrationKey"]?.text ?? "") "
+                + "token=\(text("registrationToken")) registrations=\(text("registrationCount"))"
         case .receive, .open:
             let token = item["linked"]?["registrationToken"]?.text
             summary = text("rawId") + (token.map { " → token=\($0)" } ?? "")
@@ -158,7 +168,7 @@ struct EventPrinter {
         case .fault, .app, .reset, nil:
             summary = event.data
         }
-        let stamp = item["receivedAt"]?.text ?? item["createdAt"]?.text ?? ""
+        let stamp = item["receivedAt"]?.text ?? item["updatedAt"]?.text ?? item["createdAt"]?.text ?? ""
         let time = stamp.count > 11 ? String(stamp.dropFirst(11).prefix(12)) : String(repeating: " ", count: 12)
         let kind = event.type + String(repeating: " ", count: max(0, 12 - event.type.count))
         let colours: [StreamEventType: String] = [

@@ -44,7 +44,8 @@ package struct EndpointPipeline: Sendable {
     ) -> Router.Body {
         { request, _, reply in
             let input = read(request)
-            run(endpoint, request, reply, identify: { _ in identify(input) }) { request in try decide(request, input) }
+            let decideWithInput: Decide = { request in try decide(request, input) }
+            run(endpoint, request, reply, identify: { _ in identify(input) }, decideWithInput)
         }
     }
 

@@ -340,13 +340,14 @@ package final class EventHub: Sendable {
                 case .hit(let id, let hit): Self.published(TrackingEvent(id: id, unlinked: hit))
                 case .linkedHit(let id): try reader?.event(id: id).map(Self.published)
                 case .registration(let notice): Self.published(notice)
+                case .device(let device): Self.published(device)
                 case .push(let push): Self.published(push)
                 }
             }
         }
         let readsBack = changes.contains { change in
             switch change {
-            case .request, .hit, .registration, .push: false
+            case .request, .hit, .registration, .device, .push: false
             case .linkedHit: true
             }
         }
@@ -378,6 +379,15 @@ package final class EventHub: Sendable {
             facts: [
                 .app: registration.integrationKey, .token: registration.registrationToken,
                 .platform: registration.platform.rawValue, .userKey: registration.userKey,
+            ])
+    }
+
+    private static func published(_ device: DeviceSubscription) -> Published {
+        Published(
+            type: .device, data: Array(JSONText.compact(device).utf8),
+            facts: [
+                .app: device.application.integrationKey, .token: device.registrationToken,
+                .platform: device.application.platform.rawValue, .userKey: device.userKey,
             ])
     }
 

@@ -18,6 +18,8 @@ package enum CommittedChange: Sendable {
     case linkedHit(id: Int64)
     /// A registration as written.
     case registration(RegistrationNotice)
+    /// The device it made or changed, as the device lists show it.
+    case device(DeviceSubscription)
     /// A push as composed and stored.
     case push(ComposedPush)
 }
@@ -32,6 +34,10 @@ package struct HitRecord: Sendable {
 }
 
 extension StoreTransaction {
+    /// Whether written rows are noted for the event stream (a stream is open): what only the stream
+    /// shows is worked out only then.
+    var isRecording: Bool { connection.recordedChanges != nil }
+
     /// Notes a written row for the event stream, when recording is on (see ``CommittedChange``).
     func record(_ change: @autoclosure () -> CommittedChange) {
         if connection.recordedChanges != nil { connection.recordedChanges!.append(change()) }

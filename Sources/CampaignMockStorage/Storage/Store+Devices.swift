@@ -23,7 +23,8 @@ extension StoreTransaction {
         // One statement finds the device and its last registration.
         let found = try connection.query(
             """
-            SELECT d.id AS device_id, d.user_key, r.fields AS last_fields, r.params AS last_params
+            SELECT d.id AS device_id, d.user_key, d.disabled, d.created_at, r.fields AS last_fields,
+                r.params AS last_params
             FROM devices d
             LEFT JOIN registrations r ON r.id = (SELECT max(id) FROM registrations WHERE device_id = d.id)
             WHERE d.application_id = ? AND d.registration_token = ?
@@ -99,6 +100,24 @@ extension StoreTransaction {
             userKey: registration.userKey, changes: changes, device: registration.device,
             params: registration.params.sorted { $0.name < $1.name })
         record(.registration(notice))
+        if isRecording {
+            // The device as the lists show it: what was just written, and the history's length.
+            let count = try connection.integer(
+                "SELECT count(*) FROM registrations WHERE device_id = ?", [deviceID])
+            let created = try found?["created_at"].integer ?? receivedAt
+            let disabled = try found?["disabled"].integer == 1
+            record(
+                .device(
+                    DeviceSubscription(
+                        registrationToken: registration.registrationToken,
+                        application: .init(
+                            integrationKey: application.application.integrationKey,
+                            name: application.application.name, platform: application.application.platform),
+                        userKey: registration.userKey, device: registration.device, params: notice.params,
+                        disabled: disabled,
+                        createdAt: HTTPDate.iso8601(microsecondsSince1970: created),
+                        updatedAt: notice.receivedAt, registrationCount: Int(count))))
+        }
         return notice
     }
 

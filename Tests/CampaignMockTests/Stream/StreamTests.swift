@@ -96,12 +96,22 @@ struct StreamTests {
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         try hit(live, 12345, tag: 2)
         let events = try reader.read { events in events.map(\.type).contains("open") }
-        #expect(Set(events.map(\.type)) == ["registration", "request", "open"])
+        #expect(Set(events.map(\.type)) == ["registration", "device", "request", "open"])
         let ids = events.compactMap(\.id)
         #expect(ids == ids.sorted() && Set(ids).count == ids.count)
         let registration = try #require(events.first { $0.type == "registration" })
         let item = try JSONSerialization.jsonObject(with: Data(registration.data.utf8)) as? [String: Any]
         #expect(item?["registrationToken"] as? String == "70757368546f6b656e")
+        // The device comes as the device list shows it, byte for byte: the console takes it as it is.
+        let device = try #require(events.first { $0.type == "device" })
+        let listed = try live.request("GET", "/_mock/devices?token=70757368546f6b656e").body
+        let row = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])?["devices"] as? [Any]
+        ).first
+        let streamed = try JSONSerialization.jsonObject(with: Data(device.data.utf8))
+        #expect(
+            NSDictionary(dictionary: streamed as? [String: Any] ?? [:])
+                == NSDictionary(dictionary: row as? [String: Any] ?? ["missing": true]))
         let open = try #require(events.first { $0.type == "open" })
         #expect((try JSONSerialization.jsonObject(with: Data(open.data.utf8)) as? [String: Any])?["tag"] as? Int == 2)
     }
@@ -117,7 +127,7 @@ struct StreamTests {
         #expect(events[0].data.contains(#""platform":"android""#))
         let refused = try live.request("GET", "/_mock/stream?type=registrations")
         #expect(refused.status == 400)
-        #expect(refused.body.contains("not one of registration, receive, open"))
+        #expect(refused.body.contains("not one of registration, device, receive, open"))
     }
 
     /// 1,000 hits and 200 registrations while the reader goes away and comes back with Last-Event-ID five
@@ -145,7 +155,8 @@ struct StreamTests {
         sending.start()
         var received: [StreamReader.Event] = []
         var reader = first
-        let expected = 1000 + 1000 + 200 + 200  // hits and their journal rows, registrations and theirs
+        // Hits and their journal rows; registrations, their devices and their journal rows.
+        let expected = 1000 + 1000 + 200 + 200 + 200
         for round in 0..<6 {
             let target = round < 5 ? (round + 1) * 300 : expected
             received += try reader.read { events in received.count + events.count >= target }

@@ -745,13 +745,6 @@ function setStatus(live) {
 }
 
 /** A registration event as a device row: the event carries the device's fields and params. */
-function deviceOf(registration) {
-  const app = state.apps.find((candidate) => candidate.integrationKey === registration.integrationKey);
-  return { registrationToken: registration.registrationToken, userKey: registration.userKey, device: registration.device,
-    params: registration.params, updatedAt: registration.receivedAt,
-    application: { integrationKey: registration.integrationKey, name: app ? app.name : registration.integrationKey, platform: registration.platform } };
-}
-
 function connect() {
   if (state.source) state.source.close();
   const query = state.token ? `?access_token=${encodeURIComponent(state.token)}` : "";
@@ -764,10 +757,9 @@ function connect() {
   const handle = (type, body) => source.addEventListener(type, (event) => {
     if (typeof event.data === "string") body(JSON.parse(event.data));
   });
-  handle("registration", (item) => {
-    lists.devices.live(deviceOf(item), (item.changes || []).includes("new"));
-    drawerChanged(item.registrationToken);
-  });
+  // The device comes as the device list shows it (after its registration, which changed its history).
+  handle("device", (device) => lists.devices.live(device, device.registrationCount === 1));
+  handle("registration", (item) => drawerChanged(item.registrationToken));
   for (const type of ["receive", "open"]) {
     handle(type, (item) => {
       lists.events.live(item);
