@@ -104,10 +104,10 @@ extension AdminAPI {
             let filter = try Self.deviceFilter(query)
             let start = fromNow ? try store.read { try $0.lastRegistrationID() } : 0
             var allowed = Self.allowed([
-                "app": filter.applicationKey, "platform": filter.platform?.rawValue,
-                "userKey": filter.userKey, "token": filter.registrationToken,
+                .app: filter.applicationKey, .platform: filter.platform?.rawValue, .userKey: filter.userKey,
+                .token: filter.registrationToken,
             ])
-            for param in filter.params { allowed["param." + param.name] = [param.value] }
+            for param in filter.params { allowed[.param(param.name)] = [param.value] }
             waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
                 after, limit in
                 try store.read { reader in
@@ -126,8 +126,8 @@ extension AdminAPI {
             filter.registrationToken = query["token"]
             filter.since = since
             let start = fromNow ? try store.read { try $0.lastEventID() } : 0
-            var allowed = Self.allowed(["deliveryId": filter.deliveryID, "messageUuid": filter.messageUUID])
-            if let values = filter.messageValues { allowed["messageValue"] = Set(values.map(String.init)) }
+            var allowed = Self.allowed([.deliveryId: filter.deliveryID, .messageUuid: filter.messageUUID])
+            if let values = filter.messageValues { allowed[.messageValue] = Set(values.map(String.init)) }
             waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
                 [filter] after, limit in
                 try store.read { reader in
@@ -141,8 +141,7 @@ extension AdminAPI {
             filter.since = since
             let start = fromNow ? try store.read { $0.lastJournalID() } : 0
             let allowed = Self.allowed([
-                "endpoint": filter.endpoint, "status": filter.status.map(String.init),
-                "app": filter.appKey,
+                .endpoint: filter.endpoint, .status: filter.status.map(String.init), .app: filter.appKey,
             ])
             waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
                 [filter] after, limit in
@@ -160,7 +159,7 @@ extension AdminAPI {
 
     /// Waits for `wanted` items; each look reads only what was committed since the previous one.
     private func waitFor<Item: Codable & Sendable>(
-        _ kind: ChangeKind, wanted: Int, timeout: Int, start: Int64, allowed: [String: Set<String>],
+        _ kind: ChangeKind, wanted: Int, timeout: Int, start: Int64, allowed: [ChangeFact: Set<String>],
         reply: ReplyChannel, look: @escaping WaitProgress<Item>.Look
     ) {
         let progress = WaitProgress<Item>(cursor: start)
@@ -184,7 +183,7 @@ extension AdminAPI {
     }
 
     /// The filters given, as the values each fact may have.
-    private static func allowed(_ filters: [String: String?]) -> [String: Set<String>] {
+    private static func allowed(_ filters: [ChangeFact: String?]) -> [ChangeFact: Set<String>] {
         filters.compactMapValues { $0.map { [$0] } }
     }
 

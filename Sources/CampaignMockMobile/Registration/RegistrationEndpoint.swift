@@ -51,12 +51,12 @@ package struct RegistrationEndpoint: Sendable {
     }
 
     /// The facts of an accepted registration that waiter filters compare.
-    private static func facts(of registration: RegistrationRequest, platform: Platform) -> [String: String] {
-        var facts = [
-            "app": registration.integrationKey, "platform": platform.rawValue, "userKey": registration.userKey,
-            "token": registration.registrationToken,
+    private static func facts(of registration: RegistrationRequest, platform: Platform) -> [ChangeFact: String] {
+        var facts: [ChangeFact: String] = [
+            .app: registration.integrationKey, .platform: platform.rawValue, .userKey: registration.userKey,
+            .token: registration.registrationToken,
         ]
-        for param in registration.params { facts["param." + param.name] = param.value }
+        for param in registration.params { facts[.param(param.name)] = param.value }
         return facts
     }
 

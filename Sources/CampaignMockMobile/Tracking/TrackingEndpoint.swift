@@ -50,11 +50,11 @@ package struct TrackingEndpoint: Sendable {
 
     /// The facts of a hit that waiter filters compare. The linked device's token is found only in the
     /// transaction, so they leave it out.
-    private static func facts(of id: TrackingID) -> [String: String] {
-        var facts = ["deliveryId": id.deliveryID]
+    private static func facts(of id: TrackingID) -> [ChangeFact: String] {
+        var facts: [ChangeFact: String] = [.deliveryId: id.deliveryID]
         switch id.message {
-        case .numeric(_, let value): facts["messageValue"] = String(Int64(bitPattern: value))
-        case .uuid(let uuid): facts["messageUuid"] = uuid
+        case .numeric(_, let value): facts[.messageValue] = String(Int64(bitPattern: value))
+        case .uuid(let uuid): facts[.messageUuid] = uuid
         }
         return facts
     }

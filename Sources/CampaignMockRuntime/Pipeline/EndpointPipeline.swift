@@ -168,7 +168,7 @@ package struct EndpointPipeline: Sendable {
     private static func journaled(_ endpoint: EndpointFamily, status: Int, appKey: String?) -> ChangeNotice {
         ChangeNotice(
             kind: .request,
-            facts: ["endpoint": endpoint.rawValue, "status": String(status), "app": appKey].compactMapValues { $0 })
+            facts: [.endpoint: endpoint.rawValue, .status: String(status), .app: appKey].compactMapValues { $0 })
     }
 
     private static func record(_ request: HTTPRequest, endpoint: EndpointFamily, result: EndpointResult)

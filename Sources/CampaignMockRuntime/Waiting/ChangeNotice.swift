@@ -3,6 +3,13 @@ import CampaignMockModel
 import CampaignMockStorage
 import CampaignMockSupport
 
+/// A fact a waiter's filter compares: what a change was about.
+package enum ChangeFact: Hashable, Sendable {
+    case app, platform, userKey, token, deliveryId, messageValue, messageUuid, endpoint, status
+    /// `param.<name>` of a registration's additional params.
+    case param(String)
+}
+
 /// What one committed request changed, described by the facts waiter filters compare
 /// (`app`, `token`, `deliveryId`, `endpoint`, `param.email`, …).
 ///
@@ -12,11 +19,11 @@ package struct ChangeNotice: Sendable {
     package var kind: ChangeKind
     /// Made when a waiter's filters are compared, not before: most requests have nobody waiting, and
     /// building the dictionary cost a tracking hit 3 % of its instructions.
-    private let makeFacts: @Sendable () -> [String: String]
+    private let makeFacts: @Sendable () -> [ChangeFact: String]
 
-    package var facts: [String: String] { makeFacts() }
+    package var facts: [ChangeFact: String] { makeFacts() }
 
-    package init(kind: ChangeKind, facts: @escaping @autoclosure @Sendable () -> [String: String] = [:]) {
+    package init(kind: ChangeKind, facts: @escaping @autoclosure @Sendable () -> [ChangeFact: String] = [:]) {
         self.kind = kind
         self.makeFacts = facts
     }
@@ -30,8 +37,8 @@ package struct ChangeNotice: Sendable {
 package struct ChangeSummary {
     private struct Facts {
         var notices = 0
-        var values: [String: Set<String>] = [:]
-        var carrying: [String: Int] = [:]
+        var values: [ChangeFact: Set<String>] = [:]
+        var carrying: [ChangeFact: Int] = [:]
     }
 
     private var kinds: [ChangeKind: Facts] = [:]
@@ -49,7 +56,7 @@ package struct ChangeSummary {
     }
 
     /// Whether a waiter of `kind` accepting only `allowed` values per fact may now be satisfied.
-    func mayMatch(kind: ChangeKind, allowed: [String: Set<String>]) -> Bool {
+    func mayMatch(kind: ChangeKind, allowed: [ChangeFact: Set<String>]) -> Bool {
         guard let facts = kinds[kind], facts.notices > 0 else { return false }
         for (fact, accepted) in allowed {
             let someLackIt = facts.carrying[fact, default: 0] < facts.notices

@@ -25,7 +25,7 @@ package final class WaitRegistry: Sendable {
     private struct Waiter {
         let kind: ChangeKind
         /// The values the waiter's filters accept, per fact.
-        let allowed: [String: Set<String>]
+        let allowed: [ChangeFact: Set<String>]
         /// Looks again; `timedOut` asks for the `408` form.
         let check: @Sendable (_ timedOut: Bool) -> Check
         let reply: ReplyChannel
@@ -48,7 +48,7 @@ package final class WaitRegistry: Sendable {
     /// Waits until `check` is satisfied or `timeoutMilliseconds` pass, then replies.
     /// - Parameter allowed: per fact, the values the waiter's filters accept (a filter left out: no entry).
     package func wait(
-        for kind: ChangeKind, allowed: [String: Set<String>] = [:], timeoutMilliseconds: Int, reply: ReplyChannel,
+        for kind: ChangeKind, allowed: [ChangeFact: Set<String>] = [:], timeoutMilliseconds: Int, reply: ReplyChannel,
         check: @escaping @Sendable (_ timedOut: Bool) -> Check
     ) {
         let id = ids.wrappingAdd(1, ordering: .relaxed).newValue
