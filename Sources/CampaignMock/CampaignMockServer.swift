@@ -21,7 +21,10 @@ package final class CampaignMockServer: Sendable {
 
     /// Where a state import waits when nothing may go to the data directory: `TMPDIR`, else `/tmp`.
     private static var temporaryFolder: String {
-        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        // macOS's ends with a slash (`/var/folders/…/T/`); the file's name is added after one.
+        let folder = getenv("TMPDIR").map { String(cString: $0) } ?? ""
+        let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        return trimmed.isEmpty ? "/tmp" : trimmed
     }
 
     package let configuration: Configuration
