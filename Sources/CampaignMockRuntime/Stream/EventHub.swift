@@ -7,11 +7,11 @@ import Synchronization
 
 /// `GET /_mock/stream`: every change as a Server-Sent Event, as it happens.
 ///
-/// Stored changes (registrations, tracking hits, journaled requests, pushes) come from the store's
-/// writer: while a stream is open, it notes each row it writes and hands a batch's rows on right after
-/// the commit (``CommittedChange``), in commit order, never a rolled-back one. The hub gathers them for
-/// `batchMilliseconds` and gives each the next event id; hits and requests carry what was written, so
-/// publishing them reads nothing back. Changes that are not stored rows (an application added, a fault
+/// Stored changes (registrations and their devices, tracking hits, journaled requests, pushes) come from
+/// the store's writer: while a stream is open, it notes each row it writes and hands a batch's rows on
+/// right after the commit (``CommittedChange``), in commit order, never a rolled-back one. The hub gathers
+/// them for `batchMilliseconds` and gives each the next event id; each carries what was written, so
+/// publishing it reads nothing back. Changes that are not stored rows (an application added, a fault
 /// fired, a reset) are published by the code that makes them. Recent events stay in a ring of
 /// `ringCapacity`, so a client that reconnects with `Last-Event-ID` (or `?since=`) gets exactly what it
 /// missed. Nothing is noted while no stream is open and none closed within `graceMilliseconds`: an idle
@@ -330,31 +330,16 @@ package final class EventHub: Sendable {
         let facts: Facts
     }
 
-    /// The events for `changes`. Hits and requests are made from what was written; the rare kinds are
-    /// read back, all in one read.
+    /// The events for `changes`, made from what was written: nothing is read back.
     private func published(_ changes: [CommittedChange]) -> [Published] {
-        let make = { @Sendable (reader: StoreReader?) throws -> [Published] in
-            try changes.compactMap { change in
-                switch change {
-                case .request(let id, let record): Self.published(id, record)
-                case .hit(let id, let hit): Self.published(TrackingEvent(id: id, unlinked: hit))
-                case .linkedHit(let id): try reader?.event(id: id).map(Self.published)
-                case .registration(let notice): Self.published(notice)
-                case .device(let device): Self.published(device)
-                case .push(let push): Self.published(push)
-                }
-            }
-        }
-        let readsBack = changes.contains { change in
+        changes.map { change in
             switch change {
-            case .request, .hit, .registration, .device, .push: false
-            case .linkedHit: true
+            case .request(let id, let record): Self.published(id, record)
+            case .hit(let id, let hit): Self.published(TrackingEvent(id: id, hit: hit))
+            case .registration(let notice): Self.published(notice)
+            case .device(let device): Self.published(device)
+            case .push(let push): Self.published(push)
             }
-        }
-        do {
-            return readsBack ? try store.read { try make($0) } : try make(nil)
-        } catch {
-            return []  // the store is closing; nothing to publish
         }
     }
 

@@ -7,15 +7,12 @@ import CampaignMockSupport
 /// While recording is on (an event stream is open), the writer notes each such row as it writes it,
 /// and hands the notes of a batch on right after the batch commits, in the order they were written
 /// (the change a request made before the request's journal entry). What a rolled-back job wrote is
-/// never handed on. Each kind carries what was written, so publishing it reads nothing, except a hit
-/// linked to an issued message, read back by id for the device it names.
+/// never handed on. Each kind carries what was written, so publishing it reads nothing.
 package enum CommittedChange: Sendable {
     /// A journal entry: its id and the record written.
     case request(id: Int64, JournalRecord)
-    /// A tracking hit linked to no issued message: everything it shows was written.
+    /// A tracking hit, with what it shows of the message it is linked to.
     case hit(id: Int64, HitRecord)
-    /// A tracking hit linked to an issued message, read back for the device it names.
-    case linkedHit(id: Int64)
     /// A registration as written.
     case registration(RegistrationNotice)
     /// The device it made or changed, as the device lists show it.
@@ -31,6 +28,8 @@ package struct HitRecord: Sendable {
     package var remoteAddress: String?
     /// Microseconds since 1970.
     package var receivedAt: Int64
+    /// The issued message it is linked to, as the hit shows it.
+    package var link: TrackingEvent.Link?
 }
 
 extension StoreTransaction {

@@ -9,6 +9,16 @@ package struct IssuedMessage: Sendable, Equatable {
     package let deliveryID: String
     package let deviceID: Int64?
     package let applicationID: Int64?
+    /// The device and application it was issued for, as a hit linked to it shows them.
+    package let registrationToken: String?
+    package let integrationKey: String?
+
+    /// What a hit linked to this message shows of it.
+    package var link: TrackingEvent.Link {
+        TrackingEvent.Link(
+            messageId: messageID, deliveryId: deliveryID, registrationToken: registrationToken,
+            integrationKey: integrationKey)
+    }
 }
 
 extension StoreReader {
@@ -19,17 +29,16 @@ extension StoreReader {
         switch id.message {
         case .uuid(let uuid):
             rows = try connection.query(
-                "SELECT id, message_id, delivery_id, device_id, application_id FROM messages WHERE uuid = ? ORDER BY id DESC LIMIT 1",
+                Self.issuedMessageColumns + " WHERE m.uuid = ? ORDER BY m.id DESC LIMIT 1",
                 [uuid])
         case .numeric(_, let value):
             let candidates = MessageIdentity.candidateValues(forHex: value)
             let low32: Int64? = MessageIdentity.mayBeTruncated(value) ? Int64(value) : nil
             rows = try connection.query(
-                """
-                SELECT id, message_id, delivery_id, device_id, application_id FROM messages
-                WHERE numeric_value = ? OR numeric_value = ? OR low32 = ?
-                ORDER BY numeric_value = ? DESC, numeric_value = ? DESC, id DESC LIMIT 1
-                """,
+                Self.issuedMessageColumns + """
+                     WHERE m.numeric_value = ? OR m.numeric_value = ? OR m.low32 = ?
+                    ORDER BY m.numeric_value = ? DESC, m.numeric_value = ? DESC, m.id DESC LIMIT 1
+                    """,
                 [
                     candidates[0], candidates.count > 1 ? candidates[1] : nil, low32, candidates[0],
                     candidates.count > 1 ? candidates[1] : nil,
@@ -39,9 +48,17 @@ extension StoreReader {
             IssuedMessage(
                 id: try row.integer("id"), messageID: try row.text("message_id"),
                 deliveryID: try row.text("delivery_id"), deviceID: try row["device_id"].integer,
-                applicationID: try row["application_id"].integer)
+                applicationID: try row["application_id"].integer,
+                registrationToken: try row["registration_token"].text,
+                integrationKey: try row["integration_key"].text)
         }
     }
+
+    private static let issuedMessageColumns = """
+        SELECT m.id, m.message_id, m.delivery_id, m.device_id, m.application_id, d.registration_token,
+            a.integration_key
+        FROM messages m LEFT JOIN devices d ON d.id = m.device_id LEFT JOIN applications a ON a.id = m.application_id
+        """
 
     /// The integration key and token of the device the message `id` refers to was issued for.
     package func messageOwner(for id: TrackingID) throws -> (appKey: String?, token: String?) {
@@ -126,11 +143,6 @@ extension StoreReader {
         try connection.integer("SELECT count(*) FROM tracking_events")
     }
 
-    /// The hit with `id`, or nil.
-    package func event(id: Int64) throws -> TrackingEvent? {
-        try events(matching: EventFilter(), after: id - 1, limit: 1, upTo: id).events.first
-    }
-
     private static func event(_ row: SQLiteRow) throws -> TrackingEvent {
         let tag = Int(try row.integer("tag"))
         let value = try row["message_value"].integer.map { String(UInt64(bitPattern: $0)) }
@@ -165,13 +177,14 @@ extension StoreTransaction {
         let message = connection.mayHaveMessages == true ? try reader.issuedMessage(for: id) : nil
         try insertEvent(
             id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt, messageRef: message?.id,
-            deviceID: message?.deviceID, applicationID: message?.applicationID)
+            deviceID: message?.deviceID, applicationID: message?.applicationID, link: message?.link)
     }
 
-    /// Stores a hit with the given link (snapshot import keeps the links it had).
+    /// Stores a hit with the given link (snapshot import keeps the links it had). `link` is what the event
+    /// stream shows of the linked message (an import, which the stream does not see, leaves it out).
     package func insertEvent(
         _ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64, messageRef: Int64?,
-        deviceID: Int64?, applicationID: Int64?
+        deviceID: Int64?, applicationID: Int64?, link: TrackingEvent.Link? = nil
     ) throws {
         let (hex, value, uuid) = id.storedMessage
         try connection.query(
@@ -188,12 +201,11 @@ extension StoreTransaction {
             ])
         let rowID = connection.lastInsertRowID
         record(
-            messageRef == nil
-                ? .hit(
-                    id: rowID,
-                    HitRecord(
-                        trackingID: id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt))
-                : .linkedHit(id: rowID))
+            .hit(
+                id: rowID,
+                HitRecord(
+                    trackingID: id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt,
+                    link: link)))
     }
 
     /// Records a message the mock issued (`_mId` decimal or UUID, `_dId`), so later hits link to it.
@@ -236,8 +248,8 @@ extension TrackingID {
 }
 
 extension TrackingEvent {
-    /// A hit linked to no issued message, from what was written (the stream publishes it without a read).
-    package init(id: Int64, unlinked hit: HitRecord) {
+    /// A hit from what was written (the stream publishes it without a read).
+    package init(id: Int64, hit: HitRecord) {
         let message = hit.trackingID.storedMessage
         self.init(
             id: id,
@@ -251,6 +263,6 @@ extension TrackingEvent {
             deliveryId: hit.trackingID.deliveryID,
             userAgent: hit.userAgent,
             remoteAddress: hit.remoteAddress,
-            linked: nil)
+            linked: hit.link)
     }
 }

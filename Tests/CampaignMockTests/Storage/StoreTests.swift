@@ -226,6 +226,42 @@ struct StoreTests {
         #expect(published.withLock { $0 } == ["/during"])
     }
 
+    /// The stream gets a tracking hit from what the writer wrote, with the device its message was issued
+    /// for: the same event a read gives, linked or not.
+    @Test func aHitAsWrittenIsTheHitAsRead() throws {
+        let store = try Store(path: nil)
+        defer { store.close() }
+        try store.writeAndWait { try $0.insertApplication(Application(name: "A", platform: .ios, integrationKey: "k")) }
+        let application = try #require(try store.application(key: "k"))
+        let request = RegistrationRequest(
+            registrationToken: "tok", integrationKey: "k", userKey: "", device: DeviceFields(), params: [])
+        try store.writeAndWait { transaction in
+            try transaction.register(request, application: application, receivedAt: 1)
+            try transaction.insertMessage(
+                messageID: "12345", deliveryID: "d7",
+                deviceID: try transaction.importedDeviceID(
+                    applicationID: application.id, token: "tok"), applicationID: application.id)
+        }
+        let published = Mutex<[TrackingEvent]>([])
+        store.publishCommits { changes in
+            published.withLock { events in
+                for case .hit(let id, let hit) in changes { events.append(TrackingEvent(id: id, hit: hit)) }
+            }
+        }
+        try store.recordChanges(true)
+        for raw in ["h3039,d7,1", "h3039,d7,2", "hffff,d9,1"] {  // 0x3039 is 12345; the last is no message's
+            try store.writeAndWait {
+                try $0.recordHit(
+                    try TrackingID(parsing: raw), userAgent: "ua", remoteAddress: "::1",
+                    receivedAt: 1_795_424_400_123_456)
+            }
+        }
+        let read = try store.read { try $0.events(matching: EventFilter(), after: 0, limit: 10).events }
+        let written = published.withLock { $0 }
+        #expect(written.map(\.linked?.registrationToken) == ["tok", "tok", nil])
+        #expect(written == read)
+    }
+
     @Test func writesAfterCloseFailWithAReason() throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path + "/db.sqlite3")
