@@ -3,7 +3,11 @@
 ///
 /// Rows are listed in the order they were stored and carry no internal ids, so exporting, importing
 /// and exporting again gives the same document. Times are ISO 8601 with milliseconds.
-package struct Snapshot: Sendable, Codable, Equatable {
+///
+/// The document is never held whole: the export writes it a row at a time (`writeSnapshot`), the import
+/// reads it a row at a time (`SnapshotImport`). These are its rows; its keys are `format`
+/// (`campaign-mock-state`), `version`, `applications`, `devices`, `messages`, `events` and `faults`.
+package enum Snapshot {
     package struct Device: Sendable, Codable, Equatable {
         package var integrationKey: String
         package var registrationToken: String
@@ -90,24 +94,8 @@ package struct Snapshot: Sendable, Codable, Equatable {
         }
     }
 
+    /// The `format` key's value.
+    package static let format = "campaign-mock-state"
     /// The document's version; a newer one is refused on import.
     package static let currentVersion = 1
-
-    package var format = "campaign-mock-state"
-    package var version = Snapshot.currentVersion
-    package var applications: [Application]
-    package var devices: [Device]
-    package var messages: [Message]
-    package var events: [Event]
-    package var faults: [FaultRule]
-
-    package init(
-        applications: [Application], devices: [Device], messages: [Message], events: [Event], faults: [FaultRule]
-    ) {
-        self.applications = applications
-        self.devices = devices
-        self.messages = messages
-        self.events = events
-        self.faults = faults
-    }
 }

@@ -1,9 +1,9 @@
 import CampaignMockCore
 package import CampaignMockModel
 
-/// Milliseconds from `500ms`, `10s`, `2m`, `24h`; a bare number is seconds; at most 7 days. `key` is not
-/// part of the message: the caller names the setting or field.
-package func parseDuration(_ value: String, key: String) throws(ConfigurationError) -> Int {
+/// Milliseconds from `500ms`, `10s`, `2m`, `24h`; a bare number is seconds; at most 7 days. The message
+/// does not name the setting or field: the caller does.
+package func parseDuration(_ value: String) throws(ConfigurationError) -> Int {
     let text = value.trimmingASCIISpaces().lowercased()
     for (suffix, factor) in [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("", 1000)]
     where text.hasSuffix(suffix) {

@@ -118,16 +118,16 @@ extension Setting {
             }
         },
         Setting(key: "maxBodySize", help: "Largest request body, e.g. 1MiB (413 beyond).") { config, value in
-            config.http.limits.bodyBytes = try parseSize(value, key: "maxBodySize")
+            config.http.limits.bodyBytes = try parseSize(value)
         },
         Setting(
             key: "maxStateSize",
             help: "Largest state import (PUT /_mock/state), e.g. 4GiB; it waits in a temporary file (413 beyond)."
         ) { config, value in
-            config.maxStateBytes = try parseSize(value, key: "maxStateSize", maximum: 1 << 40)
+            config.maxStateBytes = try parseSize(value, maximum: 1 << 40)
         },
         Setting(key: "maxHeaderSize", help: "Largest header section, e.g. 32KiB (431 beyond).") { config, value in
-            config.http.limits.headerBytes = try parseSize(value, key: "maxHeaderSize")
+            config.http.limits.headerBytes = try parseSize(value)
         },
         Setting(key: "maxHeaderCount", help: "Most header fields in a request (431 beyond).") { config, value in
             config.http.limits.headerCount = try parse(value, as: "count (1 or more)") {
@@ -135,7 +135,7 @@ extension Setting {
             }
         },
         Setting(key: "maxRequestLine", help: "Longest request line, e.g. 8KiB (414 beyond).") { config, value in
-            config.http.limits.requestLineBytes = try parseSize(value, key: "maxRequestLine")
+            config.http.limits.requestLineBytes = try parseSize(value)
         },
         Setting(key: "maxConnections", help: "Most open connections (503 beyond).") { config, value in
             config.http.maxConnections = try parse(value, as: "count (1 or more)") {
@@ -151,19 +151,19 @@ extension Setting {
         },
         Setting(key: "headerTimeout", help: "Time allowed to send a request head, e.g. 10s (408 after).") {
             config, value in
-            config.http.headerTimeoutMilliseconds = try parseDuration(value, key: "headerTimeout")
+            config.http.headerTimeoutMilliseconds = try parseDuration(value)
         },
         Setting(key: "bodyTimeout", help: "Time allowed to send a request body, e.g. 30s (408 after).") {
             config, value in
-            config.http.bodyTimeoutMilliseconds = try parseDuration(value, key: "bodyTimeout")
+            config.http.bodyTimeoutMilliseconds = try parseDuration(value)
         },
         Setting(key: "idleTimeout", help: "How long an idle keep-alive connection stays open, e.g. 60s.") {
             config, value in
-            config.http.idleTimeoutMilliseconds = try parseDuration(value, key: "idleTimeout")
+            config.http.idleTimeoutMilliseconds = try parseDuration(value)
         },
         Setting(key: "shutdownGrace", help: "How long shutdown waits for requests in flight, e.g. 5s.") {
             config, value in
-            config.shutdownGraceMilliseconds = try parseDuration(value, key: "shutdownGrace")
+            config.shutdownGraceMilliseconds = try parseDuration(value)
         },
         Setting(
             key: "apps",
@@ -282,7 +282,7 @@ extension Setting {
         },
         Setting(key: "soapSessionTimeout", help: "How long a SOAP session lives (default 24h).") {
             config, value in
-            config.soapSessionTimeoutMilliseconds = try parseDuration(value, key: "soapSessionTimeout")
+            config.soapSessionTimeoutMilliseconds = try parseDuration(value)
         },
         Setting(key: "pushIdStyle", help: "Message ids of composed pushes: v7 (default), v7-negative, v7-64 or v8.") {
             config, value in
@@ -373,7 +373,7 @@ extension Setting {
 
     /// `1MiB`, `64KiB`, `4GiB`, `512` (bytes); `k`/`kb`/`m`/`mb`/`g`/`gb` are read as KiB/MiB/GiB. At most
     /// `maximum` bytes (2 GiB unless the setting says).
-    static func parseSize(_ value: String, key: String, maximum: Int = Int(Int32.max)) throws(ConfigurationError)
+    static func parseSize(_ value: String, maximum: Int = Int(Int32.max)) throws(ConfigurationError)
         -> Int
     {
         let units: [(String, Int)] = [

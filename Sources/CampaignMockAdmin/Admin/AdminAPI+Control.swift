@@ -190,7 +190,7 @@ extension AdminAPI {
     /// `timeout`: a duration (`500ms`, `5s`, a bare number is seconds), at most 5 minutes; default 5 s.
     static func timeout(_ text: String?) throws -> Int {
         guard let text else { return 5000 }
-        guard let milliseconds = try? parseDuration(text, key: "timeout"), milliseconds <= 300_000 else {
+        guard let milliseconds = try? parseDuration(text), milliseconds <= 300_000 else {
             throw AdminError(.badRequest, "timeout must be a duration up to 5m, e.g. 500ms or 5s")
         }
         return milliseconds

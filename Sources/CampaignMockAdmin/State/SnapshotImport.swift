@@ -56,8 +56,8 @@ struct SnapshotImport {
         self.sections = sections
         let format: String = try Self.value("format", of: source, sections)
         let version: Int = try Self.value("version", of: source, sections)
-        guard format == "campaign-mock-state", version == Snapshot.currentVersion else {
-            throw Self.refused("format must be 'campaign-mock-state' version \(Snapshot.currentVersion)")
+        guard format == Snapshot.format, version == Snapshot.currentVersion else {
+            throw Self.refused("format must be '\(Snapshot.format)' version \(Snapshot.currentVersion)")
         }
         for name in Self.arraySections {
             guard let range = sections[name] else { throw AdminError(.badRequest, "missing field '\(name)'") }

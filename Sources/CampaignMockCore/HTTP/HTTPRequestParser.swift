@@ -274,7 +274,8 @@ package struct HTTPRequestParser {
     }
 
     private func bodyLimit(_ head: Head) -> Int {
-        head.spooled != nil ? spooling?.limit ?? limits.bodyBytes : limits.bodyBytes
+        if head.spooled != nil, let spooling { return spooling.limit }
+        return limits.bodyBytes
     }
 
     private func bodyTooLarge(_ head: Head) -> HTTPError {

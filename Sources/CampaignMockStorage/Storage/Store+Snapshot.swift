@@ -78,7 +78,7 @@ extension StoreReader {
         }
         emit(#","faults":"#)
         emit(String(decoding: try encoder.encode(faults), as: UTF8.self))
-        emit(#","format":"campaign-mock-state","messages":"#)
+        emit(#","format":"\#(Snapshot.format)","messages":"#)
         try array { after in
             try connection.query(
                 """
