@@ -1,13 +1,6 @@
 import CBuildInfo
-import CampaignMock
-import CampaignMockAdmin
-import CampaignMockMobile
 import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
 import CampaignMockStorage
-import CampaignMockSupport
 
 /// What `campaign-mock --version` and `campaign-mock version` print: the version and the commit built.
 enum BuildInfo {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CampaignMock
-import CampaignMockAdmin
 import CampaignMockCore
 import CampaignMockMobile
 import CampaignMockModel

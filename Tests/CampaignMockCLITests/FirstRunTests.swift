@@ -1,11 +1,9 @@
 import CampaignMock
-import CampaignMockAdmin
 import CampaignMockCore
 import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockRecording
 import CampaignMockRuntime
-import CampaignMockSOAP
 import CampaignMockStorage
 import CampaignMockSupport
 import CampaignMockTestSupport

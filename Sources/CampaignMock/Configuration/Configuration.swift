@@ -1,4 +1,3 @@
-import CampaignMockAdmin
 package import CampaignMockCore
 import CampaignMockMobile
 package import CampaignMockModel

@@ -1,12 +1,6 @@
 import CampaignMockAdmin
 import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
 import CampaignMockStorage
-import CampaignMockSupport
 
 extension HostAllowList {
     /// The names a server built from `configuration` allows besides the defaults.

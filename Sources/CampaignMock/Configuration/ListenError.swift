@@ -1,6 +1,4 @@
-import CampaignMockAdmin
 import CampaignMockCore
-import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockRecording
 import CampaignMockRuntime

@@ -1,12 +1,4 @@
-import CampaignMockAdmin
 import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
-import CampaignMockStorage
-import CampaignMockSupport
 
 #if canImport(Glibc)
     import Glibc

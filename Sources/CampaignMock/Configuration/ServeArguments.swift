@@ -1,6 +1,5 @@
 import CampaignMockAdmin
 import CampaignMockCore
-import CampaignMockMobile
 package import CampaignMockModel
 import CampaignMockRecording
 import CampaignMockRuntime

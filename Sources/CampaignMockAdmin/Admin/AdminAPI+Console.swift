@@ -1,5 +1,4 @@
 package import CampaignMockCore
-import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockRuntime
 import CampaignMockStorage

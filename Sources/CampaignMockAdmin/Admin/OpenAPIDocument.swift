@@ -1,8 +1,4 @@
 import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRuntime
-import CampaignMockStorage
 import CampaignMockSupport
 
 /// The OpenAPI 3.1 description of the admin API (`openapi.json` beside this file, embedded in the binary

@@ -6,7 +6,6 @@ import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockRecording
 import CampaignMockRuntime
-import CampaignMockSOAP
 import CampaignMockStorage
 import CampaignMockSupport
 

@@ -1,13 +1,7 @@
 import ArgumentParser
 import CampaignMock
-import CampaignMockAdmin
-import CampaignMockMobile
-import CampaignMockModel
 import CampaignMockRecording
 import CampaignMockRuntime
-import CampaignMockSOAP
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// `campaign-mock version`.
 struct VersionCommand: ParsableCommand {

@@ -1,8 +1,6 @@
 import CampaignMockCore
 import CampaignMockModel
-import CampaignMockRuntime
 import CampaignMockStorage
-import CampaignMockSupport
 
 extension RegistrationRequest {
     /// Reads the form fields. The integration key and token are checked by the endpoint, in the order

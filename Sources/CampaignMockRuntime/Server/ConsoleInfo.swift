@@ -1,7 +1,6 @@
 import CampaignMockCore
 import CampaignMockModel
 import CampaignMockStorage
-import CampaignMockSupport
 
 /// `GET /_mock/info`: where the server can be reached and how, for the console's overview.
 package struct ConsoleInfo: Sendable, Codable, Equatable {

@@ -1,7 +1,5 @@
 import CampaignMockCore
 import CampaignMockModel
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// What a committed request changed, for waking the waiters that count such changes.
 package enum ChangeKind: String, Sendable, CaseIterable, Codable {

@@ -1,7 +1,6 @@
 import CampaignMockCore
 import CampaignMockModel
 import CampaignMockStorage
-import CampaignMockSupport
 import Synchronization
 
 /// What one waiter has found so far, and where its next look starts, so each look reads only the rows

@@ -1,9 +1,4 @@
 import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRuntime
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// The schema documents in `SOAP/Schemas/`, as SwiftPM embeds them (`PackageResources`). A document
 /// added there must be listed here; a test checks that every file is.

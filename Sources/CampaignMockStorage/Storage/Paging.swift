@@ -1,6 +1,5 @@
 import CampaignMockCore
 import CampaignMockModel
-import CampaignMockSupport
 
 /// Which page of a list: the admin API's lists are newest first, paged backwards by `before` (the id
 /// after which the previous page stopped), unless `after` asks for entries newer than an id, oldest

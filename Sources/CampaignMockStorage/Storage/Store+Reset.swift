@@ -1,6 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockSupport
 
 extension StoreTransaction {
     /// Deletes the stored `parts` (faults live in memory, not here), limited to one application when

@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 import CampaignMockSupport
 
 /// Read access to the store for domain code: the domain methods live in `Store+*.swift` extensions,

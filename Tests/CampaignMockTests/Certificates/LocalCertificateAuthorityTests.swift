@@ -3,7 +3,6 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
 @testable import CampaignMockMobile
 @testable import CampaignMockModel
 @testable import CampaignMockRecording

@@ -4,8 +4,6 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
 @testable import CampaignMockRecording
 @testable import CampaignMockRuntime

@@ -5,7 +5,6 @@ import Testing
 
 @testable import CampaignMock
 @testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
 @testable import CampaignMockRecording
 @testable import CampaignMockRuntime

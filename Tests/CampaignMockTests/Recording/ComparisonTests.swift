@@ -2,7 +2,6 @@ import CampaignMockCore
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
 @testable import CampaignMockMobile
 @testable import CampaignMockModel
 @testable import CampaignMockRecording

@@ -2,7 +2,6 @@ import CampaignMockCore
 import Foundation
 import Testing
 
-@testable import CampaignMock
 @testable import CampaignMockAdmin
 @testable import CampaignMockMobile
 @testable import CampaignMockModel

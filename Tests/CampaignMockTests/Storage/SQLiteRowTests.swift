@@ -1,6 +1,5 @@
 import Testing
 
-@testable import CampaignMock
 @testable import CampaignMockAdmin
 @testable import CampaignMockMobile
 @testable import CampaignMockModel
