@@ -6,14 +6,6 @@
 // target, which is how a crash file is replayed while fixing it.
 
 import CampaignMock
-import CampaignMockAdmin
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
-import CampaignMockStorage
-import CampaignMockSupport
 
 #if canImport(Glibc)
     import Glibc

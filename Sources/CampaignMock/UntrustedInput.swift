@@ -1,12 +1,7 @@
-import CampaignMockAdmin
 import CampaignMockCore
 import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
 import CampaignMockSOAP
 import CampaignMockStorage
-import CampaignMockSupport
 
 /// The readers of untrusted bytes, one entry each, for the fuzz targets (`Fuzz/`, `make fuzz`) and the
 /// test that runs their corpus. Each reads what it is given and throws the result away: the only

@@ -1,6 +1,5 @@
 import CBuildInfo
 import CampaignMockModel
-import CampaignMockStorage
 
 /// What `campaign-mock --version` and `campaign-mock version` print: the version and the commit built.
 enum BuildInfo {

@@ -1,13 +1,6 @@
 import ArgumentParser
 import CampaignMock
 import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// The `campaign-mock` command.
 @main

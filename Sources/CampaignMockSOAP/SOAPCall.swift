@@ -1,8 +1,4 @@
 package import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRuntime
-import CampaignMockStorage
 package import CampaignMockSupport
 
 /// A SOAP request read from its envelope: which method of which service, with which parameters.

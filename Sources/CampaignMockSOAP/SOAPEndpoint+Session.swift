@@ -1,6 +1,4 @@
 package import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
 package import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport

@@ -1,7 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockRuntime
-import CampaignMockStorage
 import CampaignMockSupport
 import Synchronization
 

@@ -1,8 +1,5 @@
 package import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
 package import CampaignMockRuntime
-import CampaignMockStorage
 import CampaignMockSupport
 
 /// `GET /nl/jsp/schemawsdl.jsp?schema=xtk:session`: a WSDL 1.1 description (document/literal) of the

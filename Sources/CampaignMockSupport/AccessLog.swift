@@ -1,5 +1,4 @@
 package import CampaignMockCore
-import CampaignMockModel
 
 /// One log line per request: method, target, status, duration, app key, and the reason of a failure.
 package struct AccessLog: Sendable {

@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

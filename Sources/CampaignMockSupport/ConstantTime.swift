@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 
 /// Compares without an early exit, so timing does not reveal how much of the token matched.
 package func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {

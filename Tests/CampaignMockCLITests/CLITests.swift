@@ -1,13 +1,6 @@
 import CampaignMock
-import CampaignMockAdmin
 import CampaignMockCore
-import CampaignMockMobile
 import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
-import CampaignMockStorage
-import CampaignMockSupport
 import CampaignMockTestSupport
 import Dispatch
 import Foundation

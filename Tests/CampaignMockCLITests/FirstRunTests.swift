@@ -1,11 +1,4 @@
-import CampaignMock
 import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockStorage
-import CampaignMockSupport
 import CampaignMockTestSupport
 import Foundation
 import Testing

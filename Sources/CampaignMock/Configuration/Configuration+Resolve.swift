@@ -1,11 +1,5 @@
-import CampaignMockAdmin
 import CampaignMockCore
-import CampaignMockMobile
 package import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
-import CampaignMockStorage
 import CampaignMockSupport
 
 #if canImport(FoundationEssentials)

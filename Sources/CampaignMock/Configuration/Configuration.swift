@@ -1,11 +1,7 @@
 package import CampaignMockCore
-import CampaignMockMobile
 package import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
 package import CampaignMockSOAP
 package import CampaignMockStorage
-import CampaignMockSupport
 
 /// Everything `campaign-mock serve` can be told. Built from defaults, then a JSON file, then
 /// `CAMPAIGN_MOCK_*` environment variables, then command-line flags (see ``Configuration/resolve``).

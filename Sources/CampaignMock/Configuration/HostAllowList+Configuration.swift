@@ -1,6 +1,5 @@
 import CampaignMockAdmin
 import CampaignMockCore
-import CampaignMockStorage
 
 extension HostAllowList {
     /// The names a server built from `configuration` allows besides the defaults.

@@ -1,10 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
-import CampaignMockStorage
-import CampaignMockSupport
 
 #if canImport(Glibc)
     import Glibc

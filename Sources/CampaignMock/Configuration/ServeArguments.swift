@@ -1,11 +1,5 @@
-import CampaignMockAdmin
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// The `serve` command line, read against the setting table, the one place a flag is named:
 /// `--journal-limit 500` or `--journal-limit=500`, switches without a value (`--in-memory`), flags that

@@ -1,9 +1,5 @@
-import CampaignMockAdmin
 import CampaignMockCore
-import CampaignMockMobile
 import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
 import CampaignMockSOAP
 import CampaignMockStorage
 import CampaignMockSupport

@@ -1,7 +1,5 @@
 package import CampaignMockCore
-import CampaignMockModel
 import CampaignMockRuntime
-import CampaignMockStorage
 import CampaignMockSupport
 
 /// The console (`/_mock/ui/`): its web files, built into the binary, and what its overview reads.

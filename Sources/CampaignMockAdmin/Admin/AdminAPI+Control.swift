@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockRuntime
 import CampaignMockStorage

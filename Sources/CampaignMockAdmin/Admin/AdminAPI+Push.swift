@@ -1,9 +1,7 @@
 import CampaignMockCore
 import CampaignMockMobile
 import CampaignMockModel
-import CampaignMockRuntime
 import CampaignMockStorage
-import CampaignMockSupport
 
 /// `POST /_mock/push`, `GET /_mock/push/{id}`: compose the notification a device would receive.
 extension AdminAPI {

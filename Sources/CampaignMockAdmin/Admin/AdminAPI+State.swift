@@ -1,9 +1,7 @@
 import CampaignMockCore
-import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockRuntime
 import CampaignMockStorage
-import CampaignMockSupport
 import Dispatch
 
 /// `GET /_mock/state` and `PUT /_mock/state`: export and atomic import of the whole state.

@@ -1,8 +1,6 @@
 import CampaignMockCore
 import CampaignMockModel
 import CampaignMockRuntime
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// `GET /_mock/stream`: Server-Sent Events (see ``EventHub``).
 extension AdminAPI {

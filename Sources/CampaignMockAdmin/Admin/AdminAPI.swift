@@ -1,5 +1,4 @@
 package import CampaignMockCore
-import CampaignMockMobile
 package import CampaignMockModel
 package import CampaignMockRuntime
 package import CampaignMockStorage

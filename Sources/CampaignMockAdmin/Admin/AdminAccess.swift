@@ -1,8 +1,4 @@
 import CampaignMockCore
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRuntime
-import CampaignMockStorage
 import CampaignMockSupport
 
 /// Who may call `/_mock/` (docs/security.md):

@@ -1,7 +1,5 @@
 package import CampaignMockCore
-import CampaignMockModel
 import CampaignMockRuntime
-import CampaignMockStorage
 import CampaignMockSupport
 
 /// Logs every answer of its group to the access log and counts it in `/_mock/metrics` under one endpoint

@@ -1,7 +1,5 @@
 import CampaignMockCore
-import CampaignMockMobile
 import CampaignMockModel
-import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport
 

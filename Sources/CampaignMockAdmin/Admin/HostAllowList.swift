@@ -1,8 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockRuntime
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// The `Host` names the admin API and the console answer to: the defence against DNS rebinding, where a
 /// web page on `evil.example` makes its own name resolve to 127.0.0.1 and then reads the mock as if it

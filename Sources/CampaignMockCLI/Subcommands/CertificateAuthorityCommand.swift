@@ -1,12 +1,4 @@
 import ArgumentParser
-import CampaignMock
-import CampaignMockAdmin
-import CampaignMockMobile
-import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockSOAP
-import CampaignMockStorage
 import CampaignMockSupport
 
 #if canImport(FoundationEssentials)

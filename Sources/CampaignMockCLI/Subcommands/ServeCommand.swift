@@ -1,13 +1,7 @@
 import ArgumentParser
 import CampaignMock
-import CampaignMockAdmin
 import CampaignMockCore
-import CampaignMockMobile
 import CampaignMockModel
-import CampaignMockRecording
-import CampaignMockRuntime
-import CampaignMockStorage
-import CampaignMockSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,7 +1,4 @@
 import ArgumentParser
-import CampaignMock
-import CampaignMockRecording
-import CampaignMockRuntime
 
 /// `campaign-mock version`.
 struct VersionCommand: ParsableCommand {

@@ -1,8 +1,6 @@
 package import CampaignMockCore
 import CampaignMockModel
 package import CampaignMockRuntime
-import CampaignMockStorage
-import CampaignMockSupport
 
 #if canImport(Glibc)
     import Glibc

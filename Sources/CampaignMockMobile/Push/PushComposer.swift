@@ -1,7 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockRuntime
-import CampaignMockStorage
 import CampaignMockSupport
 
 /// Builds the payloads of a push (docs/protocol.md §6): `_mId` and `_dId` always strings, free variables as

@@ -1,8 +1,6 @@
 import CampaignMockCore
 import CampaignMockModel
-import CampaignMockRuntime
 import CampaignMockStorage
-import CampaignMockSupport
 
 /// What the SDKs send back for an `_mId` (docs/protocol.md §4.2), so a push's answer can show the exact
 /// tracking URLs a device will call.

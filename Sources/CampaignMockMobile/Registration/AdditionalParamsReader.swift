@@ -1,7 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockRuntime
-import CampaignMockStorage
 import CampaignMockSupport
 
 /// Reads the `additionalParams` XML of a registration (docs/protocol.md §3.4): a root element named

@@ -2,7 +2,6 @@ package import CampaignMockCore
 package import CampaignMockModel
 package import CampaignMockRuntime
 package import CampaignMockStorage
-import CampaignMockSupport
 
 /// `POST /nms/mobile/1/registerIOS.jssp` and `registerAndroid.jssp` (docs/product.md §3.1): checks the request
 /// in the order of the response table, then upserts the device and appends its history.

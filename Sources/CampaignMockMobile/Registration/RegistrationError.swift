@@ -1,8 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockRuntime
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// Every way a registration is refused, with the status and body of docs/product.md §3.1. The body is the
 /// `errorReason` a legacy iOS SDK shows.

@@ -1,6 +1,5 @@
 import CampaignMockCore
 import CampaignMockModel
-import CampaignMockStorage
 
 extension RegistrationRequest {
     /// Reads the form fields. The integration key and token are checked by the endpoint, in the order

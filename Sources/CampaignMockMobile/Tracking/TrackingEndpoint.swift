@@ -1,8 +1,6 @@
 package import CampaignMockCore
-import CampaignMockModel
 package import CampaignMockRuntime
 package import CampaignMockStorage
-import CampaignMockSupport
 
 /// `GET /r/?id=h<messageId>,<deliveryId>,<tag>` (docs/product.md §4): decode, store, answer `200` with no body.
 package struct TrackingEndpoint: Sendable {

@@ -1,5 +1,4 @@
 package import CampaignMockCore
-import CampaignMockModel
 import CampaignMockSupport
 
 #if canImport(FoundationEssentials)

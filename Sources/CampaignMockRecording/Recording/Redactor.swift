@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 import CampaignMockSupport
 import Synchronization
 

@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// What stands for what during a replay: placeholders given with `--secret`, and values learned from
 /// answers (a placeholder, or a volatile token such as a SOAP session token, recorded in one answer and

@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 import CampaignMockSupport
 
 /// Compares an answer with the recorded one: the status, the recorded headers, and the body

@@ -1,5 +1,4 @@
 package import CampaignMockCore
-import CampaignMockModel
 import CampaignMockSupport
 
 /// `campaign-mock replay`: sends recorded requests, in order, to a server and compares its answers with

@@ -1,7 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// What a firing rule does to a request.
 package struct FaultEffect: Sendable, Equatable {

@@ -1,7 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockStorage
-import CampaignMockSupport
 import Synchronization
 
 /// The active fault rules and their schedules. Shared by every event loop, behind one mutex.

@@ -1,7 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockStorage
-import CampaignMockSupport
 import Synchronization
 
 /// Counters for `GET /_mock/metrics`, in the Prometheus text format (version 0.0.4).

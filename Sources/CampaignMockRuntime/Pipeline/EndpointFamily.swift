@@ -1,6 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockStorage
 
 /// Which Campaign endpoint a request reached, as the journal, the metrics, fault rules and the event
 /// stream name it. A type rather than a string, so a misspelt family does not compile (it used to match

@@ -1,7 +1,5 @@
 package import CampaignMockCore
-import CampaignMockModel
 package import CampaignMockStorage
-import CampaignMockSupport
 
 /// What a Campaign endpoint decided for one request: the answer, and the state change to commit
 /// before the answer is sent.

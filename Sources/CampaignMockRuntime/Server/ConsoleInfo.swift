@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockStorage
 
 /// `GET /_mock/info`: where the server can be reached and how, for the console's overview.
 package struct ConsoleInfo: Sendable, Codable, Equatable {

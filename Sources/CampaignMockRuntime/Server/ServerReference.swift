@@ -1,5 +1,4 @@
 package import CampaignMockCore
-import CampaignMockModel
 package import CampaignMockStorage
 package import CampaignMockSupport
 import Synchronization

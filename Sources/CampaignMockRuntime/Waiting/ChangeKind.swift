@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 
 /// What a committed request changed, for waking the waiters that count such changes.
 package enum ChangeKind: String, Sendable, CaseIterable, Codable {

@@ -1,7 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockStorage
-import CampaignMockSupport
 
 /// A fact a waiter's filter compares: what a change was about.
 package enum ChangeFact: Hashable, Sendable {

@@ -1,7 +1,4 @@
 package import CampaignMockCore
-import CampaignMockModel
-import CampaignMockStorage
-import CampaignMockSupport
 import Dispatch
 import Synchronization
 

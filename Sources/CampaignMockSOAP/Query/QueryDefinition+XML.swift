@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport
 

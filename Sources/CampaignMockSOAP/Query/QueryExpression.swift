@@ -1,8 +1,5 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockRuntime
 import CampaignMockStorage
-import CampaignMockSupport
 
 /// The expression language of `queryDef` conditions, the part this mock supports:
 ///

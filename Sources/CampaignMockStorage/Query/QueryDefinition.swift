@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// An `xtk:queryDef` as `ExecuteQuery` receives it (docs/protocol.md §5.5), read and checked; the store runs it.
 package struct QueryDefinition: Sendable, Equatable {

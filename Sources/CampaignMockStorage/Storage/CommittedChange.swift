@@ -1,6 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockSupport
 
 /// A row the event stream publishes, as the writer wrote it.
 ///

@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 
 /// Which page of a list: the admin API's lists are newest first, paged backwards by `before` (the id
 /// after which the previous page stopped), unless `after` asks for entries newer than an id, oldest

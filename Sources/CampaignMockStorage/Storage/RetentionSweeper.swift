@@ -1,6 +1,4 @@
 package import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 import Dispatch
 import Synchronization
 

@@ -1,7 +1,5 @@
 import CSQLite
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// One connection to a SQLite database, over the C API. Used by one thread at a time.
 ///

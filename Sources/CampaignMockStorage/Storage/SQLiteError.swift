@@ -1,7 +1,5 @@
 import CSQLite
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// An error reported by SQLite, with the statement that caused it.
 package struct SQLiteError: Error, Equatable, CustomStringConvertible {

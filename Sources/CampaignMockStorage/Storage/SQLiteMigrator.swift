@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// One named schema change. Applied once, in order, recorded in `schema_migrations`.
 struct Migration: Sendable {

@@ -1,7 +1,5 @@
 import CSQLite
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// A prepared statement; finalized when released. Bound parameters only: no SQL is built from data.
 final class SQLiteStatement {

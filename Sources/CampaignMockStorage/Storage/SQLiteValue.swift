@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// A value bound to or read from SQLite.
 package enum SQLiteValue: Sendable, Equatable, Hashable {

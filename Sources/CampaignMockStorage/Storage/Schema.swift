@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// The schema, as ordered migrations, and as the one script a new database is made with.
 ///

@@ -1,6 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockSupport
 
 /// An application as stored, with its row id.
 package struct StoredApplication: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

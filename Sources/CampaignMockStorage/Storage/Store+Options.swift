@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// An `xtk:option`: a named value with its Campaign data type (6 string, 3 long, 5 double, 7 datetime,
 /// 12 memo).

@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 import CampaignMockSupport
 
 /// What `ExecuteQuery` returns: rows (field → value as text; nil when empty), or a count.

@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// A recipient as `nms:subscription#Subscribe` names it (`<recipient _key="@email" email="…"/>`).
 package struct RecipientKey: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-import CampaignMockSupport
 
 /// An issued message a tracking hit belongs to.
 package struct IssuedMessage: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import CampaignMockCore
 import CampaignMockModel
-import CampaignMockSupport
 import Dispatch
 import Synchronization
 

@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockSupport
 
 /// Read access to the store for domain code: the domain methods live in `Store+*.swift` extensions,
 /// so SQL stays in this folder.

@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// Why the store refused or failed an operation, in words a user can act on.
 package enum StoreError: Error, Equatable, CustomStringConvertible {

@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// How an issued message id (`_mId`) and the hex an SDK sends for it correspond (docs/product.md §10, U11).
 ///

@@ -1,6 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
-import CampaignMockSupport
 
 /// The `id` of a push tracking hit, `h<messageId>,<deliveryId>,<tag>` (docs/protocol.md §4.1).
 package struct TrackingID: Sendable, Equatable {

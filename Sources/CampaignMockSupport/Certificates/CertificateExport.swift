@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 
 /// The local CA in the forms a simulator, an emulator or a phone needs (`campaign-mock ca export`).
 package enum CertificateExport {

@@ -1,5 +1,4 @@
 package import CampaignMockCore
-import CampaignMockModel
 
 /// The elements of a JSON array, one at a time, read a piece at a time: an array of gigabytes costs its
 /// largest element. The text must have passed ``JSONCheck`` (only strings and nesting are followed here).

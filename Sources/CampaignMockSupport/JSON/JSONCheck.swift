@@ -1,5 +1,4 @@
 package import CampaignMockCore
-import CampaignMockModel
 
 /// Checks a JSON text against RFC 8259 before Foundation decodes it, for what Foundation lets through or
 /// reports without a place:

@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 
 /// Writes JSON strings straight into bytes, for the rows written on every request (a registration's
 /// fields and params, a journal entry's headers), where Foundation's encoder cost more than SQLite.

@@ -1,5 +1,4 @@
 package import CampaignMockCore
-import CampaignMockModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

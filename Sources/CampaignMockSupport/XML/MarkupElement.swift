@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 
 /// An element of a parsed XML document, with its namespace resolved.
 package struct MarkupElement: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 
 /// Writing XML text: escaping, and elements from attributes and content.
 package enum XMLOutput {

@@ -1,5 +1,4 @@
 import CampaignMockCore
-import CampaignMockModel
 
 /// A small, strict XML 1.0 reader producing an ``MarkupElement`` tree with namespaces resolved.
 ///

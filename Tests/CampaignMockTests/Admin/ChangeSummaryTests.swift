@@ -1,9 +1,6 @@
 import Testing
 
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
 @testable import CampaignMockRuntime
-@testable import CampaignMockStorage
 
 @Suite struct ChangeSummaryTests {
     private let notices = [

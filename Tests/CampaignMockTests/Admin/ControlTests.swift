@@ -5,12 +5,8 @@ import Testing
 
 @testable import CampaignMock
 @testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
 @testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
 @Suite("reset, state snapshots and metrics", .timeLimit(.minutes(2)))

@@ -4,14 +4,8 @@ import Synchronization
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
 @testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// The admin API's lists at a long-lived instance's volume: newest first, keyset paging, totals, search
 /// and the journal's answers (docs/admin-api.md).

@@ -1,17 +1,10 @@
+import CampaignMock
 import CampaignMockCore
+import CampaignMockModel
+import CampaignMockRuntime
 import CampaignMockTestSupport
 import Foundation
 import Testing
-
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// Sends a GET on a raw socket from another thread and hands back the response and how long it took.
 final class PendingRequest: @unchecked Sendable {

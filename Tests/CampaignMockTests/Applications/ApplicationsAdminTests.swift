@@ -4,14 +4,7 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 @Suite("applications and devices through the admin API", .timeLimit(.minutes(2)))
 struct ApplicationsAdminTests {

@@ -3,12 +3,7 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
 @Suite("local certificate authority")

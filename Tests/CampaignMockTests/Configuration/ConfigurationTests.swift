@@ -2,14 +2,8 @@ import CampaignMockCore
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
 @testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 @Suite struct ConfigurationTests {
     private func file(_ json: String) -> (path: String, contents: [UInt8]) {

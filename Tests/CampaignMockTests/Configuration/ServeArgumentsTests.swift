@@ -1,14 +1,7 @@
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 @Suite struct ServeArgumentsTests {
     @Test func readsValuesSwitchesAndRepeatedFlags() throws {

@@ -4,14 +4,9 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
 @testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// One scenario of `Fixtures/sdk/` (written by `Fixtures/make-sdk-fixtures.py`): exchange files in the
 /// recording format, and `scenario.json` with the applications and what the store holds after each.

@@ -3,14 +3,6 @@ import CampaignMockTestSupport
 import Foundation
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -3,14 +3,6 @@ import CampaignMockTestSupport
 import Foundation
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// A CampaignMockServer on 127.0.0.1:0, built exactly as the CLI builds it, and a way to send it requests
 /// as URLSession does. ``InProcessServer`` hands each request to the server's router; ``LiveServer`` sends

@@ -1,15 +1,8 @@
+import CampaignMock
 import CampaignMockCore
 import CampaignMockTestSupport
 import Foundation
 import Testing
-
-@testable import CampaignMock
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -4,13 +4,8 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,17 +1,10 @@
+import CampaignMock
 import CampaignMockCore
+import CampaignMockModel
+import CampaignMockStorage
 import CampaignMockTestSupport
 import Foundation
 import Testing
-
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 private func get(_ path: String) -> String {
     "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n"

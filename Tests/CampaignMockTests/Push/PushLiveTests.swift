@@ -1,17 +1,12 @@
+import CampaignMock
 import CampaignMockCore
+import CampaignMockModel
+import CampaignMockRuntime
+import CampaignMockStorage
+import CampaignMockSupport
 import CampaignMockTestSupport
 import Foundation
 import Testing
-
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// The SDKs' id transformation (docs/protocol.md §4.2), written out here again so the test does not check
 /// the server's encoder against itself.

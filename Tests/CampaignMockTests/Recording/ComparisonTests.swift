@@ -1,14 +1,7 @@
 import CampaignMockCore
 import Testing
 
-@testable import CampaignMock
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
 @testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 @Suite("replay comparison and redaction rules")
 struct ComparisonTests {

@@ -4,13 +4,8 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
 @testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
 /// The parts of a recording that must not depend on which server answered: everything but timings,

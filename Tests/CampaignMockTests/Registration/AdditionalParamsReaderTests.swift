@@ -1,15 +1,8 @@
 import CampaignMockCore
 import Testing
 
-@testable import CampaignMock
-@testable import CampaignMockAdmin
 @testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 @Suite struct AdditionalParamsReaderTests {
     @Test func readsTheIOSShapeSortedWithSpaceBeforeSlash() throws {

@@ -2,12 +2,7 @@ import CampaignMockCore
 import Foundation
 import Testing
 
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
 @testable import CampaignMockSupport
 

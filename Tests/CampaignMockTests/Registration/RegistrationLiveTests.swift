@@ -4,14 +4,8 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// The exact request bodies of docs/protocol.md §3.5.
 enum SDKBodies {

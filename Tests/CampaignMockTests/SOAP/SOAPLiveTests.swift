@@ -4,13 +4,8 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
 @testable import CampaignMockSOAP
-@testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
 /// Posts SOAP envelopes to a server and reads the replies with the project's XML reader.

@@ -4,10 +4,6 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
 @testable import CampaignMockSOAP
 @testable import CampaignMockStorage
 @testable import CampaignMockSupport

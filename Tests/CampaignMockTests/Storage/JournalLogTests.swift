@@ -3,13 +3,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
 @testable import CampaignMockSupport
 

@@ -1,13 +1,7 @@
 import Testing
 
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// A row read by a name its statement did not select, or a NOT NULL read of a NULL, is an error that
 /// names the column, never an empty value.

@@ -1,14 +1,6 @@
 import Testing
 
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// A new database is made from ``Schema/current``, an existing one is brought up to date by the
 /// migrations: both must end with the same schema.

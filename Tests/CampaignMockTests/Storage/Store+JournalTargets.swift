@@ -1,10 +1,5 @@
-@testable import CampaignMock
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
 @testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 extension Store {
     /// The target of every journal entry, oldest first, read page by page.

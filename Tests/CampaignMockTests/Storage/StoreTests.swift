@@ -4,15 +4,8 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 private func record(_ target: String) -> JournalRecord {
     JournalRecord(

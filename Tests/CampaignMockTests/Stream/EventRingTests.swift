@@ -4,15 +4,9 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
 @testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// What a stream sent, collected straight from its ``ResponseStream`` (no connection in between).
 private final class Collected: Sendable {

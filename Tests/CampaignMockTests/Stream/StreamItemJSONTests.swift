@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CampaignMock
-@testable import CampaignMockAdmin
 @testable import CampaignMockModel
-@testable import CampaignMockRecording
 @testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
 @testable import CampaignMockSupport
 

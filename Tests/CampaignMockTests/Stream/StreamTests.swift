@@ -1,18 +1,11 @@
+import CampaignMock
 import CampaignMockCore
+import CampaignMockModel
+import CampaignMockRuntime
 import CampaignMockTestSupport
 import Foundation
 import Synchronization
 import Testing
-
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// A `GET /_mock/stream` reader over a raw socket: decodes the chunked body and the events in it.
 final class StreamReader: @unchecked Sendable {

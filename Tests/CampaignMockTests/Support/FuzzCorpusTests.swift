@@ -2,12 +2,6 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 /// Every seed of the fuzz targets, and every crash they ever found (Fuzz/crashes/<target>-…), read
 /// again through the same entry points: a crash that comes back fails the suite.

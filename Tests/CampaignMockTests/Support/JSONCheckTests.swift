@@ -1,14 +1,6 @@
 import CampaignMockCore
 import Testing
 
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
 /// A text handed out a few bytes per read, so every window boundary of the reader is crossed.

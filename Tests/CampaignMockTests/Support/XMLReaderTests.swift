@@ -1,13 +1,5 @@
 import Testing
 
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
 @Suite struct XMLReaderTests {

@@ -1,12 +1,6 @@
 import Testing
 
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
 @testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 @Suite struct TrackingIDTests {
     struct Vector: Sendable, CustomTestStringConvertible {

@@ -1,17 +1,10 @@
+import CampaignMock
 import CampaignMockCore
+import CampaignMockModel
+import CampaignMockStorage
 import CampaignMockTestSupport
 import Foundation
 import Testing
-
-@testable import CampaignMock
-@testable import CampaignMockAdmin
-@testable import CampaignMockMobile
-@testable import CampaignMockModel
-@testable import CampaignMockRecording
-@testable import CampaignMockRuntime
-@testable import CampaignMockSOAP
-@testable import CampaignMockStorage
-@testable import CampaignMockSupport
 
 extension TestServer {
     /// Records an issued message for the device with `token`, as the push composer does.
