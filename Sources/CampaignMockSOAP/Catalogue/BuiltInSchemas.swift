@@ -1,6 +1,6 @@
 import CampaignMockCore
 
-/// The schema documents in `SOAP/Schemas/`, as SwiftPM embeds them (`PackageResources`). A document
+/// The schema documents in `Schemas/`, as SwiftPM embeds them (`PackageResources`). A document
 /// added there must be listed here; a test checks that every file is.
 enum BuiltInSchemas {
     static let documents: [[UInt8]] = [

@@ -68,6 +68,12 @@ struct InProcessServerTests {
             of: #"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?Z"#, with: "TIME", options: .regularExpression)
     }
 
+    #if os(Linux)
+        static let isLinux = true
+    #else
+        static let isLinux = false
+    #endif
+
     @Test func theTestsReadTheSameAnswers() throws {
         let (live, local) = try Self.servers()
         for exchange in Self.exchanges {
@@ -88,7 +94,10 @@ struct InProcessServerTests {
 
     /// The journal keeps a Campaign request's headers as they arrived: URLSession's and the harness's are
     /// the same, but for the User-Agent's product and the port in Host.
-    @Test func theServerSeesTheSameRequests() throws {
+    /// The harness writes the headers and the errors of Linux's URLSession (libcurl), which this machine
+    /// checked; macOS's URLSession sends other headers and reports a dropped connection otherwise.
+    @Test(.enabled(if: Self.isLinux, "the harness imitates Linux's URLSession"))
+    func theServerSeesTheSameRequests() throws {
         let (live, local) = try Self.servers()
         for exchange in Self.exchanges where !exchange.path.hasPrefix("/_mock") {
             _ = try live.request(exchange.method, exchange.path, body: exchange.body, headers: exchange.headers)
@@ -115,7 +124,7 @@ struct InProcessServerTests {
     }
 
     /// A fault that drops or resets the connection: URLSession throws, and so does the harness, alike.
-    @Test(arguments: ["drop", "reset"])
+    @Test(.enabled(if: Self.isLinux, "the harness imitates Linux's URLSession"), arguments: ["drop", "reset"])
     func aDroppedOrResetConnectionThrowsURLSessionsError(_ action: String) throws {
         let (live, local) = try Self.servers()
         func error(_ server: some TestServer) throws -> URLError.Code? {

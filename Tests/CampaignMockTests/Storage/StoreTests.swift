@@ -174,7 +174,8 @@ struct StoreTests {
     /// The stream and the waiters get the registration the writer made, not one read back: it must be the
     /// same value a read gives, for a new device, a changed one and an unchanged one.
     @Test func aRegistrationAsWrittenIsTheRegistrationAsRead() throws {
-        let store = try Store(path: nil)
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3")
         defer { store.close() }
         try store.writeAndWait {
             try $0.insertApplication(Application(name: "A", platform: .android, integrationKey: "k"))
@@ -222,7 +223,8 @@ struct StoreTests {
     /// The stream gets a tracking hit from what the writer wrote, with the device its message was issued
     /// for: the same event a read gives, linked or not.
     @Test func aHitAsWrittenIsTheHitAsRead() throws {
-        let store = try Store(path: nil)
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3")
         defer { store.close() }
         try store.writeAndWait { try $0.insertApplication(Application(name: "A", platform: .ios, integrationKey: "k")) }
         let application = try #require(try store.application(key: "k"))
