@@ -39,7 +39,8 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
 /// The server's targets, for the executables and tests that build on all of it.
 let serverTargets: [Target.Dependency] = [
     "CampaignMock", "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-    "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording", "CampaignMockCore",
+    "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording", "CampaignMockDelivery",
+    "CampaignMockCore",
 ]
 
 let package = Package(
@@ -112,12 +113,21 @@ let package = Package(
             resources: [.embedInCode("Schemas")],
             swiftSettings: swiftSettings
         ),
+        // Composed pushes taken out of the mock: APNs and FCM, simulators and emulators.
+        .target(
+            name: "CampaignMockDelivery",
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
+                "CampaignMockCore",
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The admin API (`/_mock/`, its OpenAPI description) and the console's web files, embedded.
         .target(
             name: "CampaignMockAdmin",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockMobile", "CampaignMockCore",
+                "CampaignMockMobile", "CampaignMockDelivery", "CampaignMockCore",
             ],
             resources: [.embedInCode("Admin/openapi.json"), .embedInCode("Console/web")],
             swiftSettings: swiftSettings
@@ -134,7 +144,7 @@ let package = Package(
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
                 "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording",
-                "CampaignMockCore",
+                "CampaignMockDelivery", "CampaignMockCore",
             ],
             swiftSettings: swiftSettings
         ),
