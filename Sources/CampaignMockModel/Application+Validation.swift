@@ -25,6 +25,60 @@ extension Application {
         guard !name.isEmpty, name.count <= 255 else {
             throw ApplicationError("the application name must be 1 to 255 characters")
         }
+        if let bundleId {
+            guard platform == .ios else {
+                throw ApplicationError("bundleId is for iOS applications; Android ones take packageName")
+            }
+            try AppIdentifier.bundleID.check(bundleId, field: "bundleId")
+        }
+        if let packageName {
+            guard platform == .android else {
+                throw ApplicationError("packageName is for Android applications; iOS ones take bundleId")
+            }
+            try AppIdentifier.packageName.check(packageName, field: "packageName")
+        }
+    }
+}
+
+/// The two reverse-DNS names an app is known by to the systems that deliver its pushes.
+public enum AppIdentifier: Sendable {
+    /// An iOS bundle id (`com.example.app`): dot-separated parts of letters, digits and `-`, at least two.
+    case bundleID
+    /// An Android package name (`com.example.app`): dot-separated parts that start with a letter, then
+    /// letters, digits and `_`, at least two.
+    case packageName
+
+    /// Whether `text` has this form.
+    public func accepts(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard text.utf8.count <= 255, parts.count >= 2 else { return false }
+        return parts.allSatisfy { part in
+            guard let first = part.first else { return false }
+            switch self {
+            case .bundleID:
+                return part.allSatisfy { Self.isLetterOrDigit($0) || $0 == UInt8(ascii: "-") }
+            case .packageName:
+                return Self.isLetter(first) && part.allSatisfy { Self.isLetterOrDigit($0) || $0 == UInt8(ascii: "_") }
+            }
+        }
+    }
+
+    /// Throws a message naming `field` unless `text` has this form.
+    public func check(_ text: String, field: String) throws(ApplicationError) {
+        guard !accepts(text) else { return }
+        let form =
+            self == .bundleID
+            ? "dot-separated letters, digits and '-'"
+            : "dot-separated parts that start with a letter, then letters, digits and '_'"
+        throw ApplicationError("\(field) '\(text.prefix(64))' is not a reverse-DNS name like com.example.app (\(form))")
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }
 

@@ -15,12 +15,21 @@ public struct Application: Sendable, Codable, Equatable {
     public var integrationKey: String
     /// A disabled application refuses registrations with `403`.
     public var enabled: Bool
+    /// iOS: the app's bundle id, the APNs topic and the target of `xcrun simctl push`.
+    public var bundleId: String?
+    /// Android: the app's package name, the target of the emulator's broadcast.
+    public var packageName: String?
 
-    public init(name: String, platform: Platform, integrationKey: String, enabled: Bool = true) {
+    public init(
+        name: String, platform: Platform, integrationKey: String, enabled: Bool = true, bundleId: String? = nil,
+        packageName: String? = nil
+    ) {
         self.name = name
         self.platform = platform
         self.integrationKey = integrationKey
         self.enabled = enabled
+        self.bundleId = bundleId
+        self.packageName = packageName
     }
 
     /// The pair started when no application is configured; the keys are documented in the README and docs/configuration.md.

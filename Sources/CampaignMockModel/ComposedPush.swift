@@ -42,6 +42,9 @@ public struct ComposedMessage: Sendable, Codable, Equatable {
     /// `_mId`, as a string in every payload.
     public var messageId: String
     public var deliveryId: String
+    /// The app's bundle id (iOS) or package name (Android), from the push or its application, when known.
+    public var bundleId: String?
+    public var packageName: String?
     /// iOS: the APNs payload, the body of an `.apns` file, and the `xcrun simctl push` line.
     public var apns: JSONValue?
     public var apnsFile: String?
@@ -53,7 +56,8 @@ public struct ComposedMessage: Sendable, Codable, Equatable {
 
     public init(
         registrationToken: String, platform: Platform, app: String, messageId: String, deliveryId: String,
-        apns: JSONValue? = nil, apnsFile: String? = nil, simctl: String? = nil, fcm: JSONValue? = nil,
+        bundleId: String? = nil, packageName: String? = nil, apns: JSONValue? = nil, apnsFile: String? = nil,
+        simctl: String? = nil, fcm: JSONValue? = nil,
         adb: [String]? = nil, tracking: Tracking
     ) {
         self.registrationToken = registrationToken
@@ -61,6 +65,8 @@ public struct ComposedMessage: Sendable, Codable, Equatable {
         self.app = app
         self.messageId = messageId
         self.deliveryId = deliveryId
+        self.bundleId = bundleId
+        self.packageName = packageName
         self.apns = apns
         self.apnsFile = apnsFile
         self.simctl = simctl

@@ -22,9 +22,10 @@ public struct PushRequest: Sendable, Codable, Equatable {
     /// Free keys copied into the payload (as strings).
     public var variables: [String: String]?
     public var idStyle: MessageIDStyle?
-    /// The app's bundle id, for the `.apns` file's `Simulator Target Bundle` and the simctl line.
+    /// The app's bundle id, for the `.apns` file's `Simulator Target Bundle` and the simctl line; the
+    /// application's `bundleId` when not given.
     public var bundleId: String?
-    /// The Android package, for the adb lines.
+    /// The Android package, for the adb lines; the application's `packageName` when not given.
     public var androidPackage: String?
 
     public init(
@@ -65,6 +66,12 @@ public struct PushRequest: Sendable, Codable, Equatable {
         if let badge, badge < 0 { throw PushError("badge must be 0 or more") }
         for reserved in ["aps", "_mId", "_dId"] where variables?[reserved] != nil {
             throw PushError("variable '\(reserved)' is set by the mock")
+        }
+        do throws(ApplicationError) {
+            if let bundleId { try AppIdentifier.bundleID.check(bundleId, field: "bundleId") }
+            if let androidPackage { try AppIdentifier.packageName.check(androidPackage, field: "androidPackage") }
+        } catch {
+            throw PushError(error.message)
         }
     }
 }

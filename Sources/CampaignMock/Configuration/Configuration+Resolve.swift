@@ -68,7 +68,8 @@ extension Configuration {
     }
 
     /// Reads a JSON config file. `apps` may be a `PLATFORM:KEY[:NAME]` list in a string, or an array of
-    /// such strings or of `{"platform", "integrationKey", "name", "enabled"}` objects.
+    /// such strings or of `{"platform", "integrationKey", "name", "enabled", "bundleId", "packageName"}`
+    /// objects.
     private static func fileContents(_ contents: [UInt8], path: String) throws(ConfigurationError) -> FileContents {
         if let problem = JSONCheck.problem(in: contents) {
             throw ConfigurationError("\(path): \(problem)")
@@ -158,7 +159,9 @@ extension Configuration {
     }
 
     private static func application(_ fields: [String: JSONValue], source: String) throws -> Application {
-        if let field = Set(fields.keys).subtracting(["platform", "integrationKey", "name", "enabled"]).sorted().first {
+        if let field = Set(fields.keys).subtracting([
+            "platform", "integrationKey", "name", "enabled", "bundleId", "packageName",
+        ]).sorted().first {
             throw ConfigurationError("\(source): unknown field '\(field)'")
         }
         guard case .string(let platformName)? = fields["platform"], let platform = Platform(rawValue: platformName),
@@ -177,6 +180,13 @@ extension Configuration {
         case .bool(let enabled)?: application.enabled = enabled
         case nil: break
         default: throw ConfigurationError("\(source): enabled must be true or false")
+        }
+        for (field, path) in [("bundleId", \Application.bundleId), ("packageName", \Application.packageName)] {
+            switch fields[field] {
+            case .string(let name)?: application[keyPath: path] = name
+            case nil: break
+            default: throw ConfigurationError("\(source): \(field) must be a string")
+            }
         }
         try application.validate()
         return application

@@ -27,6 +27,8 @@ extension AdminAPI {
         let platform: String
         let integrationKey: String
         let enabled: Bool?
+        let bundleId: String?
+        let packageName: String?
     }
 
     private func addApplication(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -36,12 +38,9 @@ extension AdminAPI {
         }
         let application = Application(
             name: body.name ?? Application.defaultName(platform, body.integrationKey), platform: platform,
-            integrationKey: body.integrationKey, enabled: body.enabled ?? true)
-        do {
-            try application.validate()
-        } catch {
-            throw AdminError(.badRequest, error.message)
-        }
+            integrationKey: body.integrationKey, enabled: body.enabled ?? true, bundleId: body.bundleId,
+            packageName: body.packageName)
+        try Self.validate(application)
         do {
             try store.writeAndWait { try $0.insertApplication(application) }
         } catch let conflict as StoreConflict {
@@ -51,22 +50,44 @@ extension AdminAPI {
         return AdminResponse.json(.created, application)
     }
 
+    /// `PUT /_mock/apps/{key}`: the fields given change; `""` clears `bundleId` or `packageName`.
     private struct ApplicationChange: Codable {
         let name: String?
         let enabled: Bool?
+        let bundleId: String?
+        let packageName: String?
+
+        func apply(to application: inout Application) {
+            application.name = name ?? application.name
+            application.enabled = enabled ?? application.enabled
+            if let bundleId { application.bundleId = bundleId.isEmpty ? nil : bundleId }
+            if let packageName { application.packageName = packageName.isEmpty ? nil : packageName }
+        }
     }
 
     private func updateApplication(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
         let key = parameters["key"] ?? ""
         let change = try AdminResponse.decode(ApplicationChange.self, from: request)
-        if let name = change.name, name.isEmpty || name.count > 255 {
-            throw AdminError(.badRequest, "the application name must be 1 to 255 characters")
+        let updated = try store.writeAndWait { transaction -> Application in
+            guard var application = try transaction.reader.application(key: key)?.application else {
+                throw AdminError(.notFound, "no application with integration key '\(key)'")
+            }
+            change.apply(to: &application)
+            try Self.validate(application)
+            _ = try transaction.updateApplication(application)
+            return application
         }
-        guard try store.writeAndWait({ try $0.updateApplication(key: key, name: change.name, enabled: change.enabled) })
-        else { throw AdminError(.notFound, "no application with integration key '\(key)'") }
-        let updated = try store.read { try $0.application(key: key) }
-        if let application = updated?.application { stream.publish(.app, application, facts: [.app: key]) }
-        return AdminResponse.json(.ok, updated?.application)
+        stream.publish(.app, updated, facts: [.app: key])
+        return AdminResponse.json(.ok, updated)
+    }
+
+    /// ``Application/validate()``, answered as `400`.
+    private static func validate(_ application: Application) throws(AdminError) {
+        do {
+            try application.validate()
+        } catch {
+            throw AdminError(.badRequest, error.message)
+        }
     }
 
     private func deleteApplication(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {

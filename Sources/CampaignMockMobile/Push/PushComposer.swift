@@ -34,6 +34,7 @@ package enum PushComposer {
                 file = .object(fields)
             }
             let name = "campaign-mock-\(messageID).apns"
+            message.bundleId = request.bundleId
             message.apns = payload
             message.apnsFile = JSONText.pretty(file)
             message.simctl = "xcrun simctl push booted \(request.bundleId ?? "YOUR.BUNDLE.ID") \(name)"
@@ -42,6 +43,7 @@ package enum PushComposer {
             message.fcm = .object([
                 "message": .object(["token": .string(device.token), "data": .object(data.mapValues { .string($0) })])
             ])
+            message.packageName = request.androidPackage
             message.adb = adb(request, data: data)
         }
         return message

@@ -16,7 +16,9 @@ package enum Schema {
             name TEXT NOT NULL,
             platform TEXT NOT NULL CHECK (platform IN ('ios', 'android')),
             enabled INTEGER NOT NULL DEFAULT 1,
-            created_at INTEGER NOT NULL
+            created_at INTEGER NOT NULL,
+            bundle_id TEXT,
+            package_name TEXT
         );
         CREATE TABLE store_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
         CREATE TABLE devices (
@@ -400,6 +402,14 @@ package enum Schema {
             name: "0014-devices-by-last-registration",
             sql: """
                 CREATE INDEX devices_updated ON devices (updated_at);
+                """),
+        // An application's bundle id (iOS) or package name (Android), set once: the simulator and emulator
+        // targets and the APNs topic, so a push need not name them.
+        Migration(
+            name: "0015-application-bundle-id-and-package",
+            sql: """
+                ALTER TABLE applications ADD COLUMN bundle_id TEXT;
+                ALTER TABLE applications ADD COLUMN package_name TEXT;
                 """),
     ]
 }

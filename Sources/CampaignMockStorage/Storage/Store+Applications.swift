@@ -10,13 +10,13 @@ package struct StoredApplication: Sendable, Equatable {
 extension StoreReader {
     /// Every application, by name.
     package func applications() throws -> [Application] {
-        try connection.query("SELECT id, name, platform, integration_key, enabled FROM applications ORDER BY name, id")
+        try connection.query("SELECT \(Self.applicationColumns) FROM applications ORDER BY name, id")
             .map { try Self.application($0).application }
     }
 
     /// Every application with its row id.
     package func storedApplications() throws -> [StoredApplication] {
-        try connection.query("SELECT id, name, platform, integration_key, enabled FROM applications")
+        try connection.query("SELECT \(Self.applicationColumns) FROM applications")
             .map { try Self.application($0) }
     }
 
@@ -24,10 +24,13 @@ extension StoreReader {
     /// ``Store/application(key:)`` answers from memory).
     package func application(key integrationKey: String) throws -> StoredApplication? {
         try connection.query(
-            "SELECT id, name, platform, integration_key, enabled FROM applications WHERE integration_key = ?",
+            "SELECT \(Self.applicationColumns) FROM applications WHERE integration_key = ?",
             [integrationKey]
         ).first.map { try Self.application($0) }
     }
+
+    /// The columns ``application(_:)`` reads.
+    static let applicationColumns = "id, name, platform, integration_key, enabled, bundle_id, package_name"
 
     static func application(_ row: SQLiteRow) throws -> StoredApplication {
         StoredApplication(
@@ -36,7 +39,9 @@ extension StoreReader {
                 name: try row.text("name"),
                 platform: try row.value("platform", as: Platform.self),
                 integrationKey: try row.text("integration_key"),
-                enabled: try row.bool("enabled")))
+                enabled: try row.bool("enabled"),
+                bundleId: try row["bundle_id"].text,
+                packageName: try row["package_name"].text))
     }
 }
 
@@ -46,10 +51,13 @@ extension StoreTransaction {
         connection.applicationsChanged = true
         do {
             try connection.query(
-                "INSERT INTO applications (integration_key, name, platform, enabled, created_at) VALUES (?, ?, ?, ?, ?)",
+                """
+                INSERT INTO applications (integration_key, name, platform, enabled, created_at, bundle_id, package_name)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
                 [
                     application.integrationKey, application.name, application.platform.rawValue, application.enabled,
-                    Clock.wallClockMicroseconds(),
+                    Clock.wallClockMicroseconds(), application.bundleId, application.packageName,
                 ])
         } catch {
             // (A `catch … where` clause on this typed-throws call crashes the 6.3.1 compiler.)
@@ -58,27 +66,37 @@ extension StoreTransaction {
         }
     }
 
-    /// Adds the application or updates the one with its key (start-up configuration is authoritative).
+    /// Adds the application or updates the one with its key (start-up configuration is authoritative; a
+    /// bundle id or package name it does not give stays as stored, set through the admin API).
     package func upsertApplication(_ application: Application) throws {
         connection.applicationsChanged = true
         try connection.query(
             """
-            INSERT INTO applications (integration_key, name, platform, enabled, created_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO applications (integration_key, name, platform, enabled, created_at, bundle_id, package_name)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (integration_key) DO UPDATE SET name = excluded.name, platform = excluded.platform,
-                enabled = excluded.enabled
+                enabled = excluded.enabled,
+                bundle_id = coalesce(excluded.bundle_id, bundle_id),
+                package_name = coalesce(excluded.package_name, package_name)
             """,
             [
                 application.integrationKey, application.name, application.platform.rawValue, application.enabled,
-                Clock.wallClockMicroseconds(),
+                Clock.wallClockMicroseconds(), application.bundleId, application.packageName,
             ])
     }
 
-    /// Changes name and enabled state; returns false when no application has that key.
-    package func updateApplication(key: String, name: String?, enabled: Bool?) throws -> Bool {
+    /// Writes the application with `application.integrationKey` as given (name, enabled state, bundle id,
+    /// package name); returns false when no application has that key.
+    package func updateApplication(_ application: Application) throws -> Bool {
         connection.applicationsChanged = true
         try connection.query(
-            "UPDATE applications SET name = coalesce(?, name), enabled = coalesce(?, enabled) WHERE integration_key = ?",
-            [name, enabled, key])
+            """
+            UPDATE applications SET name = ?, enabled = ?, bundle_id = ?, package_name = ? WHERE integration_key = ?
+            """,
+            [
+                application.name, application.enabled, application.bundleId, application.packageName,
+                application.integrationKey,
+            ])
         return connection.changes > 0
     }
 

@@ -29,7 +29,8 @@ extension StoreTransaction {
         if let token = request.token {
             devices = try connection.query(
                 """
-                SELECT d.id, d.registration_token, a.platform, a.integration_key, a.id AS application_id
+                SELECT d.id, d.registration_token, a.platform, a.integration_key, a.id AS application_id,
+                    a.bundle_id, a.package_name
                 FROM devices d JOIN applications a ON a.id = d.application_id
                 WHERE \(DeviceLookup.byToken) AND (? IS NULL OR a.integration_key = ?)
                 AND (? IS NULL OR a.platform = ?) ORDER BY d.id
@@ -37,7 +38,8 @@ extension StoreTransaction {
         } else {
             devices = try connection.query(
                 """
-                SELECT d.id, d.registration_token, a.platform, a.integration_key, a.id AS application_id
+                SELECT d.id, d.registration_token, a.platform, a.integration_key, a.id AS application_id,
+                    a.bundle_id, a.package_name
                 FROM devices d JOIN applications a ON a.id = d.application_id
                 WHERE d.user_key = ? AND a.integration_key = ? AND (? IS NULL OR a.platform = ?) ORDER BY d.id
                 """, [request.userKey, request.app, request.platform?.rawValue, request.platform?.rawValue])
@@ -58,6 +60,10 @@ extension StoreTransaction {
         for device in devices {
             let messageID = try unusedMessageID(style)
             let platform = try device.value("platform", as: Platform.self)
+            // What the push does not name, the device's application may.
+            var request = request
+            request.bundleId = try request.bundleId ?? device["bundle_id"].text
+            request.androidPackage = try request.androidPackage ?? device["package_name"].text
             let message = try compose(
                 request, (device.text("registration_token"), platform, device.text("integration_key")), messageID,
                 deliveryID)

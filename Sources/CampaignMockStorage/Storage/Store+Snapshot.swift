@@ -52,7 +52,7 @@ extension StoreReader {
         emit(#"{"applications":"#)
         try array { after in
             try connection.query(
-                "SELECT id, name, platform, integration_key, enabled FROM applications WHERE id > ? ORDER BY id LIMIT ?",
+                "SELECT \(Self.applicationColumns) FROM applications WHERE id > ? ORDER BY id LIMIT ?",
                 [after, Int64(Self.snapshotPage)]
             ).map { (try $0.integer("id"), try Self.application($0).application) }
         }

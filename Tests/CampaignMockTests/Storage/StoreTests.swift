@@ -515,7 +515,9 @@ struct StoreTests {
         }
         #expect(try store.application(key: "k1")?.application.name == "One")
 
-        _ = try store.writeAndWait { try $0.updateApplication(key: "k1", name: nil, enabled: false) }
+        _ = try store.writeAndWait {
+            try $0.updateApplication(Application(name: "One", platform: .ios, integrationKey: "k1", enabled: false))
+        }
         #expect(try store.application(key: "k1")?.application.enabled == false)
 
         try store.writeAndWait {
