@@ -6,6 +6,7 @@ credentials both sides need (a test CA, an APNs .p8 key, a service-account JSON 
 
 See apns.py and fcm.py for what each fake checks and how it refuses.
 """
+from .apns import APNsRequest, FakeAPNs
 from .credentials import APNsKey, ServiceAccount, TestCertificates
 
-__all__ = ["APNsKey", "ServiceAccount", "TestCertificates"]
+__all__ = ["APNsKey", "APNsRequest", "FakeAPNs", "ServiceAccount", "TestCertificates"]
