@@ -1,8 +1,9 @@
 """The fake push providers (push_providers/) answer as Apple's and Google's services do: driven here by small
-clients built on the same libraries (h2 over an ssl socket for APNs), each trusting the test CA alone. The
-success paths first, then every refusal the fakes document.
+clients built on the same libraries (h2 over an ssl socket for APNs, http.client for FCM), each trusting the
+test CA alone. The success paths first, then every refusal the fakes document.
 """
 import base64
+import http.client
 import json
 import socket
 import ssl
@@ -17,7 +18,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
-from push_providers import APNsKey, FakeAPNs, ServiceAccount, TestCertificates
+from push_providers import APNsKey, FakeAPNs, FakeFCM, ServiceAccount, TestCertificates
 from push_providers import jwt
 
 TOPIC = "com.example.app"
@@ -338,6 +339,194 @@ def test_apns_says_goodbye_with_goaway_and_a_reason(apns, client, apns_key):
             client.read()
     [goaway] = [event for event in client.events if isinstance(event, h2.events.ConnectionTerminated)]
     assert json.loads(goaway.additional_data) == {"reason": "Shutdown"}
+
+
+# -- FCM --------------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def fcm(certificates, account, directory):
+    with FakeFCM(certificates, account) as fake:
+        account.write(f"{directory}/service-account.json", fake.token_uri)
+        fake.register(DEVICE)
+        yield fake
+
+
+class HTTPSClient:
+    """One keep-alive HTTPS connection to a FakeFCM."""
+
+    def __init__(self, url, certificates):
+        parts = urllib.parse.urlsplit(url)
+        self.connection = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=5,
+                                                      context=certificates.client_context())
+
+    def post(self, path, body, headers):
+        self.connection.request("POST", path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        return response.status, dict(response.getheaders()), json.loads(response.read())
+
+    def grant(self, assertion, grant_type="urn:ietf:params:oauth:grant-type:jwt-bearer"):
+        form = urllib.parse.urlencode({"grant_type": grant_type, "assertion": assertion})
+        return self.post("/token", form, {"Content-Type": "application/x-www-form-urlencoded"})
+
+    def send(self, access_token, body, project="campaign-mock-test"):
+        headers = {"Content-Type": "application/json"}
+        if access_token:
+            headers["Authorization"] = f"Bearer {access_token}"
+        return self.post(f"/v1/projects/{project}/messages:send", json.dumps(body), headers)
+
+    def access_token(self, account):
+        status, _, body = self.grant(account.assertion())
+        assert status == 200, body
+        return body["access_token"]
+
+
+@pytest.fixture
+def https(fcm, certificates):
+    connection = HTTPSClient(fcm.url, certificates)
+    yield connection
+    connection.connection.close()
+
+
+def test_fcm_grants_a_token_and_delivers_a_message_on_one_connection(fcm, https, account):
+    status, headers, grant = https.grant(account.assertion())
+    assert status == 200 and set(grant) == {"access_token", "expires_in", "token_type"}
+    assert grant["token_type"] == "Bearer" and grant["expires_in"] == 3599
+    message = {"token": DEVICE, "data": {"kind": "news"}, "notification": {"title": "Hi", "body": "There"}}
+    status, _, body = https.send(grant["access_token"], {"message": message})
+    assert status == 200 and body["name"].startswith("projects/campaign-mock-test/messages/")
+    assert https.send(grant["access_token"], {"message": {"topic": "news", "data": {}}})[0] == 200
+    assert https.send(grant["access_token"], {"message": {"condition": "'a' in topics", "data": {}},
+                                              "validate_only": True})[0] == 200
+
+    [token_request] = fcm.grants
+    assert token_request.access_token == grant["access_token"]
+    assert token_request.jwt_claims["iss"] == account.client_email and token_request.jwt_claims["aud"] == fcm.token_uri
+    assert token_request.jwt_header == {"alg": "RS256", "typ": "JWT", "kid": account.private_key_id}
+    assert [send.message.get("topic", send.message.get("token")) for send in fcm.delivered] == [DEVICE, "news"]
+    assert fcm.sends[0].message == message and fcm.sends[0].access_token == grant["access_token"]
+    assert fcm.wait_for_sends(3)[2].status == 200
+    assert fcm.connections == 1 and {request.connection for request in fcm.requests} == {1}
+    assert [request.path for request in fcm.requests][:1] == ["/token"]
+
+
+def test_fcm_token_endpoint_refusals(fcm, https, account):
+    other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    cases = [
+        ("another grant type", dict(assertion=account.assertion(), grant_type="client_credentials"),
+         "unsupported_grant_type"),
+        ("not a JWT", dict(assertion="abc"), "invalid_grant"),
+        ("signed by another key", dict(assertion=account.assertion(private_key=other_key)), "invalid_grant"),
+        ("another kid", dict(assertion=account.assertion(header={"kid": "0" * 40})), "invalid_grant"),
+        ("alg ES256", dict(assertion=".".join([jwt.b64url_encode(json.dumps(
+            {"alg": "ES256", "kid": account.private_key_id}).encode())] + account.assertion().split(".")[1:])),
+         "invalid_grant"),
+        ("another account", dict(assertion=account.assertion(claims={"iss": "x@y.iam.gserviceaccount.com"})),
+         "invalid_grant"),
+        ("another audience", dict(assertion=account.assertion(claims={"aud": "https://oauth2.googleapis.com/token"})),
+         "invalid_grant"),
+        ("two hours long", dict(assertion=account.assertion(lifetime=7200)), "invalid_grant"),
+        ("already expired", dict(assertion=account.assertion(time.time() - 7200)), "invalid_grant"),
+        ("issued in the future", dict(assertion=account.assertion(time.time() + 600)), "invalid_grant"),
+        ("no scope", dict(assertion=account.assertion(claims={"scope": None})), "invalid_scope"),
+        ("another scope", dict(assertion=account.assertion(
+            claims={"scope": "https://www.googleapis.com/auth/userinfo.email"})), "invalid_scope"),
+    ]
+    for what, arguments, error in cases:
+        status, _, body = https.grant(**arguments)
+        assert (status, body["error"]) == (400, error), what
+        assert isinstance(body["error_description"], str), what
+    status, _, body = https.post("/token", json.dumps({"assertion": account.assertion()}),
+                                 {"Content-Type": "application/json"})
+    assert (status, body["error"]) == (400, "invalid_request")
+    assert not fcm.grants and len(fcm.token_requests) == len(cases) + 1
+    # The cloud-platform scope covers FCM too.
+    assert https.grant(account.assertion(claims={"scope": "https://www.googleapis.com/auth/cloud-platform"}))[0] == 200
+
+
+def test_fcm_refuses_missing_unknown_and_expired_access_tokens(fcm, https, account):
+    message = {"message": {"token": DEVICE}}
+    for access_token in [None, "ya29.made-up"]:
+        status, headers, body = https.send(access_token, message)
+        assert (status, body["error"]["status"]) == (401, "UNAUTHENTICATED")
+        assert headers["WWW-Authenticate"].startswith("Bearer")
+    access_token = https.access_token(account)
+    assert https.send(access_token, message)[0] == 200
+    fcm.expire_access_tokens()
+    assert https.send(access_token, message)[0] == 401
+    assert https.send(https.access_token(account), message)[0] == 200
+
+
+def test_fcm_access_tokens_live_expires_in_seconds(fcm, https, account):
+    fcm.expires_in = 30
+    status, _, grant = https.grant(account.assertion())
+    assert grant["expires_in"] == 30
+    fcm.clock = lambda: time.time() + 31  # half a minute later, by the fake's clock
+    assert https.send(grant["access_token"], {"message": {"token": DEVICE}})[0] == 401
+
+
+def fcm_error(answer):
+    status, _, body = answer
+    codes = [detail.get("errorCode") for detail in body["error"].get("details", [])
+             if detail["@type"].endswith("FcmError")]
+    return status, body["error"]["status"], codes[0] if codes else None
+
+
+def test_fcm_send_refusals(fcm, https, account):
+    access_token = https.access_token(account)
+    fcm.unregister(OTHER_DEVICE)
+    cases = [
+        ("another project", dict(body={"message": {"token": DEVICE}}, project="other-project"),
+         (403, "PERMISSION_DENIED", "SENDER_ID_MISMATCH")),
+        ("not an object", dict(body=["message"]), (400, "INVALID_ARGUMENT", None)),
+        ("no message", dict(body={"validate_only": False}), (400, "INVALID_ARGUMENT", None)),
+        ("an unknown top field", dict(body={"message": {"token": DEVICE}, "priority": "high"}),
+         (400, "INVALID_ARGUMENT", None)),
+        ("an unknown message field", dict(body={"message": {"token": DEVICE, "ttl": "60s"}}),
+         (400, "INVALID_ARGUMENT", None)),
+        ("no target", dict(body={"message": {"data": {"a": "b"}}}), (400, "INVALID_ARGUMENT", None)),
+        ("two targets", dict(body={"message": {"token": DEVICE, "topic": "news"}}), (400, "INVALID_ARGUMENT", None)),
+        ("a number in data", dict(body={"message": {"token": DEVICE, "data": {"count": 12}}}),
+         (400, "INVALID_ARGUMENT", None)),
+        ("data not a map", dict(body={"message": {"token": DEVICE, "data": ["a"]}}), (400, "INVALID_ARGUMENT", None)),
+        ("a number in notification", dict(body={"message": {"token": DEVICE, "notification": {"title": 1}}}),
+         (400, "INVALID_ARGUMENT", None)),
+        ("a bad topic name", dict(body={"message": {"topic": "news!"}}), (400, "INVALID_ARGUMENT", None)),
+        ("an unregistered token", dict(body={"message": {"token": OTHER_DEVICE}}), (404, "NOT_FOUND", "UNREGISTERED")),
+        ("an unknown token", dict(body={"message": {"token": "c" * 64}}),
+         (400, "INVALID_ARGUMENT", "INVALID_ARGUMENT")),
+    ]
+    for what, arguments, expected in cases:
+        assert fcm_error(https.send(access_token, **arguments)) == expected, what
+        assert fcm.sends[-1].status == expected[0], what
+    status, _, body = https.send(access_token, {"message": {"token": DEVICE, "data": {"count": 12}}})
+    [violation] = body["error"]["details"][0]["fieldViolations"]
+    assert violation["field"] == "message.data[0].value"
+    assert [send.error_code for send in fcm.sends][-2:] == ["INVALID_ARGUMENT", "INVALID_ARGUMENT"]
+    assert fcm.sends[0].error_code == "SENDER_ID_MISMATCH" and not fcm.delivered
+
+
+def test_fcm_answers_queued_failures_then_recovers(fcm, https, account):
+    access_token = https.access_token(account)
+    message = {"message": {"token": DEVICE}}
+    fcm.fail(DEVICE, "QUOTA_EXCEEDED", retry_after=7)
+    fcm.fail(DEVICE, "UNAVAILABLE")
+    fcm.fail(DEVICE, "INTERNAL")
+    fcm.fail(DEVICE, "THIRD_PARTY_AUTH_ERROR")
+    status, headers, _ = answer = https.send(access_token, message)
+    assert fcm_error(answer) == (429, "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED") and headers["Retry-After"] == "7"
+    assert fcm_error(https.send(access_token, message)) == (503, "UNAVAILABLE", "UNAVAILABLE")
+    assert fcm_error(https.send(access_token, message)) == (500, "INTERNAL", "INTERNAL")
+    assert fcm_error(https.send(access_token, message)) == (401, "UNAUTHENTICATED", "THIRD_PARTY_AUTH_ERROR")
+    assert https.send(access_token, message)[0] == 200
+
+
+def test_fcm_serves_tls_only(fcm):
+    parts = urllib.parse.urlsplit(fcm.url)
+    plain = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+    with pytest.raises((http.client.HTTPException, ConnectionError, OSError)):
+        plain.request("POST", "/token", body="grant_type=x")
+        plain.getresponse()
+    assert not fcm.requests
 
 
 def test_jwt_base64url_is_strict():

@@ -8,5 +8,7 @@ See apns.py and fcm.py for what each fake checks and how it refuses.
 """
 from .apns import APNsRequest, FakeAPNs
 from .credentials import APNsKey, ServiceAccount, TestCertificates
+from .fcm import FakeFCM, HTTPRequest, SendRequest, TokenRequest
 
-__all__ = ["APNsKey", "APNsRequest", "FakeAPNs", "ServiceAccount", "TestCertificates"]
+__all__ = ["APNsKey", "APNsRequest", "FakeAPNs", "FakeFCM", "HTTPRequest", "SendRequest", "ServiceAccount",
+           "TestCertificates", "TokenRequest"]
