@@ -44,8 +44,9 @@ ARGS ?=
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= http-request form additional-params tracking-id soap-envelope
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
-# What the server needs to build: the SQLite and OpenSSL headers, found through pkg-config.
-SERVER_PACKAGES := libsqlite3-dev libssl-dev pkg-config
+# What the server needs to build: the SQLite, OpenSSL and nghttp2 (HTTP/2, for APNs) headers, found through
+# pkg-config.
+SERVER_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev pkg-config
 # What the tests need besides: curl, the openssl tool and ApacheBench (driven by tests) and Python's venv for the
 # project-local test environment.
 TEST_PACKAGES := curl openssl python3-venv apache2-utils
@@ -89,9 +90,9 @@ define make_venv
 		$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "python3 -m venv failed: install python3-venv"; exit 1; }; }
 endef
 
-# On macOS SQLite comes from the SDK and Package.swift reads Homebrew's openssl.pc itself: openssl@3 alone.
+# On macOS SQLite comes from the SDK and Package.swift reads Homebrew's openssl and nghttp2 .pc files itself.
 setup:
-	$(call install_packages,$(SERVER_PACKAGES),openssl@3)
+	$(call install_packages,$(SERVER_PACKAGES),openssl@3 libnghttp2)
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6.2 or newer is required: https://www.swift.org/install"; exit 1; }
 
 setup-test: setup

@@ -31,9 +31,16 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
         ? "openssl"
         : ["/opt/homebrew", "/usr/local"].map { $0 + "/opt/openssl@3/lib/pkgconfig/libcrypto.pc" }
             .first { FileManager.default.fileExists(atPath: $0) } ?? "openssl"
+    /// nghttp2 (HTTP/2 for APNs) comes from Homebrew's `libnghttp2`, found the same way.
+    let nghttp2Package: String =
+        Context.environment["PKG_CONFIG_PATH"] != nil
+        ? "libnghttp2"
+        : ["/opt/homebrew", "/usr/local"].map { $0 + "/opt/libnghttp2/lib/pkgconfig/libnghttp2.pc" }
+            .first { FileManager.default.fileExists(atPath: $0) } ?? "libnghttp2"
 #else
     let sqlitePackage: String? = "sqlite3"
     let openSSLPackage = "openssl"
+    let nghttp2Package = "libnghttp2"
 #endif
 
 /// The server's targets, for the executables and tests that build on all of it.
@@ -68,11 +75,19 @@ let package = Package(
             pkgConfig: openSSLPackage,
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // HTTP/2's framing, header compression and flow control, for the APNs client.
+        .systemLibrary(
+            name: "CNGHTTP2",
+            pkgConfig: nghttp2Package,
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]
+        ),
         .target(
             name: "CBuildInfo",
             cSettings: buildCommit.map { [.define("CAMPAIGN_MOCK_COMMIT", to: $0)] } ?? []
         ),
-        .target(name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL"], swiftSettings: swiftSettings),
+        .target(
+            name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL", "CNGHTTP2"], swiftSettings: swiftSettings
+        ),
         // The server, in layers (docs/architecture.md draws them); each depends only on the ones above it.
         // The values both the server and the test-side client speak: applications, devices, events, pushes.
         .target(name: "CampaignMockModel", swiftSettings: swiftSettings),

@@ -10,11 +10,11 @@
 # tarball holds campaign-mock, README.md and LICENSE when the repository has one.
 #
 # The binary carries everything it needs but the operating system's C library: the Swift runtime,
-# SQLite, OpenSSL (and on Linux the C++ runtime and libgcc) are linked in statically. On Linux, a
+# SQLite, OpenSSL, nghttp2 (and on Linux the C++ runtime and libgcc) are linked in statically. On Linux, a
 # directory holding only links to the static archives comes first on the linker's search path, so
-# that -lsqlite3 -lssl -lcrypto -lstdc++ find the .a files, and the build reads pkg-config files
-# that point there; on macOS SQLite is the system's (/usr/lib/libsqlite3.dylib) and OpenSSL comes
-# static from Homebrew's openssl@3 the same way. The build stops if the binary links anything else
+# that -lsqlite3 -lssl -lcrypto -lnghttp2 -lstdc++ find the .a files, and the build reads pkg-config
+# files that point there; on macOS SQLite is the system's (/usr/lib/libsqlite3.dylib) and OpenSSL and
+# nghttp2 come static from Homebrew's openssl@3 and libnghttp2 the same way. The build stops if the binary links anything else
 # (scripts/check-linkage.sh).
 #
 # Environment: SWIFT (default swift), DIST_DIR (default dist), DIST_BUILD_PATH (default .build-dist),
@@ -45,8 +45,9 @@ Linux)
     os=linux
     arch=$(uname -m)
     libdir=$(pkg-config --variable=libdir sqlite3)
-    for archive in "$libdir/libsqlite3.a" "$libdir/libssl.a" "$libdir/libcrypto.a"; do
-        [ -f "$archive" ] || { echo "dist: $archive is missing (libsqlite3-dev, libssl-dev)" >&2; exit 1; }
+    nghttp2dir=$(pkg-config --variable=libdir libnghttp2)
+    for archive in "$libdir/libsqlite3.a" "$libdir/libssl.a" "$libdir/libcrypto.a" "$nghttp2dir/libnghttp2.a"; do
+        [ -f "$archive" ] || { echo "dist: $archive is missing (libsqlite3-dev, libssl-dev, libnghttp2-dev)" >&2; exit 1; }
         ln -s "$archive" "$static/"
     done
     # The C++ runtime the Swift runtime needs, from the compiler's GCC installation (the one clang
@@ -58,6 +59,7 @@ Linux)
     ln -s "$cxx" "$static/"
     pc sqlite3 "$(pkg-config --cflags sqlite3)" -lsqlite3
     for module in openssl libssl libcrypto; do pc "$module" "$(pkg-config --cflags openssl)" -lssl -lcrypto; done
+    pc libnghttp2 "$(pkg-config --cflags libnghttp2)" -lnghttp2
     set -- -Xlinker -L"$static" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc --static-swift-stdlib
     ;;
 Darwin)
@@ -69,6 +71,10 @@ Darwin)
         ln -s "$archive" "$static/"
     done
     for module in openssl libssl libcrypto; do pc "$module" "-I$openssl/include" -lssl -lcrypto; done
+    nghttp2=$(brew --prefix libnghttp2)
+    [ -f "$nghttp2/lib/libnghttp2.a" ] || { echo "dist: $nghttp2/lib/libnghttp2.a is missing (brew install libnghttp2)" >&2; exit 1; }
+    ln -s "$nghttp2/lib/libnghttp2.a" "$static/"
+    pc libnghttp2 "-I$nghttp2/include" -lnghttp2
     # No sqlite3.pc: SQLite is the SDK's (/usr/lib/libsqlite3.dylib), never Homebrew's.
     set -- -Xlinker -L"$static"
     ;;

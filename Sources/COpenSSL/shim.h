@@ -31,6 +31,17 @@ static inline void COpenSSL_SSL_CTX_set_server_options(SSL_CTX *ctx) {
     SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_RENEGOTIATION);
 }
 
+/* A client reads responses framed by HTTP (Content-Length, chunks), so a peer that closes without
+   close_notify after its last byte, as many HTTP/1.1 servers do on "Connection: close", ends the stream
+   instead of failing it. */
+static inline void COpenSSL_SSL_CTX_set_client_options(SSL_CTX *ctx) {
+#ifdef SSL_OP_IGNORE_UNEXPECTED_EOF
+    SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
+#else
+    (void)ctx;
+#endif
+}
+
 static inline void COpenSSL_X509V3_set_ctx_nodb(X509V3_CTX *ctx) {
     X509V3_set_ctx_nodb(ctx);
 }

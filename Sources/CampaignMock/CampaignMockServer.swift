@@ -1,5 +1,6 @@
 import CampaignMockAdmin
 package import CampaignMockCore
+import CampaignMockDelivery
 import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockRecording
@@ -38,6 +39,8 @@ package final class CampaignMockServer: Sendable {
     private let retention: RetentionSweeper
     private let http: HTTPServer
     private let router: Router
+    /// What sending to real devices is configured with, for `/_mock/info`.
+    private let sending: ConsoleInfo.Sending
     /// The local CA's fingerprint with `--tls auto`, for the banner.
     package let certificateAuthorityFingerprint: String?
 
@@ -69,6 +72,17 @@ package final class CampaignMockServer: Sendable {
             throw error
         }
 
+        let sender: PushSender
+        do {
+            sender = try PushSender(settings: try configuration.providerSettings(), store: store)
+        } catch let error as ProviderSetupError {
+            store.close()
+            throw ConfigurationError(error.message)
+        } catch {
+            store.close()
+            throw error
+        }
+        sending = sender.status
         let log = AccessLog(logger: logger)
         let pipeline = EndpointPipeline(
             store: store, log: log, faults: faults, metrics: metrics, waits: waits, stream: stream)
@@ -79,7 +93,7 @@ package final class CampaignMockServer: Sendable {
                 token: configuration.adminToken,
                 hosts: HostAllowList(names: HostAllowList.names(for: configuration))),
             faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
-            pushIDStyle: configuration.pushIDStyle)
+            pushIDStyle: configuration.pushIDStyle, sender: sender)
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
         let soap = SOAPEndpoint(
             store: store,
@@ -87,7 +101,7 @@ package final class CampaignMockServer: Sendable {
                 operators: configuration.soapOperators,
                 bearerTokens: configuration.soapBearerTokens,
                 lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds),
-            pushIDStyle: configuration.pushIDStyle, server: server)
+            pushIDStyle: configuration.pushIDStyle, server: server, composed: sender.composed)
         let health = HealthPages()
         let registrations = Platform.allCases.map { [store] in RegistrationEndpoint(platform: $0, store: store) }
 
@@ -178,7 +192,8 @@ package final class CampaignMockServer: Sendable {
             adminTokenRequired: configuration.adminToken != nil, recording: configuration.recordDirectory,
             retention: ConsoleInfo.Retention(
                 events: configuration.retention.events, devices: configuration.retention.devices,
-                days: configuration.retention.days, journal: configuration.journalLimit))
+                days: configuration.retention.days, journal: configuration.journalLimit),
+            sending: sending)
     }
 
     /// What runs around the Campaign endpoints: the recorder (`--record`) outside the upstream proxy

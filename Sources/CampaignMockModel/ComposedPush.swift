@@ -7,6 +7,9 @@ public struct ComposedPush: Sendable, Codable, Equatable {
     public var idStyle: MessageIDStyle
     public var messages: [ComposedMessage]
     public var warnings: [String]
+    /// Every send of its messages through APNs or FCM, oldest first (only `GET /_mock/push/{id}` fills
+    /// it; the composing answer has none yet).
+    public var sends: [PushSend]?
 
     public init(
         id: Int64, createdAt: String, deliveryId: String, idStyle: MessageIDStyle, messages: [ComposedMessage],

@@ -13,6 +13,8 @@ public enum StreamEventType: String, Sendable, Codable, CaseIterable {
     case request
     /// A composed push (``ComposedPush``).
     case push
+    /// A composed message sent through APNs or FCM, with the provider's answer (``PushSend``).
+    case send
     /// A fault rule fired (the ``FaultRule``).
     case fault
     /// An application was added, changed or deleted.

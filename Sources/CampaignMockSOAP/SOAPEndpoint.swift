@@ -14,6 +14,8 @@ package struct SOAPEndpoint: Sendable {
     let pushIDStyle: MessageIDStyle
     /// Where this server listens (`nms:extAccount` describes it as an execution instance).
     let server: ServerReference
+    /// Told of every push a `PushEvent` composed, after it is stored.
+    let composed: @Sendable (ComposedPush) -> Void
 
     package func decide(_ request: HTTPRequest) throws -> EndpointResult {
         guard request.method == .post else {
@@ -235,14 +237,13 @@ package struct SOAPEndpoint: Sendable {
     private func storeEvent(_ event: RealTimeEvent, push: PushRequest?) throws(SOAPFault) -> EndpointResult {
         let style = pushIDStyle
         do {
-            let id = try store.writeAndWait { transaction in
+            let (id, composedPush) = try store.writeAndWait { transaction in
                 let id = try transaction.nextEventID()
-                if let push {
-                    _ = try transaction.createPush(push, style: style, id: id, compose: PushComposer.message)
-                }
+                let composedPush = try push.map { try transaction.createPush($0, style: style, id: id, compose: PushComposer.message) }
                 try transaction.insertEvent(event, id: id, pushID: push == nil ? nil : id)
-                return id
+                return (id, composedPush)
             }
+            if let composedPush { composed(composedPush) }
             return EndpointResult(response: plID(id), appKey: event.appKey)
         } catch let error as PushError {
             return EndpointResult(
@@ -259,9 +260,12 @@ package struct SOAPEndpoint: Sendable {
             XMLOutput.textElement("plId", String(value), attributes: [("xsi:type", "xsd:long")]))
     }
 
+    /// - Parameter composed: told of every push an event composed, once it is stored (sending it on).
     package init(
-        store: Store, sessions: SOAPSessions, pushIDStyle: MessageIDStyle, server: ServerReference
+        store: Store, sessions: SOAPSessions, pushIDStyle: MessageIDStyle, server: ServerReference,
+        composed: @escaping @Sendable (ComposedPush) -> Void = { _ in }
     ) {
+        self.composed = composed
         self.store = store
         self.sessions = sessions
         self.pushIDStyle = pushIDStyle

@@ -1,4 +1,5 @@
 package import CampaignMockCore
+package import CampaignMockDelivery
 package import CampaignMockModel
 package import CampaignMockSOAP
 package import CampaignMockStorage
@@ -76,6 +77,41 @@ package struct Configuration: Sendable, Equatable {
     package var upstreamCAFile: String?
     /// How long a SOAP session lives (Campaign's default is 24 h).
     package var soapSessionTimeoutMilliseconds = 86_400_000
+    /// Sending composed pushes through APNs and FCM, as given (`--apns-*`, `--fcm-*`, `--send-allow`);
+    /// ``providerSettings()`` checks that the parts go together.
+    package var sending = SendingInput()
+
+    /// The provider settings as given, each optional until ``providerSettings()`` puts them together.
+    package struct SendingInput: Sendable, Equatable {
+        package var apnsKeyFile: String?
+        package var apnsKeyID: String?
+        package var apnsTeamID: String?
+        package var apnsEnvironment = APNsEnvironment.sandbox
+        package var apnsURL: String?
+        package var fcmServiceAccount: String?
+        package var fcmURL: String?
+        package var caFile: String?
+        package var allowList = SendAllowList()
+        package var autoSend = false
+    }
+
+    /// What the push sender is given: APNs when its key, key id and team id are all set, FCM when its
+    /// service account is.
+    ///
+    /// - Throws: ``ConfigurationError`` for a part of APNs without the others.
+    package func providerSettings() throws(ConfigurationError) -> ProviderSettings {
+        var apns: ProviderSettings.APNs?
+        let parts = [sending.apnsKeyFile, sending.apnsKeyID, sending.apnsTeamID]
+        if let keyFile = parts[0], let keyID = parts[1], let teamID = parts[2] {
+            apns = ProviderSettings.APNs(
+                keyFile: keyFile, keyID: keyID, teamID: teamID, environment: sending.apnsEnvironment, url: sending.apnsURL)
+        } else if parts.contains(where: { $0 != nil }) {
+            throw ConfigurationError("--apns-key-file, --apns-key-id and --apns-team-id go together")
+        }
+        return ProviderSettings(
+            apns: apns, fcm: sending.fcmServiceAccount.map { ProviderSettings.FCM(serviceAccountFile: $0, url: sending.fcmURL) },
+            caFile: sending.caFile, allowList: sending.allowList, autoSend: sending.autoSend)
+    }
 
     /// How HTTPS is served.
     package enum TLSMode: Sendable, Equatable {
@@ -110,6 +146,7 @@ package struct Configuration: Sendable, Equatable {
         if http.plainHTTP && tlsMode != .off && tlsPort != 0 && tlsPort == http.address.port {
             throw ConfigurationError("--port and --tls-port must differ")
         }
+        _ = try providerSettings()
     }
 
     package init() {

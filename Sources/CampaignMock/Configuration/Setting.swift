@@ -1,4 +1,5 @@
 import CampaignMockCore
+import CampaignMockDelivery
 import CampaignMockModel
 import CampaignMockSOAP
 import CampaignMockStorage
@@ -309,6 +310,63 @@ extension Setting {
         {
             config, value in
             config.upstreamCAFile = try parse(value, as: "file path") { $0.isEmpty ? nil : $0 }
+        },
+        Setting(key: "apnsKeyFile", help: "APNs signing key (.p8 file) for sending pushes to iOS devices.") {
+            config, value in
+            config.sending.apnsKeyFile = try parse(value, as: "file path") { $0.isEmpty ? nil : $0 }
+        },
+        Setting(key: "apnsKeyId", help: "The APNs key's 10-character key id.") { config, value in
+            config.sending.apnsKeyID = try parse(value, as: "key id (10 letters and digits)") {
+                $0.count == 10 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? $0 : nil
+            }
+        },
+        Setting(key: "apnsTeamId", help: "The Apple developer team id the APNs key belongs to.") { config, value in
+            config.sending.apnsTeamID = try parse(value, as: "team id (10 letters and digits)") {
+                $0.count == 10 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? $0 : nil
+            }
+        },
+        Setting(
+            key: "apnsEnvironment",
+            help: "sandbox (default: apps run from Xcode) or production (TestFlight, App Store, ad hoc)."
+        ) { config, value in
+            config.sending.apnsEnvironment = try parse(value, as: "APNs environment (sandbox or production)") {
+                APNsEnvironment(rawValue: $0)
+            }
+        },
+        Setting(key: "apnsUrl", help: "Send APNs requests here instead of Apple's host (a local fake, a proxy).") {
+            config, value in
+            config.sending.apnsURL = try parse(value, as: "https:// URL") { $0.hasPrefix("https://") ? $0 : nil }
+        },
+        Setting(
+            key: "fcmServiceAccount",
+            help: "Firebase service account key (JSON file) for sending pushes to Android devices through FCM."
+        ) { config, value in
+            config.sending.fcmServiceAccount = try parse(value, as: "file path") { $0.isEmpty ? nil : $0 }
+        },
+        Setting(key: "fcmUrl", help: "Send FCM requests here instead of Google's host (a local fake, a proxy).") {
+            config, value in
+            config.sending.fcmURL = try parse(value, as: "https:// URL") { $0.hasPrefix("https://") ? $0 : nil }
+        },
+        Setting(key: "providerCa", help: "More CAs (PEM file) to trust for the APNs and FCM hosts.") { config, value in
+            config.sending.caFile = try parse(value, as: "file path") { $0.isEmpty ? nil : $0 }
+        },
+        Setting(
+            key: "sendAllow",
+            help: "Devices pushes may really be sent to: userKey:GLOB, token:GLOB, app:GLOB or *; none unless set.",
+            form: .repeated
+        ) { config, value in
+            let items = try parseList(value, "is not a pattern") { _ in true }
+            do {
+                config.sending.allowList = SendAllowList(try items.map { text throws(SendAllowListError) in
+                    try SendAllowList.Pattern(parsing: text)
+                })
+            } catch {
+                throw ConfigurationError("\(error)")
+            }
+        },
+        Setting(key: "autoSend", help: "Send every composed push through APNs or FCM (allow-list permitting).", form: .switch) {
+            config, value in
+            config.sending.autoSend = try parse(value, as: "boolean (true or false)", parseBool)
         },
         Setting(key: "eventLoops", help: "Event-loop threads (default: one per CPU).") { config, value in
             config.http.eventLoopCount = try parse(value, as: "count (1-64)") {

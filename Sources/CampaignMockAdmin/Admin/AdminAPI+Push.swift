@@ -1,13 +1,16 @@
 import CampaignMockCore
+import CampaignMockDelivery
 import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockStorage
 
-/// `POST /_mock/push`, `GET /_mock/push/{id}`: compose the notification a device would receive.
+/// `POST /_mock/push`, `GET /_mock/push/{id}`: compose the notification a device would receive;
+/// `POST /_mock/push/{id}/send`: send it to the real device through APNs or FCM.
 extension AdminAPI {
     func registerPush(on group: inout RouteGroup) {
         group.add(.post, "/_mock/push", respond: compose)
         group.add(.get, "/_mock/push/{id}", respond: showPush)
+        group.add(.post, "/_mock/push/{id}/send", sendPush)
     }
 
     private func compose(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -22,6 +25,7 @@ extension AdminAPI {
             let composed = try store.writeAndWait {
                 try $0.createPush(push, style: style, compose: PushComposer.message)
             }
+            sender.composed(composed)
             return AdminResponse.json(.created, composed)
         } catch let error as PushError {
             throw AdminError(error.isNotFound ? .notFound : .badRequest, error.message)
@@ -29,10 +33,30 @@ extension AdminAPI {
     }
 
     private func showPush(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        AdminResponse.json(.ok, try storedPush(parameters))
+    }
+
+    private func storedPush(_ parameters: RouteParameters) throws -> ComposedPush {
         guard let id = parameters["id"].flatMap({ Int64($0) }), let push = try store.read({ try $0.push(id: id) })
         else {
             throw AdminError(.notFound, "no push with id '\(parameters["id"] ?? "")'")
         }
-        return AdminResponse.json(.ok, push)
+        return push
+    }
+
+    /// Answers once every message is sent (or blocked), each answer stored; the sending runs on the
+    /// sender's queue, never on the thread that read the request.
+    private func sendPush(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
+        let push = try storedPush(parameters)
+        let options = request.body.isEmpty ? PushSendRequest() : try AdminResponse.decode(PushSendRequest.self, from: request)
+        if let token = options.registrationToken, !push.messages.contains(where: { $0.registrationToken == token }) {
+            throw AdminError(.notFound, "push \(push.id) has no message to token '\(token)'")
+        }
+        if let topic = options.apnsTopic, topic.isEmpty || topic.contains(where: { $0.isWhitespace || $0 == "/" }) {
+            throw AdminError(.badRequest, "apnsTopic '\(topic)' is not a bundle id")
+        }
+        sender.send(push, token: options.registrationToken, topic: options.apnsTopic) { sends in
+            reply.send(AdminResponse.json(.ok, PushSendList(sends: sends)))
+        }
     }
 }

@@ -1,4 +1,5 @@
 package import CampaignMockCore
+package import CampaignMockDelivery
 package import CampaignMockModel
 package import CampaignMockRuntime
 package import CampaignMockStorage
@@ -18,6 +19,8 @@ package struct AdminAPI: Sendable {
     let stream: EventHub
     /// The message id style of pushes that do not name one.
     let pushIDStyle: MessageIDStyle
+    /// Sends composed pushes through APNs and FCM.
+    let sender: PushSender
 
     /// The admin group's middleware, outermost first: every answer is logged and counted, and access is
     /// checked before any route runs. (Errors are answered as JSON: ``AdminError/response(for:)``.)
@@ -106,7 +109,8 @@ package struct AdminAPI: Sendable {
 
     package init(
         store: Store, log: AccessLog, startedAt: UInt64, access: AdminAccess, faults: FaultRegistry, metrics: Metrics,
-        waits: WaitRegistry, server: ServerReference, stream: EventHub, pushIDStyle: MessageIDStyle
+        waits: WaitRegistry, server: ServerReference, stream: EventHub, pushIDStyle: MessageIDStyle,
+        sender: PushSender
     ) {
         self.store = store
         self.log = log
@@ -118,5 +122,6 @@ package struct AdminAPI: Sendable {
         self.server = server
         self.stream = stream
         self.pushIDStyle = pushIDStyle
+        self.sender = sender
     }
 }

@@ -47,6 +47,13 @@ struct PushCommand: ParsableCommand {
         String?
     @Option(help: "json, apns, simctl or fcm.") var format: Format = .json
     @Option(help: "Write the output (the .apns file for simctl) here.") var out: String?
+    @Flag(
+        help: ArgumentHelp(
+            "Also send it to the devices through APNs / FCM (the server's --apns-*, --fcm-*, --send-allow).",
+            discussion: "Each send's outcome is printed to standard error; the exit code is 1 unless all were accepted."))
+    var send = false
+    @Option(name: .customLong("apns-topic"), help: "With --send: the APNs topic, instead of the app's bundle id.")
+    var apnsTopic: String?
 
     func run() throws {
         var request = PushRequest()
@@ -110,6 +117,36 @@ struct PushCommand: ParsableCommand {
         let push = try JSONDecoder().decode(ComposedPush.self, from: Data(response.body))
         for warning in push.warnings { Output.standardError("warning: \(warning)") }
         try emit(push, raw: response.text)
+        if send { try sendThrough(push, to: endpoint) }
+    }
+
+    /// `POST /_mock/push/{id}/send`, and a line per message: outcome, provider, token, explanation.
+    private func sendThrough(_ push: ComposedPush, to endpoint: HTTPClient.Endpoint) throws {
+        let options = PushSendRequest(apnsTopic: apnsTopic)
+        let response: HTTPClient.Response
+        do {
+            response = try HTTPClient.send(
+                .post, "/_mock/push/\(push.id)/send", to: endpoint,
+                headers: connection.authorized([.contentType: "application/json"]),
+                body: Array(try JSONEncoder().encode(options)), timeoutSeconds: 120)
+        } catch {
+            throw CommandFailure(message: "error: \(error)", code: 1)
+        }
+        guard response.status == 200, let list = try? JSONDecoder().decode(PushSendList.self, from: Data(response.body))
+        else {
+            let reason =
+                (try? JSONDecoder().decode([String: String].self, from: Data(response.body)))?["error"] ?? response.text
+            throw CommandFailure(message: "error: sending: the server answered \(response.status): \(reason)", code: 1)
+        }
+        for sent in list.sends {
+            let detail = [sent.status.map(String.init), sent.reason, sent.providerId].compactMap { $0 }.joined(separator: " ")
+            Output.standardError(
+                "\(sent.outcome.rawValue): \(sent.provider.rawValue) token=\(sent.registrationToken)"
+                    + (detail.isEmpty ? "" : " (\(detail))") + " \(sent.explanation)")
+        }
+        if list.sends.contains(where: { $0.outcome != .accepted }) {
+            throw CommandFailure(message: "error: not every message was accepted", code: 1)
+        }
     }
 
     private func emit(_ push: ComposedPush, raw: String) throws {

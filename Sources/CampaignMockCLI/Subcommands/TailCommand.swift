@@ -154,6 +154,10 @@ struct EventPrinter {
                 "\(message["platform"]?.text ?? "") \(message["registrationToken"]?.text ?? "")"
             }
             summary = "#\(text("id")) delivery \(text("deliveryId")) to \(targets.joined(separator: ", "))"
+        case .send:
+            summary =
+                "push #\(text("pushId")) \(text("provider")) \(text("outcome")) token=\(text("registrationToken"))"
+                + (item["reason"]?.text.map { " \($0)" } ?? "")
         case .shutdown:
             summary = "the server is stopping; reconnecting when it is back"
         case .gap, .overflow:
@@ -161,7 +165,7 @@ struct EventPrinter {
         case .fault, .app, .reset, nil:
             summary = event.data
         }
-        let stamp = item["receivedAt"]?.text ?? item["updatedAt"]?.text ?? item["createdAt"]?.text ?? ""
+        let stamp = item["receivedAt"]?.text ?? item["sentAt"]?.text ?? item["updatedAt"]?.text ?? item["createdAt"]?.text ?? ""
         let time = stamp.count > 11 ? String(stamp.dropFirst(11).prefix(12)) : String(repeating: " ", count: 12)
         let kind = event.type + String(repeating: " ", count: max(0, 12 - event.type.count))
         let colours: [StreamEventType: String] = [

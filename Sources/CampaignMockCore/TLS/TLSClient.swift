@@ -19,6 +19,7 @@ package final class TLSClientContext: @unchecked Sendable {
         guard COpenSSL_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION) == 1 else {
             throw TLSError("setting the TLS versions")
         }
+        COpenSSL_SSL_CTX_set_client_options(context)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         _ = SSL_CTX_set_default_verify_paths(context)
         // OpenSSL's default is the folder of the machine it was built for (for a release binary, linked
@@ -46,12 +47,21 @@ package final class TLSClientContext: @unchecked Sendable {
 package final class TLSClientStream {
     private let ssl: OpaquePointer
 
+    /// The application protocol the server chose by ALPN (`h2`), if any.
+    package private(set) var negotiatedProtocol: String?
+
     /// Shakes hands with `host`, verifying its certificate chain and name.
     ///
+    /// - Parameter protocols: the application protocols to offer by ALPN (`["h2"]`); none when empty.
     /// - Throws: ``TLSError`` with OpenSSL's reason (an untrusted certificate, a wrong name, …).
-    package init(socket: Socket, host: String, context: TLSClientContext) throws(TLSError) {
+    package init(socket: Socket, host: String, context: TLSClientContext, protocols: [String] = []) throws(TLSError) {
         guard let ssl = SSL_new(context.handle) else { throw TLSError("SSL_new") }
         self.ssl = ssl
+        if !protocols.isEmpty {
+            // The wire form: each name preceded by its length.
+            let offer = protocols.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
+            guard SSL_set_alpn_protos(ssl, offer, UInt32(offer.count)) == 0 else { throw TLSError("offering ALPN") }
+        }
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let isAddress = bare.contains(":") || bare.allSatisfy { $0.isNumber || $0 == "." }
         if !isAddress { _ = COpenSSL_SSL_set_tlsext_host_name(ssl, bare) }
@@ -67,6 +77,12 @@ package final class TLSClientStream {
                     reason: String(cString: X509_verify_cert_error_string(verify)))
             }
             throw TLSError("the TLS handshake with \(bare)")
+        }
+        var selected: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &selected, &length)
+        if let selected, length > 0 {
+            negotiatedProtocol = String(decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
         }
     }
 

@@ -31,6 +31,25 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
     package var recording: String?
     /// What a long-lived instance keeps (`--retain-events`, `--retain-devices`, `--retain-days`; 0 is no limit).
     package var retention: Retention
+    /// Sending composed pushes to real devices: what is configured, never a credential.
+    package var sending: Sending
+
+    package struct Sending: Sendable, Codable, Equatable {
+        /// `sandbox` or `production` when APNs is configured.
+        package var apns: String?
+        /// The Firebase project when FCM is configured.
+        package var fcm: String?
+        /// The send allow-list's patterns; empty lets nothing through.
+        package var allowList: [String]
+        package var autoSend: Bool
+
+        package init(apns: String? = nil, fcm: String? = nil, allowList: [String] = [], autoSend: Bool = false) {
+            self.apns = apns
+            self.fcm = fcm
+            self.allowList = allowList
+            self.autoSend = autoSend
+        }
+    }
 
     package struct Retention: Sendable, Codable, Equatable {
         package var events: Int
@@ -51,7 +70,8 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
     package init(
         version: String, baseURL: String, httpsURL: String? = nil, deviceURLs: [DeviceURL],
         certificateAuthorityFingerprint: String? = nil, soapLogin: String, soapLogins: [String],
-        soapBearerTokens: [String], adminTokenRequired: Bool, recording: String? = nil, retention: Retention
+        soapBearerTokens: [String], adminTokenRequired: Bool, recording: String? = nil, retention: Retention,
+        sending: Sending = Sending()
     ) {
         self.version = version
         self.baseURL = baseURL
@@ -64,5 +84,6 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
         self.adminTokenRequired = adminTokenRequired
         self.recording = recording
         self.retention = retention
+        self.sending = sending
     }
 }

@@ -339,6 +339,7 @@ package final class EventHub: Sendable {
             case .registration(let notice): Self.published(notice)
             case .device(let device): Self.published(device)
             case .push(let push): Self.published(push)
+            case .send(let send): Self.published(send)
             }
         }
     }
@@ -381,6 +382,12 @@ package final class EventHub: Sendable {
         facts[.app] = push.messages.first?.app
         facts[.token] = push.messages.first?.registrationToken
         return Published(type: .push, data: Array(JSONText.compact(push).utf8), facts: facts)
+    }
+
+    private static func published(_ send: PushSend) -> Published {
+        Published(
+            type: .send, data: Array(JSONText.compact(send).utf8),
+            facts: [.app: send.app, .token: send.registrationToken])
     }
 
     private func emit(_ items: [Published]) {

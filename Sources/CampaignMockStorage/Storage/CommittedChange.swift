@@ -18,6 +18,8 @@ package enum CommittedChange: Sendable {
     case device(DeviceSubscription)
     /// A push as composed and stored.
     case push(ComposedPush)
+    /// A message of a push sent through a provider, with its answer.
+    case send(PushSend)
 }
 
 /// What a tracking hit stores, before any link.

@@ -105,6 +105,12 @@ package enum Schema {
             delivery_id TEXT NOT NULL,
             answer TEXT NOT NULL DEFAULT ''
         );
+        CREATE TABLE push_sends (
+            id INTEGER PRIMARY KEY,
+            push_id INTEGER NOT NULL REFERENCES pushes (id) ON DELETE CASCADE,
+            answer TEXT NOT NULL
+        );
+        CREATE INDEX push_sends_push ON push_sends (push_id);
         CREATE TABLE options (
             name TEXT PRIMARY KEY,
             data_type INTEGER NOT NULL,
@@ -410,6 +416,18 @@ package enum Schema {
             sql: """
                 ALTER TABLE applications ADD COLUMN bundle_id TEXT;
                 ALTER TABLE applications ADD COLUMN package_name TEXT;
+                """),
+        // A composed message sent through APNs or FCM: the provider's answer, as the API shows it (a
+        // ``PushSend`` in JSON), kept with its push and removed with it.
+        Migration(
+            name: "0016-push-sends",
+            sql: """
+                CREATE TABLE push_sends (
+                    id INTEGER PRIMARY KEY,
+                    push_id INTEGER NOT NULL REFERENCES pushes (id) ON DELETE CASCADE,
+                    answer TEXT NOT NULL
+                );
+                CREATE INDEX push_sends_push ON push_sends (push_id);
                 """),
     ]
 }

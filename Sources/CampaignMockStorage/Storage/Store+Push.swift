@@ -110,11 +110,27 @@ extension StoreTransaction {
     }
 }
 
+extension StoreTransaction {
+    /// Stores a send of one of a push's messages, for `GET /_mock/push/{id}` and the event stream.
+    /// Nothing is stored when the push is gone (a reset while the provider answered).
+    package func recordSend(_ send: PushSend) throws {
+        guard try connection.scalar("SELECT 1 FROM pushes WHERE id = ?", [send.pushId]).integer != nil else { return }
+        try connection.query(
+            "INSERT INTO push_sends (push_id, answer) VALUES (?, ?)", [send.pushId, JSONText.compact(send)])
+        record(.send(send))
+    }
+}
+
 extension StoreReader {
-    /// A push as it was answered, or nil.
+    /// A push as it was answered, with its sends so far, or nil.
     package func push(id: Int64) throws -> ComposedPush? {
-        guard let text = try connection.scalar("SELECT answer FROM pushes WHERE id = ?", [id]).text else { return nil }
-        return try? JSONDecoder().decode(ComposedPush.self, from: Data(text.utf8))
+        guard let text = try connection.scalar("SELECT answer FROM pushes WHERE id = ?", [id]).text,
+            var push = try? JSONDecoder().decode(ComposedPush.self, from: Data(text.utf8))
+        else { return nil }
+        let sends = try connection.query("SELECT answer FROM push_sends WHERE push_id = ? ORDER BY id", [id])
+            .compactMap { row in try row["answer"].text.flatMap { try? JSONDecoder().decode(PushSend.self, from: Data($0.utf8)) } }
+        push.sends = sends
+        return push
     }
 
     /// The messages issued to a device with when they were sent, received and opened (first hit of each tag).

@@ -640,6 +640,48 @@ function renderPreview() {
   }
 }
 
+/** Where each shown message's send outcome goes, by push id and token: a `send` stream event (from the
+ * button, `campaign-mock push --send` or --auto-send) fills it in. */
+const sendOutcomes = new Map();
+
+/** "Send to device" through APNs or FCM, shown when the server has that provider configured. */
+function sendBlock(push, message) {
+  const sending = (state.info && state.info.sending) || { allowList: [] };
+  const provider = message.platform === "ios" ? "apns" : "fcm";
+  const where = message.platform === "ios" ? sending.apns && `APNs ${sending.apns}` : sending.fcm && `FCM project ${sending.fcm}`;
+  const outcome = element("p", { class: "send-outcome", "data-testid": "push-send-outcome" });
+  sendOutcomes.set(`${push.id} ${message.registrationToken}`, outcome);
+  if (!where) {
+    const setting = provider === "apns" ? "--apns-key-file, --apns-key-id and --apns-team-id" : "--fcm-service-account";
+    return element("div", { class: "payload" }, element("h4", {}, "Send to the device"),
+      element("p", { class: "muted" }, `To send it to the real device through ${provider.toUpperCase()}, start the server with ${setting} and a --send-allow pattern (docs/push-on-device.md).`));
+  }
+  const button = element("button", { type: "button", "data-testid": "push-send", onclick: async () => {
+    button.disabled = true;
+    outcome.textContent = "Sending…";
+    try {
+      const { sends } = await api(`/_mock/push/${push.id}/send`, { method: "POST", body: { registrationToken: message.registrationToken } });
+      for (const sent of sends) showSend(sent);
+    } catch (failure) {
+      outcome.textContent = failure.message;
+    } finally {
+      button.disabled = false;
+    }
+  } }, `Send to device (${where})`);
+  const allow = sending.allowList.length ? `Allow-list: ${sending.allowList.join(", ")}.` : "The allow-list is empty: nothing will be sent until --send-allow lets this device through.";
+  return element("div", { class: "payload" }, element("h4", {}, "Send to the device"), element("p", { class: "muted" }, allow),
+    element("div", { class: "row" }, button), outcome);
+}
+
+/** Shows a send's outcome beside its message, if that push is on screen. */
+function showSend(sent) {
+  const outcome = sendOutcomes.get(`${sent.pushId} ${sent.registrationToken}`);
+  if (!outcome) return;
+  const detail = [sent.status, sent.reason, sent.providerId].filter((part) => part !== undefined).join(" ");
+  outcome.dataset.outcome = sent.outcome;
+  outcome.replaceChildren(element("strong", {}, `${sent.outcome}${detail ? ` (${detail})` : ""}: `), sent.explanation);
+}
+
 /** Sends the tracking hit the SDK would send for `path` (`/r/?id=…`), as the app would. */
 async function simulate(path, button) {
   const response = await fetch(path);
@@ -674,6 +716,7 @@ async function composePush(event) {
       if (message.simctl) blocks.push(codeBlock("simctl command", message.simctl));
       if (message.fcm) blocks.push(codeBlock(`FCM HTTP v1 message (${label})`, JSON.stringify(message.fcm, null, 2), `campaign-mock-${message.messageId}-fcm.json`));
       if (message.adb) blocks.push(codeBlock("adb", message.adb.join("\n")));
+      blocks.push(sendBlock(push, message));
     }
     $("#payloads").replaceChildren(...blocks);
     $("#push-result").hidden = false;
@@ -768,6 +811,7 @@ function connect() {
   }
   handle("request", (item) => lists.requests.live(item));
   handle("push", (item) => { for (const message of item.messages || []) drawerChanged(message.registrationToken); });
+  handle("send", (item) => showSend(item));
   handle("fault", () => loadFaults());
   handle("app", () => loadApps());
   for (const type of ["reset", "gap"]) handle(type, () => loadEverything());

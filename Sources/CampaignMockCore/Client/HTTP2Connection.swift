@@ -1,0 +1,304 @@
+import CNGHTTP2
+
+/// A blocking HTTP/2 client connection over TLS (ALPN `h2`), for requests sent one after another, such
+/// as APNs wants: one long-lived connection, a stream per request. The framing, header compression and
+/// flow control are nghttp2's; this type moves its bytes through ``TLSClientStream``.
+///
+/// Not thread-safe: one caller at a time (the owner serialises its sends).
+package final class HTTP2Connection {
+    /// What one request got back.
+    package struct Response: Sendable, Equatable {
+        package var status: Int
+        /// Lowercase names, in the order received (pseudo-headers excluded).
+        package var headers: [HTTPHeaderField]
+        package var body: [UInt8]
+
+        /// The first value of `name` (lowercase).
+        package func header(_ name: String) -> String? {
+            headers.first { $0.name == name }?.value
+        }
+    }
+
+    /// A header of a request or response.
+    package struct HTTPHeaderField: Sendable, Equatable {
+        package var name: String
+        package var value: String
+
+        package init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Whether the connection can take another request: false after a GOAWAY, an error or a close.
+    package var isUsable: Bool { session != nil && !exchange.goingAway }
+    /// When the last request finished (or the connection opened).
+    package private(set) var lastUsed = ContinuousClock.now
+
+    private let socket: Socket
+    private let tls: TLSClientStream
+    private var session: OpaquePointer?
+    private let exchange = Exchange()
+    private let authority: String
+
+    /// Connects, shakes hands offering only `h2`, and sends the connection preface.
+    ///
+    /// - Parameter timeoutSeconds: for the connection, and for each read and write after it.
+    /// - Throws: ``HTTP2Error`` when the host cannot be reached, TLS fails, or the server does not speak HTTP/2.
+    package init(host: String, port: UInt16, context: TLSClientContext, timeoutSeconds: Int) throws(HTTP2Error) {
+        authority = port == 443 ? host : "\(host):\(port)"
+        do {
+            socket = try Socket.connect(host: host, port: port, timeoutSeconds: timeoutSeconds)
+        } catch {
+            throw HTTP2Error("cannot connect to \(host):\(port): \(error)", processed: false)
+        }
+        do {
+            tls = try TLSClientStream(socket: socket, host: host, context: context, protocols: ["h2"])
+        } catch {
+            socket.close()
+            throw HTTP2Error("TLS with \(host):\(port): \(error)", processed: false)
+        }
+        guard tls.negotiatedProtocol == "h2" else {
+            tls.close()
+            socket.close()
+            throw HTTP2Error("\(host):\(port) does not offer HTTP/2 (ALPN h2)", processed: false)
+        }
+        session = Self.makeSession(exchange)
+        guard let session else {
+            close()
+            throw HTTP2Error("setting up HTTP/2", processed: false)
+        }
+        // No server push; the rest stays at the protocol's defaults.
+        var settings = nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0)
+        guard nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, 1) == 0 else {
+            close()
+            throw HTTP2Error("setting up HTTP/2", processed: false)
+        }
+        try flush()
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Sends a request and waits for its whole response.
+    ///
+    /// - Parameter headers: regular headers, lowercase names; the pseudo-headers are added here.
+    /// - Throws: ``HTTP2Error``; its `processed` is false when the server certainly did not act on the
+    ///   request (refused before it was sent, or a GOAWAY that excluded its stream), so it may be retried.
+    package func send(
+        _ method: String, _ path: String, headers: [HTTPHeaderField], body: [UInt8]
+    ) throws(HTTP2Error) -> Response {
+        guard let session, !exchange.goingAway else {
+            throw HTTP2Error("the connection is closed", processed: false)
+        }
+        let fields =
+            [
+                HTTPHeaderField(":method", method), HTTPHeaderField(":scheme", "https"),
+                HTTPHeaderField(":authority", authority), HTTPHeaderField(":path", path),
+            ] + headers
+        let bodySource = UnsafeMutablePointer<CNGHTTP2_body>.allocate(capacity: 1)
+        let bodyBytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(body.count, 1))
+        _ = bodyBytes.initialize(from: body)
+        bodySource.initialize(to: CNGHTTP2_body(bytes: UnsafePointer(bodyBytes.baseAddress), length: body.count, offset: 0))
+        defer {
+            // nghttp2 may still point at the body while the session lives: an unfinished exchange ends it.
+            if exchange.current != nil { close() }
+            bodySource.deallocate()
+            bodyBytes.deallocate()
+        }
+        let stream = Self.submit(session, fields, body: body.isEmpty ? nil : bodySource)
+        guard stream > 0 else {
+            throw HTTP2Error("sending the request: \(String(cString: nghttp2_strerror(stream)))", processed: false)
+        }
+        exchange.begin(stream)
+        try run(until: stream)
+        lastUsed = .now
+        return try exchange.finish()
+    }
+
+    /// Ends the connection; later sends throw.
+    package func close() {
+        guard let session else { return }
+        _ = nghttp2_session_terminate_session(session, UInt32(NGHTTP2_NO_ERROR.rawValue))
+        try? flush()
+        nghttp2_session_del(session)
+        self.session = nil
+        exchange.current = nil
+        tls.close()
+        socket.close()
+    }
+
+    // MARK: - Moving bytes
+
+    /// Writes and reads until `stream` has closed.
+    private func run(until stream: Int32) throws(HTTP2Error) {
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            try flush()
+            if exchange.current?.closed == true { return }
+            guard let session, nghttp2_session_want_read(session) != 0 else {
+                throw HTTP2Error("the server ended the connection before answering", processed: true)
+            }
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { raw throws(TLSError) in try tls.read(into: raw) }
+            } catch {
+                throw HTTP2Error("reading the answer: \(error)", processed: true)
+            }
+            guard count > 0 else {
+                throw HTTP2Error("no answer: the connection closed or timed out", processed: true)
+            }
+            let consumed = buffer.withUnsafeBytes { CNGHTTP2_mem_recv(session, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count) }
+            guard consumed >= 0 else {
+                throw HTTP2Error("the server broke the HTTP/2 protocol: \(String(cString: nghttp2_strerror(Int32(consumed))))", processed: true)
+            }
+        }
+    }
+
+    /// Sends whatever nghttp2 has queued (the preface, settings, acknowledgements, requests).
+    private func flush() throws(HTTP2Error) {
+        guard let session else { return }
+        while true {
+            var data: UnsafePointer<UInt8>?
+            let count = CNGHTTP2_mem_send(session, &data)
+            guard count >= 0 else {
+                throw HTTP2Error("HTTP/2: \(String(cString: nghttp2_strerror(Int32(count))))", processed: false)
+            }
+            guard count > 0, let data else { return }
+            do {
+                try tls.writeAll(Array(UnsafeBufferPointer(start: data, count: count)))
+            } catch {
+                throw HTTP2Error("sending over TLS: \(error)", processed: false)
+            }
+        }
+    }
+
+    private static func submit(_ session: OpaquePointer, _ fields: [HTTPHeaderField], body: UnsafeMutablePointer<CNGHTTP2_body>?) -> Int32 {
+        // nghttp2 copies names and values during the call, so one buffer that lives through it is enough.
+        let text = fields.flatMap { Array($0.name.utf8) + Array($0.value.utf8) }
+        return text.withUnsafeBufferPointer { bytes in
+            let base = UnsafeMutablePointer(mutating: bytes.baseAddress)
+            var offset = 0
+            var entries: [nghttp2_nv] = []
+            for field in fields {
+                let nameLength = field.name.utf8.count
+                let valueLength = field.value.utf8.count
+                entries.append(
+                    nghttp2_nv(
+                        name: base.map { $0 + offset }, value: base.map { $0 + offset + nameLength }, namelen: nameLength,
+                        valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                offset += nameLength + valueLength
+            }
+            return CNGHTTP2_submit_request(session, entries, entries.count, body)
+        }
+    }
+
+    // MARK: - nghttp2's callbacks
+
+    private static func makeSession(_ exchange: Exchange) -> OpaquePointer? {
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, context in
+            guard let frame, let name, let value, let context else { return 0 }
+            let field = HTTPHeaderField(
+                String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
+                String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+            Exchange.of(context).received(field, on: CNGHTTP2_frame_stream_id(frame))
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, length, context in
+            guard let data, let context else { return 0 }
+            Exchange.of(context).received(UnsafeBufferPointer(start: data, count: length), on: stream)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, context in
+            guard let context else { return 0 }
+            Exchange.of(context).closed(stream, errorCode: errorCode)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, context in
+            guard let frame, let context else { return 0 }
+            if CNGHTTP2_frame_is_goaway(frame) != 0 { Exchange.of(context).goingAway = true }
+            return 0
+        }
+        var session: OpaquePointer?
+        guard nghttp2_session_client_new(&session, callbacks, Unmanaged.passUnretained(exchange).toOpaque()) == 0
+        else { return nil }
+        return session
+    }
+}
+
+/// What the callbacks collect for the request in flight. The connection holds it for the session's life.
+private final class Exchange {
+    struct Current {
+        var stream: Int32
+        var status: Int?
+        var headers: [HTTP2Connection.HTTPHeaderField] = []
+        var body: [UInt8] = []
+        var closed = false
+        var errorCode: UInt32 = 0
+    }
+
+    var current: Current?
+    /// A GOAWAY arrived: no new streams.
+    var goingAway = false
+
+    static func of(_ context: UnsafeMutableRawPointer) -> Exchange {
+        Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    func begin(_ stream: Int32) {
+        current = Current(stream: stream)
+    }
+
+    func received(_ field: HTTP2Connection.HTTPHeaderField, on stream: Int32) {
+        guard current?.stream == stream else { return }
+        if field.name == ":status" {
+            current?.status = Int(field.value)
+        } else if !field.name.hasPrefix(":") {
+            current?.headers.append(field)
+        }
+    }
+
+    func received(_ data: UnsafeBufferPointer<UInt8>, on stream: Int32) {
+        guard current?.stream == stream else { return }
+        current?.body.append(contentsOf: data)
+    }
+
+    func closed(_ stream: Int32, errorCode: UInt32) {
+        guard current?.stream == stream else { return }
+        current?.closed = true
+        current?.errorCode = errorCode
+    }
+
+    /// The response of the finished exchange.
+    func finish() throws(HTTP2Error) -> HTTP2Connection.Response {
+        guard let done = current else { throw HTTP2Error("no request in flight", processed: false) }
+        current = nil
+        if let status = done.status {
+            return HTTP2Connection.Response(status: status, headers: done.headers, body: done.body)
+        }
+        // Closed without an answer: REFUSED_STREAM (also what a GOAWAY gives the streams it excludes)
+        // promises the request was not processed.
+        let refused = done.errorCode == NGHTTP2_REFUSED_STREAM.rawValue
+        throw HTTP2Error(
+            "the server reset the stream (\(String(cString: nghttp2_http2_strerror(done.errorCode))))",
+            processed: !refused)
+    }
+}
+
+/// Why an HTTP/2 exchange failed.
+package struct HTTP2Error: Error, CustomStringConvertible {
+    package let message: String
+    /// False when the server certainly did not act on the request: it may be sent again.
+    package let processed: Bool
+
+    package init(_ message: String, processed: Bool) {
+        self.message = message
+        self.processed = processed
+    }
+
+    package var description: String { message }
+}

@@ -1,0 +1,174 @@
+import CampaignMockCore
+import CampaignMockModel
+import CampaignMockSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Sends messages through FCM's HTTP v1 API with a service account: the OAuth 2.0 JWT-bearer grant
+/// (an RS256 assertion signed with the account's key) gives an access token, kept until a minute before
+/// it expires, and each message is a `POST …/v1/projects/{project}/messages:send`.
+///
+/// Used by one thread at a time (``PushSender``'s queue).
+final class FCMClient {
+    /// The fields of a service account's JSON key file that the grant needs.
+    struct ServiceAccount: Decodable {
+        var type: String
+        var project_id: String
+        var private_key_id: String
+        var private_key: String
+        var client_email: String
+        var token_uri: String
+    }
+
+    let projectID: String
+    private let account: ServiceAccount
+    private let key: SigningKey
+    private let tokenEndpoint: HTTPClient.Endpoint
+    private let sendEndpoint: HTTPClient.Endpoint
+    private let tls: TLSClientContext
+    private var accessToken: (text: String, expires: ContinuousClock.Instant)?
+    private let timeoutSeconds: Int
+
+    static let scope = "https://www.googleapis.com/auth/firebase.messaging"
+
+    /// Reads the service account now, so a bad file is reported at start.
+    ///
+    /// - Throws: ``ProviderSetupError`` naming what is wrong (never the key's content).
+    init(settings: ProviderSettings.FCM, tls: TLSClientContext, timeoutSeconds: Int = 15) throws(ProviderSetupError) {
+        let file = settings.serviceAccountFile
+        guard let bytes = FileBytes.read(file) else {
+            throw ProviderSetupError("fcmServiceAccount: cannot read '\(file)'")
+        }
+        do {
+            account = try JSONDecoder().decode(ServiceAccount.self, from: Data(bytes))
+        } catch {
+            throw ProviderSetupError(
+                "fcmServiceAccount: '\(file)' is not a service account's JSON key (it needs type, project_id, "
+                    + "private_key_id, private_key, client_email and token_uri)")
+        }
+        guard account.type == "service_account" else {
+            throw ProviderSetupError("fcmServiceAccount: '\(file)' has type '\(account.type)', not service_account")
+        }
+        do {
+            key = try SigningKey(pem: Array(account.private_key.utf8))
+        } catch {
+            throw ProviderSetupError("fcmServiceAccount: the private_key in '\(file)' is \(error)")
+        }
+        guard key.algorithm == .rs256 else {
+            throw ProviderSetupError("fcmServiceAccount: the private_key in '\(file)' is not an RSA key")
+        }
+        do {
+            tokenEndpoint = try HTTPClient.Endpoint(url: account.token_uri, allowHTTPS: true)
+            sendEndpoint = try HTTPClient.Endpoint(url: settings.endpoint, allowHTTPS: true)
+        } catch {
+            throw ProviderSetupError("fcmServiceAccount: \(error.message)")
+        }
+        projectID = account.project_id
+        self.tls = tls
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// What FCM answered for one message.
+    struct Answer {
+        var status: Int
+        /// The message's `name` when accepted.
+        var name: String?
+        /// `errorCode` of the `FcmError` detail, else the error's `status`.
+        var reason: String?
+        var message: String?
+    }
+
+    /// Sends `message` (the composed `{"message": {...}}`).
+    ///
+    /// - Throws: ``ProviderFailure`` when no answer came (unreachable, or the token grant failed).
+    func send(_ message: [UInt8]) throws(ProviderFailure) -> Answer {
+        var response = try post(message, bearer: try bearer())
+        if response.status == 401 {
+            // A token revoked or expired early: ask for a new one, once.
+            accessToken = nil
+            response = try post(message, bearer: try bearer())
+        }
+        if response.status == 200 {
+            let accepted = try? JSONDecoder().decode(Accepted.self, from: Data(response.body))
+            return Answer(status: 200, name: accepted?.name)
+        }
+        let error = (try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)))?.error
+        let code = error?.details?.lazy.compactMap(\.errorCode).first
+        return Answer(status: response.status, reason: code ?? error?.status, message: error?.message)
+    }
+
+    private struct Accepted: Decodable { var name: String }
+    private struct ErrorBody: Decodable {
+        struct Detail: Decodable { var errorCode: String? }
+        struct Failure: Decodable {
+            var status: String?
+            var message: String?
+            var details: [Detail]?
+        }
+        var error: Failure
+    }
+
+    private func post(_ message: [UInt8], bearer: String) throws(ProviderFailure) -> HTTPClient.Response {
+        do {
+            return try HTTPClient.send(
+                .post, "/v1/projects/\(projectID)/messages:send", to: sendEndpoint,
+                headers: [.authorization: "Bearer \(bearer)", .contentType: "application/json"], body: message,
+                timeoutSeconds: timeoutSeconds, tls: tls)
+        } catch {
+            throw ProviderFailure("FCM at \(sendEndpoint.authority): \(error.message)")
+        }
+    }
+
+    private struct Assertion: Encodable {
+        var iss: String
+        var scope: String
+        var aud: String
+        var iat: Int
+        var exp: Int
+    }
+
+    private struct Grant: Decodable {
+        var access_token: String
+        var expires_in: Int
+    }
+
+    private struct GrantRefusal: Decodable {
+        var error: String
+        var error_description: String?
+    }
+
+    /// The access token, asked for anew a minute before the last one expires.
+    private func bearer() throws(ProviderFailure) -> String {
+        if let accessToken, ContinuousClock.now < accessToken.expires { return accessToken.text }
+        let now = Int(Date().timeIntervalSince1970)
+        let assertion: String
+        do {
+            assertion = try JSONWebToken.sign(
+                Assertion(iss: account.client_email, scope: Self.scope, aud: account.token_uri, iat: now, exp: now + 3600),
+                keyID: account.private_key_id, key: key)
+        } catch {
+            throw ProviderFailure("signing the OAuth assertion: \(error)")
+        }
+        let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"
+        let response: HTTPClient.Response
+        do {
+            response = try HTTPClient.send(
+                .post, "", to: tokenEndpoint, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: Array(form.utf8), timeoutSeconds: timeoutSeconds, tls: tls)
+        } catch {
+            throw ProviderFailure("the OAuth token endpoint \(tokenEndpoint.authority): \(error.message)")
+        }
+        guard response.status == 200, let grant = try? JSONDecoder().decode(Grant.self, from: Data(response.body)) else {
+            let refusal = try? JSONDecoder().decode(GrantRefusal.self, from: Data(response.body))
+            let reason = refusal.map { [$0.error, $0.error_description].compactMap { $0 }.joined(separator: ": ") }
+            throw ProviderFailure(
+                "the OAuth token endpoint refused the service account (\(response.status)\(reason.map { ", \($0)" } ?? ""))")
+        }
+        accessToken = (grant.access_token, .now + .seconds(max(grant.expires_in - 60, 0)))
+        return grant.access_token
+    }
+}

@@ -1,0 +1,170 @@
+import CampaignMockCore
+package import CampaignMockModel
+package import CampaignMockRuntime
+package import CampaignMockStorage
+import CampaignMockSupport
+import Dispatch
+import Synchronization
+
+/// Sends composed messages to real devices through APNs and FCM, off the request path: sends run one at
+/// a time on the sender's own queue, and each answer is stored with its push (and so reaches the event
+/// stream) before the caller hears of it. Only devices registered in this mock, and only those the
+/// allow-list lets through.
+package final class PushSender: Sendable {
+    /// What is configured, for `/_mock/info` and the console: no path, key or id of a credential.
+    package let status: ConsoleInfo.Sending
+    private let clients: Clients
+    private let store: Store
+    private let allowList: SendAllowList
+    private let autoSend: Bool
+    private let queue = DispatchQueue(label: "campaign-mock.push-sender")
+
+    /// Reads the credentials now, so a bad key file stops the server at start with the setting's name.
+    ///
+    /// - Throws: ``ProviderSetupError``.
+    package init(settings: ProviderSettings, store: Store) throws(ProviderSetupError) {
+        if settings.apns == nil && settings.fcm == nil {
+            clients = Clients(apns: nil, fcm: nil)
+        } else {
+            // Only then: reading the system's CAs is most of the cost of a client context.
+            let tls: TLSClientContext
+            do {
+                tls = try TLSClientContext(extraCAFile: settings.caFile)
+            } catch {
+                throw ProviderSetupError("providerCa: \(error)")
+            }
+            clients = Clients(
+                apns: try settings.apns.map { settings throws(ProviderSetupError) in
+                    try APNsClient(settings: settings, tls: tls)
+                },
+                fcm: try settings.fcm.map { settings throws(ProviderSetupError) in try FCMClient(settings: settings, tls: tls) })
+        }
+        self.store = store
+        allowList = settings.allowList
+        autoSend = settings.autoSend
+        status = ConsoleInfo.Sending(
+            apns: settings.apns?.environment.rawValue, fcm: clients.fcm?.projectID,
+            allowList: settings.allowList.patterns.map(\.description), autoSend: settings.autoSend)
+    }
+
+    /// Sends the messages of `push` — only the one to `token` when given — and hands `done` one
+    /// ``PushSend`` per message, each already stored. Runs on the sender's queue; returns at once.
+    ///
+    /// - Parameter topic: the APNs topic, instead of the application's `bundleId`.
+    package func send(
+        _ push: ComposedPush, token: String? = nil, topic: String? = nil,
+        done: @escaping @Sendable ([PushSend]) -> Void = { _ in }
+    ) {
+        queue.async { [self] in
+            let messages = push.messages.filter { token == nil || $0.registrationToken == token }
+            var sends: [PushSend] = []
+            for message in messages {
+                let send = self.send(message, of: push, topic: topic)
+                _ = try? store.writeAndWait { try $0.recordSend(send) }
+                sends.append(send)
+            }
+            done(sends)
+        }
+    }
+
+    /// Sends a push just composed when `autoSend` is on; does nothing otherwise.
+    package func composed(_ push: ComposedPush) {
+        if autoSend { send(push) }
+    }
+
+    /// Holds the provider clients; only the sender's queue uses them.
+    private final class Clients: @unchecked Sendable {
+        let apns: APNsClient?
+        let fcm: FCMClient?
+
+        init(apns: APNsClient?, fcm: FCMClient?) {
+            self.apns = apns
+            self.fcm = fcm
+        }
+    }
+
+    /// One message: the checks, then the provider. On the sender's queue.
+    private func send(_ message: ComposedMessage, of push: ComposedPush, topic: String?) -> PushSend {
+        let provider: PushProvider = message.platform == .ios ? .apns : .fcm
+        var send = PushSend(
+            pushId: push.id, messageId: message.messageId, registrationToken: message.registrationToken,
+            app: message.app, provider: provider, sentAt: "", outcome: .blocked, explanation: "")
+        func finish(_ outcome: PushSendOutcome, _ explanation: String) -> PushSend {
+            send.outcome = outcome
+            send.explanation = explanation
+            send.sentAt = HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds())
+            return send
+        }
+        let found = try? store.read { reader in
+            (
+                try reader.devices(token: message.registrationToken, applicationKey: message.app).first,
+                try reader.application(key: message.app)?.application
+            )
+        }
+        guard let (device, application) = found, let device, let application else {
+            return finish(.blocked, "Not sent: the device is no longer registered in this mock.")
+        }
+        let subject = SendAllowList.Device(userKey: device.userKey, token: device.registrationToken, app: message.app)
+        guard allowList.allows(subject) else {
+            return finish(.blocked, Self.notAllowed(subject, listEmpty: allowList.patterns.isEmpty))
+        }
+        switch provider {
+        case .apns:
+            guard let apns = clients.apns else {
+                return finish(.blocked, "Not sent: APNs is not configured (apnsKeyFile, apnsKeyId, apnsTeamId).")
+            }
+            send.destination = apns.settings.environment.rawValue
+            guard let topic = topic ?? application.bundleId else {
+                return finish(
+                    .blocked,
+                    "Not sent: APNs needs the app's bundle id as its topic. Set bundleId on the application "
+                        + "(PUT /_mock/apps/\(message.app)).")
+            }
+            guard let payload = message.apns else { return finish(.blocked, "Not sent: the message has no APNs payload.") }
+            do {
+                let answer = try apns.send(
+                    payload: Array(JSONText.compact(payload).utf8), to: message.registrationToken, topic: topic,
+                    kind: APNsPushKind(payload: payload))
+                send.status = answer.status
+                send.reason = answer.reason
+                send.providerId = answer.apnsID
+                return finish(
+                    answer.status == 200 ? .accepted : .refused,
+                    ProviderExplanation.apns(
+                        status: answer.status, reason: answer.reason, environment: apns.settings.environment, topic: topic))
+            } catch {
+                return finish(.failed, "No answer: \(error).")
+            }
+        case .fcm:
+            guard let fcm = clients.fcm else {
+                return finish(.blocked, "Not sent: FCM is not configured (fcmServiceAccount).")
+            }
+            send.destination = fcm.projectID
+            guard let body = message.fcm else { return finish(.blocked, "Not sent: the message has no FCM message.") }
+            do {
+                let answer = try fcm.send(Array(JSONText.compact(body).utf8))
+                send.status = answer.status
+                send.reason = answer.reason
+                send.providerId = answer.name
+                return finish(
+                    answer.status == 200 ? .accepted : .refused,
+                    ProviderExplanation.fcm(
+                        status: answer.status, reason: answer.reason, message: answer.message, project: fcm.projectID))
+            } catch {
+                return finish(.failed, "No answer: \(error).")
+            }
+        }
+    }
+
+    private static func notAllowed(_ device: SendAllowList.Device, listEmpty: Bool) -> String {
+        let suggestion = device.userKey.map { "userKey:\($0)" } ?? "token:\(device.token)"
+        if listEmpty {
+            return
+                "Not sent: the send allow-list is empty, so nothing goes to a real device. Let this one through with "
+                + "sendAllow '\(suggestion)' (--send-allow)."
+        }
+        return
+            "Not sent: no sendAllow pattern matches this device (userKey '\(device.userKey ?? "")', token "
+            + "'\(device.token)', app '\(device.app)'). Add one, such as '\(suggestion)'."
+    }
+}

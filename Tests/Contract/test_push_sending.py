@@ -1,0 +1,316 @@
+"""Sending composed pushes through APNs and FCM (docs/push-on-device.md), against the local fakes of
+push_providers: a real HTTP/2 + TLS APNs that verifies each ES256 provider token with the key's public half,
+and an FCM whose token endpoint verifies the RS256 assertion. Every test starts its own campaign-mock on a
+free port and its own fakes; nothing leaves this machine.
+"""
+import json
+import os
+import subprocess
+import tempfile
+import urllib.error
+import urllib.request
+
+import pytest
+
+from live_server import BINARY, LiveServer
+from push_providers import APNsKey, FakeAPNs, FakeFCM, ServiceAccount, TestCertificates
+
+IOS_TOKEN = "80f1a2b3c4d5e6f708192a3b4c5d6e7f80f1a2b3c4d5e6f708192a3b4c5d6e7f"
+ANDROID_TOKEN = "fcm-token-of-a-pixel"
+BUNDLE_ID = "com.example.app"
+
+
+def call(server, method, path, body=None):
+    """(status, JSON answer) of an admin call."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def register(server, platform, token, app, user_key="jane@example.com"):
+    form = urllib.parse.urlencode({"registrationToken": token, "mobileAppUuid": app, "userKey": user_key}).encode()
+    path = "/nms/mobile/1/registerIOS.jssp" if platform == "ios" else "/nms/mobile/1/registerAndroid.jssp"
+    with urllib.request.urlopen(server.url + path, data=form, timeout=10) as response:
+        assert response.status == 200
+
+
+def compose(server, token, **fields):
+    body = {key: value for key, value in {"token": token, "title": "Sale", "body": "20% off", **fields}.items()
+            if value is not None}
+    status, push = call(server, "POST", "/_mock/push", body)
+    assert status == 201, push
+    return push
+
+
+def send(server, push_id, **options):
+    status, answer = call(server, "POST", f"/_mock/push/{push_id}/send", options)
+    assert status == 200, answer
+    return answer["sends"]
+
+
+@pytest.fixture
+def folder():
+    with tempfile.TemporaryDirectory() as directory:
+        yield directory
+
+
+@pytest.fixture
+def certificates(folder):
+    return TestCertificates(folder)
+
+
+@pytest.fixture
+def apns_key(folder):
+    return APNsKey(folder)
+
+
+def apns_flags(apns, key, certificates, environment="sandbox"):
+    return ["--apns-key-file", key.path, "--apns-key-id", key.key_id, "--apns-team-id", key.team_id,
+            "--apns-environment", environment, "--apns-url", apns.url, "--provider-ca", certificates.ca_path]
+
+
+IOS_APP = ["--app", "ios:shop-ios", "--app", "android:shop-android"]
+
+
+def test_an_ios_push_reaches_apns_with_a_verified_token_over_one_connection(certificates, apns_key):
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "userKey:*@example.com") as server:
+        apns.register(IOS_TOKEN)
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        assert call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})[0] == 200
+        first = compose(server, IOS_TOKEN, variables={"uri": "shop://sale"})
+        [sent] = send(server, first["id"])
+        assert sent["outcome"] == "accepted", sent
+        assert sent["status"] == 200 and sent["provider"] == "apns" and sent["destination"] == "sandbox"
+        assert sent["providerId"] == apns.requests[0].apns_id
+        request = apns.requests[0]
+        assert request.headers["apns-topic"] == BUNDLE_ID
+        assert request.headers["apns-push-type"] == "alert" and request.headers["apns-priority"] == "10"
+        assert request.payload == first["messages"][0]["apns"]
+        assert request.payload["_mId"] == first["messages"][0]["messageId"]
+
+        # A silent push is a background push, priority 5; the same connection and the same token serve it.
+        silent = compose(server, IOS_TOKEN, silent=True, title=None, body=None)
+        [sent] = send(server, silent["id"])
+        assert sent["outcome"] == "accepted", sent
+        assert apns.requests[1].headers["apns-push-type"] == "background"
+        assert apns.requests[1].headers["apns-priority"] == "5"
+        assert apns.connections == 1
+        assert len(apns.provider_tokens) == 1
+
+        # The answer is stored with the push.
+        status, stored = call(server, "GET", f"/_mock/push/{first['id']}")
+        assert status == 200 and [entry["outcome"] for entry in stored["sends"]] == ["accepted"]
+
+
+def test_apns_refusals_are_stored_and_explained(certificates, apns_key):
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID], environment="production") as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates, "production"), "--send-allow", "*") as server:
+        assert call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})[0] == 200
+        # A sandbox token sent to production: APNs knows nothing of it.
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+        assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", 400, "BadDeviceToken")
+        assert "sandbox" in sent["explanation"] and "production" in sent["explanation"]
+
+        gone = "aa" * 32
+        apns.unregister(gone)
+        register(server, "ios", gone, "shop-ios")
+        [sent] = send(server, compose(server, gone)["id"])
+        assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", 410, "Unregistered")
+        assert "no longer valid" in sent["explanation"]
+
+        # A topic of another team's app.
+        apns.register(IOS_TOKEN)
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"], apnsTopic="com.other.app")
+        assert (sent["status"], sent["reason"]) == (400, "TopicDisallowed")
+        assert "com.other.app" in sent["explanation"]
+
+
+def test_an_expired_provider_token_is_signed_again_once(certificates, apns_key):
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*") as server:
+        apns.register(IOS_TOKEN)
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+        assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
+        # APNs now says the token is over an hour old (a clock that jumped): the sender signs a new one.
+        apns.expire_provider_tokens()
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+        assert sent["outcome"] == "accepted", sent
+        assert len(apns.provider_tokens) == 2
+        assert [request.status for request in apns.requests] == [200, 403, 200]
+
+
+def test_a_key_of_another_team_is_refused_as_an_invalid_provider_token(certificates, apns_key, folder):
+    # Another key under the same key id and team id, as when the .p8 file of another key was copied.
+    os.makedirs(os.path.join(folder, "other"))
+    other = APNsKey(os.path.join(folder, "other"), key_id=apns_key.key_id, team_id=apns_key.team_id)
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, other, certificates), "--send-allow", "*") as server:
+        apns.register(IOS_TOKEN)
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+        assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", 403, "InvalidProviderToken")
+        assert "key id" in sent["explanation"]
+
+
+def test_apns_closing_its_connection_is_survived(certificates, apns_key):
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*") as server:
+        apns.register(IOS_TOKEN)
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+        assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
+        apns.close_connections()
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+        assert sent["outcome"] == "accepted", sent
+        assert apns.connections == 2
+        assert len(apns.delivered) == 2
+
+
+def test_the_allow_list_and_missing_settings_block_before_anything_is_sent(certificates, apns_key):
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns:
+        apns.register(IOS_TOKEN)
+        # No allow-list: nothing goes out.
+        with LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates)) as server:
+            register(server, "ios", IOS_TOKEN, "shop-ios")
+            call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+            [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+            assert sent["outcome"] == "blocked" and "allow-list is empty" in sent["explanation"]
+        # A list that does not match this user.
+        with LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "userKey:qa-*") as server:
+            register(server, "ios", IOS_TOKEN, "shop-ios")
+            call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+            [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+            assert sent["outcome"] == "blocked" and "userKey:qa-*" not in sent["explanation"]
+            assert "no sendAllow pattern matches" in sent["explanation"]
+            # No bundle id: APNs needs a topic.
+        with LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*") as server:
+            register(server, "ios", IOS_TOKEN, "shop-ios")
+            [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+            assert sent["outcome"] == "blocked" and "bundleId" in sent["explanation"]
+        assert apns.requests == []
+    # FCM not configured.
+    with LiveServer(*IOS_APP, "--send-allow", "*") as server:
+        register(server, "android", ANDROID_TOKEN, "shop-android")
+        [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
+        assert sent["outcome"] == "blocked" and "FCM is not configured" in sent["explanation"]
+
+
+def test_an_android_push_goes_through_fcm_with_a_cached_access_token(certificates, folder):
+    account = ServiceAccount("shop-project")
+    with FakeFCM(certificates, account) as fcm:
+        key_file = account.write(os.path.join(folder, "service-account.json"), fcm.token_uri)
+        fcm.register(ANDROID_TOKEN)
+        with LiveServer(*IOS_APP, "--fcm-service-account", key_file, "--fcm-url", fcm.url,
+                        "--provider-ca", certificates.ca_path, "--send-allow", "app:shop-*") as server:
+            register(server, "android", ANDROID_TOKEN, "shop-android")
+            push = compose(server, ANDROID_TOKEN, variables={"uri": "shop://sale"})
+            [sent] = send(server, push["id"])
+            assert sent["outcome"] == "accepted", sent
+            assert sent["destination"] == "shop-project"
+            assert sent["providerId"].startswith("projects/shop-project/messages/")
+            assert fcm.delivered[0].message == push["messages"][0]["fcm"]["message"]
+            # A second send uses the same access token.
+            assert send(server, compose(server, ANDROID_TOKEN)["id"])[0]["outcome"] == "accepted"
+            assert len(fcm.grants) == 1
+            # A token FCM forgot: refused, explained.
+            fcm.unregister(ANDROID_TOKEN)
+            [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
+            assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", 404, "UNREGISTERED")
+            # An access token FCM expired early: a new grant, and the send goes through.
+            fcm.register(ANDROID_TOKEN)
+            fcm.expire_access_tokens()
+            assert send(server, compose(server, ANDROID_TOKEN)["id"])[0]["outcome"] == "accepted"
+            assert len(fcm.grants) == 2
+
+
+def test_a_service_account_the_token_endpoint_refuses_is_a_failed_send(certificates, folder):
+    account = ServiceAccount("shop-project")
+    stranger = ServiceAccount("shop-project")
+    with FakeFCM(certificates, account) as fcm:
+        # The key file of another account: its assertion does not verify.
+        key_file = stranger.write(os.path.join(folder, "stranger.json"), fcm.token_uri)
+        fcm.register(ANDROID_TOKEN)
+        with LiveServer(*IOS_APP, "--fcm-service-account", key_file, "--fcm-url", fcm.url,
+                        "--provider-ca", certificates.ca_path, "--send-allow", "*") as server:
+            register(server, "android", ANDROID_TOKEN, "shop-android")
+            [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
+            assert sent["outcome"] == "failed" and "OAuth token endpoint refused" in sent["explanation"]
+            assert fcm.delivered == []
+
+
+def test_auto_send_sends_every_composed_push(certificates, apns_key):
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*", "--auto-send") as server:
+        apns.register(IOS_TOKEN)
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+        push = compose(server, IOS_TOKEN)
+        apns.wait_for_requests(1)
+        assert apns.requests[0].payload["_mId"] == push["messages"][0]["messageId"]
+
+
+def test_the_push_command_sends_and_says_what_happened(certificates, apns_key):
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*") as server:
+        apns.register(IOS_TOKEN)
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+        done = subprocess.run([BINARY, "push", "--server", server.url, "--token", IOS_TOKEN, "--title", "Hi", "--send"],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert f"accepted: apns token={IOS_TOKEN} (200" in done.stderr
+        unknown = "bb" * 32
+        register(server, "ios", unknown, "shop-ios")
+        done = subprocess.run([BINARY, "push", "--server", server.url, "--token", unknown, "--title", "Hi", "--send"],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1
+        assert "refused: apns" in done.stderr and "BadDeviceToken" in done.stderr
+
+
+def test_credentials_never_reach_info_logs_or_state(certificates, apns_key, folder):
+    account = ServiceAccount("shop-project")
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, FakeFCM(certificates, account) as fcm:
+        key_file = account.write(os.path.join(folder, "service-account.json"), fcm.token_uri)
+        with LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--fcm-service-account", key_file,
+                        "--fcm-url", fcm.url, "--send-allow", "*", "--log-level", "debug") as server:
+            apns.register(IOS_TOKEN)
+            register(server, "ios", IOS_TOKEN, "shop-ios")
+            call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+            assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
+            status, info = call(server, "GET", "/_mock/info")
+            assert info["sending"] == {"apns": "sandbox", "fcm": "shop-project", "allowList": ["*"], "autoSend": False}
+            exported = urllib.request.urlopen(server.url + "/_mock/state", timeout=10).read().decode()
+            journal = urllib.request.urlopen(server.url + "/_mock/requests", timeout=10).read().decode()
+        output = server.process.stdout.read() if server.process.stdout else ""
+        with open(apns_key.path) as file:
+            key_body = "".join(file.read().splitlines()[1:-1])
+        secrets = [key_body[:40], account.private_key_id, apns.provider_tokens[0], key_file, apns_key.path]
+        for text in (json.dumps(info), exported, journal, output):
+            for secret in secrets:
+                assert secret not in text
+
+
+def test_a_bad_key_file_stops_the_server_at_start_with_the_setting_named(folder):
+    wrong = os.path.join(folder, "not-a-key.p8")
+    with open(wrong, "w") as file:
+        file.write("hello")
+    done = subprocess.run([BINARY, "serve", "--port", "0", "--in-memory", "--apns-key-file", wrong,
+                           "--apns-key-id", "A1B2C3D4E5", "--apns-team-id", "TEAM123456"],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0
+    assert "apnsKeyFile" in done.stderr and "hello" not in done.stderr
+    done = subprocess.run([BINARY, "serve", "--port", "0", "--in-memory", "--apns-key-file", wrong],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0 and "go together" in done.stderr
+    done = subprocess.run([BINARY, "serve", "--port", "0", "--in-memory", "--send-allow", "user:x"],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0 and "userKey:GLOB" in done.stderr
