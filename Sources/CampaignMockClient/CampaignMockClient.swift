@@ -225,6 +225,15 @@ public struct CampaignMockClient: Sendable {
         try await decode(send("GET", "/_mock/push/\(id)", expecting: [200]))
     }
 
+    /// Sends a composed push to the real devices through APNs or FCM, as the server is configured
+    /// (docs/push-on-device.md): one ``PushSend`` per message, `blocked` with the reason when the server
+    /// did not send it. Waits for the providers' answers (up to two minutes).
+    public func send(push id: Int64, only request: PushSendRequest = PushSendRequest()) async throws -> [PushSend] {
+        let list: PushSendList = try await decode(
+            send("POST", "/_mock/push/\(id)/send", body: JSONEncoder().encode(request), expecting: [200], timeout: 120))
+        return list.sends
+    }
+
     /// Sends the tracking hit the SDK sends for `path` (a push's `tracking.receive` or `.open`), as the
     /// app would: for tests that check the back end's view of a push without a device.
     public func simulateTracking(_ path: String) async throws {
@@ -365,7 +374,8 @@ extension CampaignMockClient {
             "get /_mock/ready", "post /_mock/reset", "get /_mock/wait", "get /_mock/devices",
             "get /_mock/devices/{token}", "get /_mock/events", "get /_mock/requests", "get /_mock/apps",
             "post /_mock/apps", "get /_mock/faults", "post /_mock/faults", "delete /_mock/faults",
-            "delete /_mock/faults/{id}", "post /_mock/push", "get /_mock/push/{id}", "get /_mock/state",
+            "delete /_mock/faults/{id}", "post /_mock/push", "get /_mock/push/{id}", "post /_mock/push/{id}/send",
+            "get /_mock/state",
             "put /_mock/state", "get /_mock/stream",
         ],
         leftOut: [

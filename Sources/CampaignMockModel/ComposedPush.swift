@@ -7,8 +7,7 @@ public struct ComposedPush: Sendable, Codable, Equatable {
     public var idStyle: MessageIDStyle
     public var messages: [ComposedMessage]
     public var warnings: [String]
-    /// Every send of its messages through APNs or FCM, oldest first (only `GET /_mock/push/{id}` fills
-    /// it; the composing answer has none yet).
+    /// Every send of its messages through APNs or FCM, oldest first (empty when it is composed).
     public var sends: [PushSend]?
 
     public init(

@@ -239,7 +239,9 @@ package struct SOAPEndpoint: Sendable {
         do {
             let (id, composedPush) = try store.writeAndWait { transaction in
                 let id = try transaction.nextEventID()
-                let composedPush = try push.map { try transaction.createPush($0, style: style, id: id, compose: PushComposer.message) }
+                let composedPush = try push.map {
+                    try transaction.createPush($0, style: style, id: id, compose: PushComposer.message)
+                }
                 try transaction.insertEvent(event, id: id, pushID: push == nil ? nil : id)
                 return (id, composedPush)
             }

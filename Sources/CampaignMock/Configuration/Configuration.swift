@@ -104,12 +104,14 @@ package struct Configuration: Sendable, Equatable {
         let parts = [sending.apnsKeyFile, sending.apnsKeyID, sending.apnsTeamID]
         if let keyFile = parts[0], let keyID = parts[1], let teamID = parts[2] {
             apns = ProviderSettings.APNs(
-                keyFile: keyFile, keyID: keyID, teamID: teamID, environment: sending.apnsEnvironment, url: sending.apnsURL)
+                keyFile: keyFile, keyID: keyID, teamID: teamID, environment: sending.apnsEnvironment,
+                url: sending.apnsURL)
         } else if parts.contains(where: { $0 != nil }) {
             throw ConfigurationError("--apns-key-file, --apns-key-id and --apns-team-id go together")
         }
         return ProviderSettings(
-            apns: apns, fcm: sending.fcmServiceAccount.map { ProviderSettings.FCM(serviceAccountFile: $0, url: sending.fcmURL) },
+            apns: apns,
+            fcm: sending.fcmServiceAccount.map { ProviderSettings.FCM(serviceAccountFile: $0, url: sending.fcmURL) },
             caFile: sending.caFile, allowList: sending.allowList, autoSend: sending.autoSend)
     }
 

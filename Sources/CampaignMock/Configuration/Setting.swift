@@ -357,14 +357,18 @@ extension Setting {
         ) { config, value in
             let items = try parseList(value, "is not a pattern") { _ in true }
             do {
-                config.sending.allowList = SendAllowList(try items.map { text throws(SendAllowListError) in
-                    try SendAllowList.Pattern(parsing: text)
-                })
+                config.sending.allowList = SendAllowList(
+                    try items.map { text throws(SendAllowListError) in
+                        try SendAllowList.Pattern(parsing: text)
+                    })
             } catch {
                 throw ConfigurationError("\(error)")
             }
         },
-        Setting(key: "autoSend", help: "Send every composed push through APNs or FCM (allow-list permitting).", form: .switch) {
+        Setting(
+            key: "autoSend", help: "Send every composed push through APNs or FCM (allow-list permitting).",
+            form: .switch
+        ) {
             config, value in
             config.sending.autoSend = try parse(value, as: "boolean (true or false)", parseBool)
         },

@@ -48,7 +48,8 @@ extension AdminAPI {
     /// sender's queue, never on the thread that read the request.
     private func sendPush(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
         let push = try storedPush(parameters)
-        let options = request.body.isEmpty ? PushSendRequest() : try AdminResponse.decode(PushSendRequest.self, from: request)
+        let options =
+            request.body.isEmpty ? PushSendRequest() : try AdminResponse.decode(PushSendRequest.self, from: request)
         if let token = options.registrationToken, !push.messages.contains(where: { $0.registrationToken == token }) {
             throw AdminError(.notFound, "push \(push.id) has no message to token '\(token)'")
         }

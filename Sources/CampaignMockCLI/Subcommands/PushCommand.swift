@@ -50,7 +50,8 @@ struct PushCommand: ParsableCommand {
     @Flag(
         help: ArgumentHelp(
             "Also send it to the devices through APNs / FCM (the server's --apns-*, --fcm-*, --send-allow).",
-            discussion: "Each send's outcome is printed to standard error; the exit code is 1 unless all were accepted."))
+            discussion: "Each send's outcome is printed to standard error; the exit code is 1 unless all were accepted."
+        ))
     var send = false
     @Option(name: .customLong("apns-topic"), help: "With --send: the APNs topic, instead of the app's bundle id.")
     var apnsTopic: String?
@@ -139,7 +140,8 @@ struct PushCommand: ParsableCommand {
             throw CommandFailure(message: "error: sending: the server answered \(response.status): \(reason)", code: 1)
         }
         for sent in list.sends {
-            let detail = [sent.status.map(String.init), sent.reason, sent.providerId].compactMap { $0 }.joined(separator: " ")
+            let detail = [sent.status.map(String.init), sent.reason, sent.providerId].compactMap { $0 }.joined(
+                separator: " ")
             Output.standardError(
                 "\(sent.outcome.rawValue): \(sent.provider.rawValue) token=\(sent.registrationToken)"
                     + (detail.isEmpty ? "" : " (\(detail))") + " \(sent.explanation)")

@@ -165,7 +165,8 @@ struct EventPrinter {
         case .fault, .app, .reset, nil:
             summary = event.data
         }
-        let stamp = item["receivedAt"]?.text ?? item["sentAt"]?.text ?? item["updatedAt"]?.text ?? item["createdAt"]?.text ?? ""
+        let stamp =
+            item["receivedAt"]?.text ?? item["sentAt"]?.text ?? item["updatedAt"]?.text ?? item["createdAt"]?.text ?? ""
         let time = stamp.count > 11 ? String(stamp.dropFirst(11).prefix(12)) : String(repeating: " ", count: 12)
         let kind = event.type + String(repeating: " ", count: max(0, 12 - event.type.count))
         let colours: [StreamEventType: String] = [

@@ -100,7 +100,8 @@ package final class HTTP2Connection {
         let bodySource = UnsafeMutablePointer<CNGHTTP2_body>.allocate(capacity: 1)
         let bodyBytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(body.count, 1))
         _ = bodyBytes.initialize(from: body)
-        bodySource.initialize(to: CNGHTTP2_body(bytes: UnsafePointer(bodyBytes.baseAddress), length: body.count, offset: 0))
+        bodySource.initialize(
+            to: CNGHTTP2_body(bytes: UnsafePointer(bodyBytes.baseAddress), length: body.count, offset: 0))
         defer {
             // nghttp2 may still point at the body while the session lives: an unfinished exchange ends it.
             if exchange.current != nil { close() }
@@ -149,9 +150,13 @@ package final class HTTP2Connection {
             guard count > 0 else {
                 throw HTTP2Error("no answer: the connection closed or timed out", processed: true)
             }
-            let consumed = buffer.withUnsafeBytes { CNGHTTP2_mem_recv(session, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count) }
+            let consumed = buffer.withUnsafeBytes {
+                CNGHTTP2_mem_recv(session, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
+            }
             guard consumed >= 0 else {
-                throw HTTP2Error("the server broke the HTTP/2 protocol: \(String(cString: nghttp2_strerror(Int32(consumed))))", processed: true)
+                throw HTTP2Error(
+                    "the server broke the HTTP/2 protocol: \(String(cString: nghttp2_strerror(Int32(consumed))))",
+                    processed: true)
             }
         }
     }
@@ -174,7 +179,9 @@ package final class HTTP2Connection {
         }
     }
 
-    private static func submit(_ session: OpaquePointer, _ fields: [HTTPHeaderField], body: UnsafeMutablePointer<CNGHTTP2_body>?) -> Int32 {
+    private static func submit(
+        _ session: OpaquePointer, _ fields: [HTTPHeaderField], body: UnsafeMutablePointer<CNGHTTP2_body>?
+    ) -> Int32 {
         // nghttp2 copies names and values during the call, so one buffer that lives through it is enough.
         let text = fields.flatMap { Array($0.name.utf8) + Array($0.value.utf8) }
         return text.withUnsafeBufferPointer { bytes in
@@ -186,7 +193,8 @@ package final class HTTP2Connection {
                 let valueLength = field.value.utf8.count
                 entries.append(
                     nghttp2_nv(
-                        name: base.map { $0 + offset }, value: base.map { $0 + offset + nameLength }, namelen: nameLength,
+                        name: base.map { $0 + offset }, value: base.map { $0 + offset + nameLength },
+                        namelen: nameLength,
                         valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
                 offset += nameLength + valueLength
             }
@@ -200,7 +208,8 @@ package final class HTTP2Connection {
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
         defer { nghttp2_session_callbacks_del(callbacks) }
-        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, context in
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) {
+            _, frame, name, nameLength, value, valueLength, _, context in
             guard let frame, let name, let value, let context else { return 0 }
             let field = HTTPHeaderField(
                 String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),

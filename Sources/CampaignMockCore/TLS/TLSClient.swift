@@ -82,7 +82,8 @@ package final class TLSClientStream {
         var length: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &selected, &length)
         if let selected, length > 0 {
-            negotiatedProtocol = String(decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
+            negotiatedProtocol = String(
+                decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
         }
     }
 

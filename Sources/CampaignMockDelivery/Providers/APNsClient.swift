@@ -38,17 +38,21 @@ final class APNsClient {
         do {
             key = try SigningKey(pem: pem)
         } catch {
-            throw ProviderSetupError("apnsKeyFile: '\(settings.keyFile)' is \(error); APNs needs the .p8 key (EC P-256)")
+            throw ProviderSetupError(
+                "apnsKeyFile: '\(settings.keyFile)' is \(error); APNs needs the .p8 key (EC P-256)")
         }
         guard key.algorithm == .es256 else {
-            throw ProviderSetupError("apnsKeyFile: '\(settings.keyFile)' is an RSA key; APNs needs the .p8 key (EC P-256)")
+            throw ProviderSetupError(
+                "apnsKeyFile: '\(settings.keyFile)' is an RSA key; APNs needs the .p8 key (EC P-256)")
         }
         do {
             endpoint = try HTTPClient.Endpoint(url: settings.endpoint, allowHTTPS: true)
         } catch {
             throw ProviderSetupError("apnsUrl: \(error.message)")
         }
-        guard endpoint.isSecure else { throw ProviderSetupError("apnsUrl: APNs is HTTPS only ('\(settings.endpoint)')") }
+        guard endpoint.isSecure else {
+            throw ProviderSetupError("apnsUrl: APNs is HTTPS only ('\(settings.endpoint)')")
+        }
     }
 
     /// What APNs answered for one notification.
@@ -63,7 +67,9 @@ final class APNsClient {
     /// Sends `payload` to the device `token` of the app `topic`.
     ///
     /// - Throws: ``ProviderFailure`` when APNs gave no answer (unreachable, TLS, protocol, signing).
-    func send(payload: [UInt8], to deviceToken: String, topic: String, kind: APNsPushKind) throws(ProviderFailure) -> Answer {
+    func send(payload: [UInt8], to deviceToken: String, topic: String, kind: APNsPushKind) throws(ProviderFailure)
+        -> Answer
+    {
         var answer = try exchange(payload, deviceToken, topic, kind)
         if answer.status == 403 && answer.reason == "ExpiredProviderToken" {
             // APNs judged the token old (a clock that jumped): sign a new one, once.
@@ -110,7 +116,8 @@ final class APNsClient {
         if let token, token.issuedAt.duration(to: .now) < Self.tokenLifetime { return token.text }
         let issuedAt = Int(Date().timeIntervalSince1970)
         do {
-            let text = try JSONWebToken.sign(Claims(iss: settings.teamID, iat: issuedAt), keyID: settings.keyID, key: key)
+            let text = try JSONWebToken.sign(
+                Claims(iss: settings.teamID, iat: issuedAt), keyID: settings.keyID, key: key)
             token = (text, .now)
             return text
         } catch {
@@ -126,14 +133,15 @@ final class APNsClient {
         if let open = connection, open.isUsable {
             do {
                 return try send(open)
-            } catch where !error.processed {
+            } catch  where !error.processed {
                 connection = nil
             } catch {
                 connection = nil
                 throw error
             }
         }
-        let fresh = try HTTP2Connection(host: endpoint.host, port: endpoint.port, context: tls, timeoutSeconds: timeoutSeconds)
+        let fresh = try HTTP2Connection(
+            host: endpoint.host, port: endpoint.port, context: tls, timeoutSeconds: timeoutSeconds)
         connection = fresh
         do {
             return try send(fresh)

@@ -14,14 +14,21 @@ import CampaignMockSupport
 ///
 /// Used by one thread at a time (``PushSender``'s queue).
 final class FCMClient {
+    /// Google's JSON is snake_case (`project_id`, `access_token`).
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }()
+
     /// The fields of a service account's JSON key file that the grant needs.
     struct ServiceAccount: Decodable {
         var type: String
-        var project_id: String
-        var private_key_id: String
-        var private_key: String
-        var client_email: String
-        var token_uri: String
+        var projectId: String
+        var privateKeyId: String
+        var privateKey: String
+        var clientEmail: String
+        var tokenUri: String
     }
 
     let projectID: String
@@ -44,7 +51,7 @@ final class FCMClient {
             throw ProviderSetupError("fcmServiceAccount: cannot read '\(file)'")
         }
         do {
-            account = try JSONDecoder().decode(ServiceAccount.self, from: Data(bytes))
+            account = try Self.decoder.decode(ServiceAccount.self, from: Data(bytes))
         } catch {
             throw ProviderSetupError(
                 "fcmServiceAccount: '\(file)' is not a service account's JSON key (it needs type, project_id, "
@@ -54,7 +61,7 @@ final class FCMClient {
             throw ProviderSetupError("fcmServiceAccount: '\(file)' has type '\(account.type)', not service_account")
         }
         do {
-            key = try SigningKey(pem: Array(account.private_key.utf8))
+            key = try SigningKey(pem: Array(account.privateKey.utf8))
         } catch {
             throw ProviderSetupError("fcmServiceAccount: the private_key in '\(file)' is \(error)")
         }
@@ -62,12 +69,12 @@ final class FCMClient {
             throw ProviderSetupError("fcmServiceAccount: the private_key in '\(file)' is not an RSA key")
         }
         do {
-            tokenEndpoint = try HTTPClient.Endpoint(url: account.token_uri, allowHTTPS: true)
+            tokenEndpoint = try HTTPClient.Endpoint(url: account.tokenUri, allowHTTPS: true)
             sendEndpoint = try HTTPClient.Endpoint(url: settings.endpoint, allowHTTPS: true)
         } catch {
             throw ProviderSetupError("fcmServiceAccount: \(error.message)")
         }
-        projectID = account.project_id
+        projectID = account.projectId
         self.tls = tls
         self.timeoutSeconds = timeoutSeconds
     }
@@ -132,13 +139,13 @@ final class FCMClient {
     }
 
     private struct Grant: Decodable {
-        var access_token: String
-        var expires_in: Int
+        var accessToken: String
+        var expiresIn: Int
     }
 
     private struct GrantRefusal: Decodable {
         var error: String
-        var error_description: String?
+        var errorDescription: String?
     }
 
     /// The access token, asked for anew a minute before the last one expires.
@@ -148,8 +155,9 @@ final class FCMClient {
         let assertion: String
         do {
             assertion = try JSONWebToken.sign(
-                Assertion(iss: account.client_email, scope: Self.scope, aud: account.token_uri, iat: now, exp: now + 3600),
-                keyID: account.private_key_id, key: key)
+                Assertion(
+                    iss: account.clientEmail, scope: Self.scope, aud: account.tokenUri, iat: now, exp: now + 3600),
+                keyID: account.privateKeyId, key: key)
         } catch {
             throw ProviderFailure("signing the OAuth assertion: \(error)")
         }
@@ -162,13 +170,15 @@ final class FCMClient {
         } catch {
             throw ProviderFailure("the OAuth token endpoint \(tokenEndpoint.authority): \(error.message)")
         }
-        guard response.status == 200, let grant = try? JSONDecoder().decode(Grant.self, from: Data(response.body)) else {
-            let refusal = try? JSONDecoder().decode(GrantRefusal.self, from: Data(response.body))
-            let reason = refusal.map { [$0.error, $0.error_description].compactMap { $0 }.joined(separator: ": ") }
+        guard response.status == 200, let grant = try? Self.decoder.decode(Grant.self, from: Data(response.body))
+        else {
+            let refusal = try? Self.decoder.decode(GrantRefusal.self, from: Data(response.body))
+            let reason = refusal.map { [$0.error, $0.errorDescription].compactMap { $0 }.joined(separator: ": ") }
             throw ProviderFailure(
-                "the OAuth token endpoint refused the service account (\(response.status)\(reason.map { ", \($0)" } ?? ""))")
+                "the OAuth token endpoint refused the service account (\(response.status)\(reason.map { ", \($0)" } ?? ""))"
+            )
         }
-        accessToken = (grant.access_token, .now + .seconds(max(grant.expires_in - 60, 0)))
-        return grant.access_token
+        accessToken = (grant.accessToken, .now + .seconds(max(grant.expiresIn - 60, 0)))
+        return grant.accessToken
     }
 }

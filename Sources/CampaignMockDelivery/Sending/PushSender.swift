@@ -37,7 +37,9 @@ package final class PushSender: Sendable {
                 apns: try settings.apns.map { settings throws(ProviderSetupError) in
                     try APNsClient(settings: settings, tls: tls)
                 },
-                fcm: try settings.fcm.map { settings throws(ProviderSetupError) in try FCMClient(settings: settings, tls: tls) })
+                fcm: try settings.fcm.map { settings throws(ProviderSetupError) in
+                    try FCMClient(settings: settings, tls: tls)
+                })
         }
         self.store = store
         allowList = settings.allowList
@@ -120,7 +122,9 @@ package final class PushSender: Sendable {
                     "Not sent: APNs needs the app's bundle id as its topic. Set bundleId on the application "
                         + "(PUT /_mock/apps/\(message.app)).")
             }
-            guard let payload = message.apns else { return finish(.blocked, "Not sent: the message has no APNs payload.") }
+            guard let payload = message.apns else {
+                return finish(.blocked, "Not sent: the message has no APNs payload.")
+            }
             do {
                 let answer = try apns.send(
                     payload: Array(JSONText.compact(payload).utf8), to: message.registrationToken, topic: topic,
@@ -131,7 +135,8 @@ package final class PushSender: Sendable {
                 return finish(
                     answer.status == 200 ? .accepted : .refused,
                     ProviderExplanation.apns(
-                        status: answer.status, reason: answer.reason, environment: apns.settings.environment, topic: topic))
+                        status: answer.status, reason: answer.reason, environment: apns.settings.environment,
+                        topic: topic))
             } catch {
                 return finish(.failed, "No answer: \(error).")
             }

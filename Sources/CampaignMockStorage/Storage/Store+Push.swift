@@ -78,9 +78,10 @@ extension StoreTransaction {
             }
             messages.append(message)
         }
-        let push = ComposedPush(
+        var push = ComposedPush(
             id: pushID, createdAt: HTTPDate.iso8601(microsecondsSince1970: now), deliveryId: deliveryID, idStyle: style,
             messages: messages, warnings: warnings)
+        push.sends = []
         try connection.query("UPDATE pushes SET answer = ? WHERE id = ?", [JSONText.compact(push), pushID])
         record(.push(push))
         return push
@@ -128,7 +129,9 @@ extension StoreReader {
             var push = try? JSONDecoder().decode(ComposedPush.self, from: Data(text.utf8))
         else { return nil }
         let sends = try connection.query("SELECT answer FROM push_sends WHERE push_id = ? ORDER BY id", [id])
-            .compactMap { row in try row["answer"].text.flatMap { try? JSONDecoder().decode(PushSend.self, from: Data($0.utf8)) } }
+            .compactMap { row in
+                try row["answer"].text.flatMap { try? JSONDecoder().decode(PushSend.self, from: Data($0.utf8)) }
+            }
         push.sends = sends
         return push
     }

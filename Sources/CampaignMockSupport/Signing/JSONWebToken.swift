@@ -67,7 +67,8 @@ package final class SigningKey: @unchecked Sendable {
         defer { ECDSA_SIG_free(parsed) }
         var raw = [UInt8](repeating: 0, count: 64)
         guard BN_bn2binpad(ECDSA_SIG_get0_r(parsed), &raw, 32) == 32,
-            raw.withUnsafeMutableBufferPointer({ BN_bn2binpad(ECDSA_SIG_get0_s(parsed), $0.baseAddress! + 32, 32) }) == 32
+            raw.withUnsafeMutableBufferPointer({ BN_bn2binpad(ECDSA_SIG_get0_s(parsed), $0.baseAddress! + 32, 32) })
+                == 32
         else { throw SigningKeyError("reading the ECDSA signature") }
         return raw
     }
@@ -90,7 +91,8 @@ package enum JSONWebToken {
 
     /// Signs `claims` (encoded as a JSON object, keys sorted) with `key`; the header names the key's
     /// algorithm and `keyID`.
-    package static func sign(_ claims: some Encodable, keyID: String, key: SigningKey) throws(SigningKeyError) -> String {
+    package static func sign(_ claims: some Encodable, keyID: String, key: SigningKey) throws(SigningKeyError) -> String
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header: Data
