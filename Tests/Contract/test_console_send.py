@@ -1,0 +1,88 @@
+"""The console's "Send to device" in a real headless Chromium, against a live server configured with the
+local fake APNs (push_providers): the button sends, the provider's answer shows beside the message, and an
+auto-sent push's answer arrives through the event stream. Skipped, saying why, without Chromium.
+"""
+import os
+import tempfile
+
+import pytest
+import requests
+
+from live_server import LiveServer
+from push_providers import APNsKey, FakeAPNs, TestCertificates
+from test_console import CHROMIUM, DRIVER, browser, check_clean, find, open_console, register_many, screenshot, wait_for
+
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
+                                reason="needs Chromium and its driver (Debian: chromium chromium-driver)")
+assert browser  # the fixture, imported for the tests below
+
+BUNDLE_ID = "com.example.app"
+
+
+@pytest.fixture
+def apns():
+    with tempfile.TemporaryDirectory() as folder:
+        certificates = TestCertificates(folder)
+        key = APNsKey(folder)
+        with FakeAPNs(certificates, key, topics=[BUNDLE_ID]) as fake:
+            fake.flags = ["--apns-key-file", key.path, "--apns-key-id", key.key_id, "--apns-team-id", key.team_id,
+                          "--apns-url", fake.url, "--provider-ca", certificates.ca_path]
+            yield fake
+
+
+def choose_and_compose(driver, token):
+    # A whole token typed in the search chooses its device at once.
+    find(driver, "[data-testid=push-device-search]")[0].send_keys(token)
+    wait_for(lambda: token in find(driver, "[data-testid=push-device]")[0].text, what="the chosen device")
+    find(driver, "[data-testid=push-form] [name=title]")[0].send_keys("Weekend sale")
+    find(driver, "[data-testid=push-submit]")[0].click()
+    wait_for(lambda: find(driver, "#push-result:not([hidden])"), what="the composed push")
+
+
+def test_send_to_device_shows_the_providers_answer(browser, apns):
+    with LiveServer(*apns.flags, "--send-allow", "userKey:user1*@example.com") as server:
+        register_many(server.url, range(1000))
+        requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-ios", json={"bundleId": BUNDLE_ID}).raise_for_status()
+        # tok00010 (user10) is on the allow-list and known to APNs; tok00011 (user11) is on the list, unknown to APNs.
+        apns.register("tok00010")
+        open_console(browser, server, "push")
+        choose_and_compose(browser, "tok00010")
+        button = find(browser, "[data-testid=push-send]")[0]
+        assert "APNs sandbox" in button.text
+        button.click()
+        outcome = wait_for(lambda: [o for o in find(browser, "[data-testid=push-send-outcome]") if "accepted" in o.text],
+                           what="the accepted answer")[0]
+        assert "APNs (sandbox) accepted" in outcome.text
+        assert apns.delivered[0].headers["apns-topic"] == BUNDLE_ID
+        screenshot(browser, "push-sent")
+
+        find(browser, "[data-testid=push-device-search]")[0].clear()
+        choose_and_compose(browser, "tok00011")
+        find(browser, "[data-testid=push-send]")[0].click()
+        outcome = wait_for(lambda: [o for o in find(browser, "[data-testid=push-send-outcome]") if "refused" in o.text],
+                           what="the refusal")[0]
+        assert "BadDeviceToken" in outcome.text and "sandbox" in outcome.text
+        check_clean(browser, server)
+
+
+def test_an_auto_sent_push_shows_its_answer_from_the_stream(browser, apns):
+    with LiveServer(*apns.flags, "--send-allow", "*", "--auto-send") as server:
+        register_many(server.url, range(200))
+        requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-ios", json={"bundleId": BUNDLE_ID}).raise_for_status()
+        apns.register("tok00020")
+        open_console(browser, server, "push")
+        choose_and_compose(browser, "tok00020")
+        wait_for(lambda: [o for o in find(browser, "[data-testid=push-send-outcome]") if "accepted" in o.text],
+                 what="the auto-send's answer, from the stream")
+        assert len(apns.delivered) == 1
+        check_clean(browser, server)
+
+
+def test_without_credentials_the_console_says_how_to_send(browser):
+    with LiveServer() as server:
+        register_many(server.url, range(30))
+        open_console(browser, server, "push")
+        choose_and_compose(browser, "tok00003")
+        assert not find(browser, "[data-testid=push-send]")
+        assert "--fcm-service-account" in find(browser, "#payloads")[0].text
+        check_clean(browser, server)
