@@ -19,6 +19,7 @@ extension PayloadChecker {
         var findings = FindingList()
         guard case .object(let fields) = payload, !fields.isEmpty else {
             findings.error(.apnsEmpty, at: "", "the payload is empty or not an object: APNs refuses it")
+            checkSDKKeys([:], at: "", platform: .ios, into: &findings)
             return findings.check
         }
         let size = size(payload)

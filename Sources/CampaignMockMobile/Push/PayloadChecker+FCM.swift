@@ -15,6 +15,7 @@ extension PayloadChecker {
             findings.error(
                 .fcmMessageMissing, at: "message",
                 "no `message` object: the FCM HTTP v1 API takes `{\"message\": {…}}` and refuses anything else")
+            checkSDKKeys([:], at: "message.data", platform: .android, into: &findings)
             return findings.check
         }
         if case .object(let top) = body {
