@@ -33,7 +33,7 @@ extension PayloadChecker {
         case let other?:
             findings.error(
                 .sdkMessageIDType, at: messageIDPath,
-                "`_mId` is \(other.kind), not a string: the SDK reads it only as a string, so \(untracked)")
+                "`_mId` must be a string, it is \(other.kind): \(untracked)")
         }
         let deliveryIDPath = payloadPath(place, "_dId")
         switch fields["_dId"] {
@@ -58,7 +58,7 @@ extension PayloadChecker {
         case let other?:
             findings.error(
                 .sdkDeliveryIDType, at: deliveryIDPath,
-                "`_dId` is \(other.kind), not a string: the SDK reads it only as a string, so \(untracked)")
+                "`_dId` must be a string, it is \(other.kind): \(untracked)")
         }
         for key in mediaKeys(platform) {
             guard let value = fields[key], !isWebURL(value.string ?? "") else { continue }
