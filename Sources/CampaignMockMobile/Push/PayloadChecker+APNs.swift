@@ -32,7 +32,8 @@ extension PayloadChecker {
         switch fields["aps"] {
         case .object(let aps)?:
             checkKeys(of: aps, into: &findings)
-            checkCombination(of: aps, media: fields["mediaUrl"] != nil, into: &findings)
+            let media = mediaKeys(.ios).first { fields[$0] != nil }
+            checkCombination(of: aps, media: media, into: &findings)
         case nil:
             findings.error(
                 .apsMissing, at: "aps",
@@ -147,9 +148,9 @@ extension PayloadChecker {
         if let message { findings.error(.apsSoundType, at: "aps.sound", message + ": iOS plays no sound") }
     }
 
-    /// What the keys mean together: background pushes, the service extension, media.
+    /// What the keys mean together: background pushes, the service extension, the media key found.
     private static func checkCombination(
-        of aps: [String: JSONValue], media: Bool, into findings: inout FindingList
+        of aps: [String: JSONValue], media: String?, into findings: inout FindingList
     ) {
         let alert = aps["alert"] != nil
         let visible = alert || aps["sound"] != nil || aps["badge"] != nil
@@ -177,10 +178,10 @@ extension PayloadChecker {
                 "`mutable-content` without an alert: iOS runs the notification service extension only for pushes "
                     + "that show an alert, so it does not run")
         }
-        if media && !extensionRuns {
+        if let media, !extensionRuns {
             findings.error(
-                .apnsMediaWithoutExtension, at: "mediaUrl",
-                "`mediaUrl` without `mutable-content: 1`: the notification service extension does not run, so no "
+                .apnsMediaWithoutExtension, at: media,
+                "`\(media)` without `mutable-content: 1`: the notification service extension does not run, so no "
                     + "media is downloaded or shown")
         }
     }

@@ -3,7 +3,7 @@ import CampaignMockStorage
 
 extension PayloadChecker {
     /// The keys each SDK reads a notification's image from (what the composer writes: docs/push.md).
-    private static func mediaKeys(_ platform: Platform) -> [String] {
+    static func mediaKeys(_ platform: Platform) -> [String] {
         platform == .ios ? ["mediaUrl"] : ["adb_image", "mediaUrl"]
     }
 
