@@ -234,6 +234,12 @@ public struct CampaignMockClient: Sendable {
         return list.sends
     }
 
+    /// Checks a payload built elsewhere (an APNs payload or an FCM HTTP v1 request body) against the
+    /// platform's rules and what the Campaign SDKs read; composed pushes carry theirs in `check`.
+    public func checkPayload(_ request: PayloadCheck.Request) async throws -> PayloadCheck {
+        try await decode(send("POST", "/_mock/push/check", body: JSONEncoder().encode(request), expecting: [200]))
+    }
+
     /// Sends the tracking hit the SDK sends for `path` (a push's `tracking.receive` or `.open`), as the
     /// app would: for tests that check the back end's view of a push without a device.
     public func simulateTracking(_ path: String) async throws {
@@ -374,7 +380,8 @@ extension CampaignMockClient {
             "get /_mock/ready", "post /_mock/reset", "get /_mock/wait", "get /_mock/devices",
             "get /_mock/devices/{token}", "get /_mock/events", "get /_mock/requests", "get /_mock/apps",
             "post /_mock/apps", "get /_mock/faults", "post /_mock/faults", "delete /_mock/faults",
-            "delete /_mock/faults/{id}", "post /_mock/push", "get /_mock/push/{id}", "post /_mock/push/{id}/send",
+            "delete /_mock/faults/{id}", "post /_mock/push", "post /_mock/push/check", "get /_mock/push/{id}",
+            "post /_mock/push/{id}/send",
             "get /_mock/state",
             "put /_mock/state", "get /_mock/stream",
         ],

@@ -55,12 +55,14 @@ public struct ComposedMessage: Sendable, Codable, Equatable {
     public var fcm: JSONValue?
     public var adb: [String]?
     public var tracking: Tracking
+    /// The payload check of `apns` (iOS) or `fcm` (Android); absent from pushes stored before it existed.
+    public var check: PayloadCheck?
 
     public init(
         registrationToken: String, platform: Platform, app: String, messageId: String, deliveryId: String,
         bundleId: String? = nil, packageName: String? = nil, apns: JSONValue? = nil, apnsFile: String? = nil,
-        simctl: String? = nil, fcm: JSONValue? = nil,
-        adb: [String]? = nil, tracking: Tracking
+        simctl: String? = nil, fcm: JSONValue? = nil, adb: [String]? = nil, tracking: Tracking,
+        check: PayloadCheck? = nil
     ) {
         self.registrationToken = registrationToken
         self.platform = platform
@@ -75,6 +77,7 @@ public struct ComposedMessage: Sendable, Codable, Equatable {
         self.fcm = fcm
         self.adb = adb
         self.tracking = tracking
+        self.check = check
     }
 }
 

@@ -135,6 +135,17 @@ struct CampaignMockClientTests {
         #expect(try await mock.client.events(token: "6e6577").total == 2)
     }
 
+    @Test func checksAPayloadAndAComposedPushCarriesItsCheck() async throws {
+        let mock = try Mock()
+        #expect(try await mock.register("6e6577") == 200)
+        let push = try await mock.client.push(PushRequest(token: "6e6577", title: "Sale"))
+        #expect(push.messages.first?.check == PayloadCheck(findings: []))
+        let check = try await mock.client.checkPayload(
+            PayloadCheck.Request(apns: .object(["aps": .object(["alert": .string("Hi")]), "_mId": .number(1)])))
+        #expect(check.errors == 2 && !check.tracked)
+        #expect(check.findings.map(\.rule) == [.sdkMessageIDType, .sdkDeliveryIDMissing])
+    }
+
     @Test func aSnapshotRestoresTheStore() async throws {
         let mock = try Mock()
         #expect(try await mock.register("keep-me") == 200)

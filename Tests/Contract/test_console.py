@@ -274,6 +274,59 @@ def test_a_push_is_composed_previewed_and_its_tracking_simulated(browser):
         check_clean(browser, server)  # the media URL was typed, never loaded
 
 
+def choose_push_device(browser, token):
+    """Types a whole registration token into the device search, which chooses that device."""
+    find(browser, "[data-testid=push-device-search]")[0].send_keys(token)
+    wait_for(lambda: token in find(browser, "[data-testid=push-device]")[0].text, what=f"{token} chosen")
+
+
+def test_the_payload_check_is_shown_beside_the_previews(browser):
+    with LiveServer() as server:
+        register(server.url, 1, "android")
+        register(server.url, 2, "ios")
+        open_console(browser, server, "push")
+        choose_push_device(browser, "tok00001")
+        find(browser, "[data-testid=push-form] [name=title]")[0].send_keys("Sale")
+        # FCM reserves `from` (an error); `adb_uri` without a scheme opens nothing (a warning).
+        find(browser, "[data-testid=push-form] [name=variables]")[0].send_keys("from=shop, adb_uri=sale")
+        find(browser, "[data-testid=push-submit]")[0].click()
+        panel = wait_for(lambda: [p for p in find(browser, "[data-testid=push-check]") if p.is_displayed()],
+                         what="the payload check")[0]
+        previews = find(browser, ".previews")[0]
+        assert panel in find(previews, "[data-testid=push-check]"), "the check sits beside the previews"
+        assert panel.location["x"] > find(browser, "[data-testid=push-preview-android]")[0].location["x"], \
+            "the check is to the right of the phone"
+        assert find(panel, "[data-testid=push-check-counts]")[0].text.split() == ["1", "error", "1", "warning"]
+        findings = find(panel, "[data-testid=push-check-finding]")
+        assert [(f.get_attribute("data-severity"), f.get_attribute("data-rule")) for f in findings] == [
+            ("error", "fcm.data.reserved-key"), ("warning", "sdk.link.uri")]
+        assert "message.data.from" in findings[0].text and "refuses the message" in findings[0].text
+        assert "Tracked" in panel.text and not find(panel, "[data-testid=push-check-untracked]")
+        check = requests.get(f"{server.url}/_mock/push/1").json()["messages"][0]["check"]
+        assert [f["rule"] for f in check["findings"]] == [f.get_attribute("data-rule") for f in findings]
+        screenshot(browser, "push-check")
+
+        # A payload the SDK would not track says so above everything else (composed pushes always carry
+        # their ids, so the panel is fed a check the API answered for a payload without them).
+        untracked = requests.post(f"{server.url}/_mock/push/check", json={"apns": {"aps": {"alert": "Hi"}}}).json()
+        browser.execute_script("showChecks(arguments[0])",
+                               [{"platform": "ios", "registrationToken": "elsewhere", "check": untracked}])
+        banner = wait_for(lambda: find(browser, "[data-testid=push-check-untracked]"), what="the untracked banner")[0]
+        assert banner.is_displayed() and "would not track this push" in banner.text
+        assert banner.get_attribute("role") == "alert"
+        screenshot(browser, "push-check-untracked")
+
+        choose_push_device(browser, "tok00002")
+        find(browser, "[data-testid=push-form] [name=variables]")[0].clear()
+        find(browser, "[data-testid=push-form] [name=silent]")[0].click()
+        find(browser, "[data-testid=push-submit]")[0].click()
+        wait_for(lambda: "ios tok00002" in find(browser, "[data-testid=push-check] h4")[0].text, what="the iOS check")
+        panel = find(browser, "[data-testid=push-check]")[0]
+        assert find(panel, "[data-testid=push-check-counts]")[0].text.split() == ["0", "errors", "0", "warnings"]
+        assert [f.get_attribute("data-rule") for f in find(panel, "[data-testid=push-check-finding]")] == ["aps.background"]
+        check_clean(browser, server)
+
+
 def test_the_device_picker_chooses_with_enter_and_compose_needs_a_device(browser):
     from selenium.webdriver.common.keys import Keys
     with LiveServer() as server:

@@ -5,12 +5,14 @@ import CampaignMockModel
 import CampaignMockStorage
 
 /// `POST /_mock/push`, `GET /_mock/push/{id}`: compose the notification a device would receive;
-/// `POST /_mock/push/{id}/send`: send it to the real device through APNs or FCM.
+/// `POST /_mock/push/{id}/send`: send it to the real device through APNs or FCM;
+/// `POST /_mock/push/check`: check a payload built elsewhere.
 extension AdminAPI {
     func registerPush(on group: inout RouteGroup) {
         group.add(.post, "/_mock/push", respond: compose)
         group.add(.get, "/_mock/push/{id}", respond: showPush)
         group.add(.post, "/_mock/push/{id}/send", sendPush)
+        group.add(.post, "/_mock/push/check", respond: checkPayload)
     }
 
     private func compose(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -29,6 +31,17 @@ extension AdminAPI {
             return AdminResponse.json(.created, composed)
         } catch let error as PushError {
             throw AdminError(error.isNotFound ? .notFound : .badRequest, error.message)
+        }
+    }
+
+    private func checkPayload(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try AdminResponse.decode(PayloadCheck.Request.self, from: request)
+        do {
+            let (platform, payload) = try body.payload()
+            let check = platform == .ios ? PayloadChecker.apns(payload) : PayloadChecker.fcm(payload)
+            return AdminResponse.json(.ok, check)
+        } catch {
+            throw AdminError(.badRequest, error.message)
         }
     }
 

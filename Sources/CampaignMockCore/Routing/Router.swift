@@ -11,7 +11,9 @@ package struct RouteParameters: Sendable {
 /// Routes requests by method and path pattern (`/_mock/devices/{token}`), each behind the middleware of
 /// its group (``group(_:middleware:notFound:errorResponse:_:)``).
 ///
-/// A path that matches with another method gets `405` and an `Allow` header; HEAD falls back to GET;
+/// A literal segment wins over `{name}`: with `/items/new` declared, `/items/{id}` does not take
+/// `/items/new`, whatever the method. A path that matches with another method gets `405` and an `Allow`
+/// header; HEAD falls back to GET;
 /// no match goes to the group's `notFound` (404 by default). Thrown errors are answered in the group's
 /// error format (see ``Middleware``).
 package struct Router: HTTPHandler {
@@ -28,6 +30,9 @@ package struct Router: HTTPHandler {
         let body: Body
         /// Index in `groups`.
         let group: Int
+        /// The patterns of other routes that are literal where this one has `{name}`: the paths they match
+        /// are theirs. Empty for almost every route, so matching costs nothing more.
+        var shadowedBy: [[Segment]] = []
     }
 
     private struct Group: Sendable {
@@ -55,7 +60,38 @@ package struct Router: HTTPHandler {
             }
             return .literal(Array(bytes))
         }
-        routes.append(Route(method: method, segments: segments, body: body, group: group))
+        var route = Route(method: method, segments: segments, body: body, group: group)
+        for index in routes.indices {
+            if Self.isNarrower(segments, than: routes[index].segments) { routes[index].shadowedBy.append(segments) }
+            if Self.isNarrower(routes[index].segments, than: segments) {
+                route.shadowedBy.append(routes[index].segments)
+            }
+        }
+        routes.append(route)
+    }
+
+    /// Whether `pattern` is literal at least once where `other` has `{name}` and matches a subset of its paths.
+    private static func isNarrower(_ pattern: [Segment], than other: [Segment]) -> Bool {
+        guard pattern.count == other.count else { return false }
+        var narrower = false
+        for (segment, otherSegment) in zip(pattern, other) {
+            switch (segment, otherSegment) {
+            case (.literal(let bytes), .literal(let otherBytes)) where bytes != otherBytes: return false
+            case (.parameter, .literal): return false
+            case (.literal, .parameter): narrower = true
+            default: break
+            }
+        }
+        return narrower
+    }
+
+    /// The route's parameters when it takes the path: it matches and no narrower route does.
+    private static func take(_ route: Route, _ bytes: UnsafeBufferPointer<UInt8>, _ path: [Range<Int>])
+        -> RouteParameters?
+    {
+        guard let parameters = match(route.segments, bytes, path) else { return nil }
+        if route.shadowedBy.contains(where: { match($0, bytes, path) != nil }) { return nil }
+        return parameters
     }
 
     /// Declares a group: `build` adds its routes, each of which runs behind `middleware` (the first is the
@@ -111,7 +147,7 @@ package struct Router: HTTPHandler {
                 return (found, [])
             }
             var allowed: [HTTPMethod] = []
-            for route in routes where Self.match(route.segments, bytes, segments) != nil {
+            for route in routes where Self.take(route, bytes, segments) != nil {
                 if let method = route.method, !allowed.contains(method) { allowed.append(method) }
             }
             return (nil, allowed)
@@ -142,7 +178,7 @@ package struct Router: HTTPHandler {
         for index in routes.indices where routes[index].segments.count == segments.count {
             let route = routes[index]
             guard route.method == nil || route.method == method else { continue }
-            if let parameters = Self.match(route.segments, bytes, segments) { return (route, parameters) }
+            if let parameters = Self.take(route, bytes, segments) { return (route, parameters) }
         }
         return nil
     }

@@ -3,10 +3,10 @@ package import CampaignMockModel
 import CampaignMockSupport
 
 /// Builds the payloads of a push (docs/protocol.md §6): `_mId` and `_dId` always strings, free variables as
-/// top-level keys (iOS) or data keys (Android).
+/// top-level keys (iOS) or data keys (Android). Each message carries its payload check (``PayloadChecker``).
 package enum PushComposer {
     /// APNs refuses payloads over 4 KB.
-    static let apnsLimit = 4096
+    static let apnsLimit = PayloadChecker.sizeLimit
 
     /// The message for one device.
     ///
@@ -38,11 +38,14 @@ package enum PushComposer {
             message.apns = payload
             message.apnsFile = JSONText.pretty(file)
             message.simctl = "xcrun simctl push booted \(request.bundleId ?? "YOUR.BUNDLE.ID") \(name)"
+            message.check = PayloadChecker.apns(payload)
         case .android:
             let data = fcmData(request, messageID: messageID, deliveryID: deliveryID)
-            message.fcm = .object([
+            let fcm = JSONValue.object([
                 "message": .object(["token": .string(device.token), "data": .object(data.mapValues { .string($0) })])
             ])
+            message.fcm = fcm
+            message.check = PayloadChecker.fcm(fcm)
             message.packageName = request.androidPackage
             message.adb = adb(request, data: data)
         }

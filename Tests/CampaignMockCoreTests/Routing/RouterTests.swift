@@ -113,6 +113,29 @@ struct RouterTests {
         #expect(trace.all.filter { $0.hasPrefix("site") }.isEmpty)
     }
 
+    @Test func aLiteralSegmentWinsOverAParameterWhateverTheMethod() {
+        var router = Router()
+        router.group("/") { group in
+            group.add(.get, "/items/{id}", respond: { _, parameters in .text(.ok, "item \(parameters["id"]!)") })
+            group.add(.post, "/items/new", respond: { _ in .text(.created, "new") })
+        }
+        func answer(_ method: HTTPMethod, _ target: String) -> HTTPResponse? {
+            let answer = Mutex<HTTPResponse?>(nil)
+            router.handle(
+                HTTPRequest(method: method, target: target),
+                reply: ReplyChannel { reply in
+                    if case .response(let response) = reply { answer.withLock { $0 = response } }
+                })
+            return answer.withLock { $0 }
+        }
+        #expect(bodyText(answer(.get, "/items/7")) == "item 7")
+        #expect(answer(.post, "/items/new")?.status == .created)
+        let get = answer(.get, "/items/new")
+        #expect(get?.status == .methodNotAllowed)
+        #expect(get?.headers[HTTPHeaderName(rawValue: "Allow")] == "POST")
+        #expect(answer(.post, "/items/7")?.headers[HTTPHeaderName(rawValue: "Allow")] == "GET, HEAD")
+    }
+
     @Test func aPathBelongsToTheLongestPrefixThatCoversIt() {
         let site = answer(.get, "/administrator")
         #expect(site?.status == .notFound)

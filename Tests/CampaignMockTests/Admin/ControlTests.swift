@@ -245,6 +245,7 @@ struct OpenAPITests {
                 case ("put", "/_mock/apps/{key}"): body = #"{"enabled":true}"#
                 case ("post", "/_mock/faults"): body = #"{"endpoint":"soap","status":500}"#
                 case ("post", "/_mock/push"): body = #"{"token":"70757368546f6b656e","body":"Hello"}"#
+                case ("post", "/_mock/push/check"): body = #"{"apns":{"aps":{"alert":"Hello"}}}"#
                 case ("put", "/_mock/state"): body = try live.request("GET", "/_mock/state").body
                 default: break
                 }

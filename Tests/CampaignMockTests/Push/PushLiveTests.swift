@@ -263,4 +263,57 @@ struct PushLiveTests {
         #expect(try live.request("POST", "/_mock/reset?only=events").status == 200)
         #expect(try live.request("GET", "/_mock/push/\(id)").status == 404)
     }
+
+    @Test func everyComposedMessageCarriesItsCheckAndKeepsItWhenReadBack() throws {
+        let live = try InProcessServer.withSDKApplications()
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        #expect(try live.register(.android, SDKBodies.android).status == 200)
+        for (token, rules) in [("70757368546f6b656e", ["aps.background"]), ("testToken", [])] {
+            let answer = try live.push(#"{"token":"\#(token)","silent":true}"#)
+            let check = try #require((answer.object["messages"] as? [[String: Any]])?.first?["check"] as? [String: Any])
+            #expect(check["errors"] as? Int == 0 && check["warnings"] as? Int == 0, "\(check)")
+            #expect(check["tracked"] as? Bool == true)
+            #expect((check["findings"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } == rules)
+            let id = try #require(answer.object["id"] as? Int)
+            let again = try live.json("GET", "/_mock/push/\(id)")
+            #expect((again.object["messages"] as? [[String: Any]])?.first?["check"] as? [String: Any] != nil)
+        }
+    }
+
+    @Test func checksAPayloadBuiltElsewhere() throws {
+        let live = try InProcessServer(inMemory: true)
+        let apns = try live.json(
+            "POST", "/_mock/push/check",
+            body: #"{"apns":{"aps":{"alert":"Hi","badge":"3"},"_mId":1000001,"_dId":"7a001"}}"#)
+        #expect(apns.status == 200)
+        #expect(apns.object["errors"] as? Int == 2)
+        #expect(apns.object["tracked"] as? Bool == false)
+        let findings = try #require(apns.object["findings"] as? [[String: Any]])
+        #expect(findings.compactMap { $0["rule"] as? String } == ["aps.badge.type", "sdk.mId.type"])
+        #expect(findings.first?["severity"] as? String == "error")
+        #expect(findings.first?["path"] as? String == "aps.badge")
+
+        let fcm = try live.json(
+            "POST", "/_mock/push/check",
+            body: #"{"fcm":{"message":{"token":"t","notification":{"title":"Hi"},"data":{"_mId":"1","_dId":"7a001"}}}}"#
+        )
+        #expect(fcm.status == 200)
+        #expect(fcm.object["errors"] as? Int == 0 && fcm.object["warnings"] as? Int == 1)
+        #expect(fcm.object["tracked"] as? Bool == true)
+    }
+
+    @Test(arguments: [
+        ("{}", "give apns (an APNs payload) or fcm"),
+        (#"{"apns":{},"fcm":{}}"#, "not both"),
+        (#"{"apns":"payload"}"#, "field 'apns' must be a JSON object"),
+        (#"{"apns":null}"#, "field 'apns' is null"),
+        (#"{"apn":{}}"#, "unknown field 'apn'"),
+        ("", "expected a JSON body"),
+    ])
+    func refusesACheckRequestThatIsNotExactlyOnePayload(_ body: String, _ message: String) throws {
+        let live = try InProcessServer(inMemory: true)
+        let answer = try live.json("POST", "/_mock/push/check", body: body)
+        #expect(answer.status == 400)
+        #expect((answer.object["error"] as? String)?.contains(message) == true, "\(answer.object)")
+    }
 }

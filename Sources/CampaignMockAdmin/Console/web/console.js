@@ -688,6 +688,41 @@ async function simulate(path, button) {
   button.textContent = response.ok ? `${button.dataset.label}: ${response.status}` : `failed: ${response.status}`;
 }
 
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+/** A finding's message with its `quoted` names set as code. */
+const withCode = (text) => text.split("`").map((part, index) => (index % 2 ? element("code", {}, part) : part));
+
+/** The payload check of one composed message (docs/push.md, Payload check): the counts, whether the SDK
+ * tracks the push, and each finding with its severity. */
+function checkPanel(check, label) {
+  const counts = element("p", { class: "check-counts", "data-testid": "push-check-counts" },
+    element("span", { class: `badge ${check.errors ? "bad" : "ok"}` }, plural(check.errors, "error")),
+    element("span", { class: `badge ${check.warnings ? "warn" : "ok"}` }, plural(check.warnings, "warning")));
+  const tracking = check.tracked
+    ? element("p", { class: "muted" }, "Tracked: the SDK sends its receive and open hits for this push.")
+    : element("p", { class: "untracked", role: "alert", "data-testid": "push-check-untracked" },
+      "The SDK would not track this push: no receive or open hit reaches Campaign.");
+  const findings = check.findings.length
+    ? element("ul", { class: "findings" }, check.findings.map((finding) =>
+      element("li", { "data-testid": "push-check-finding", dataset: { rule: finding.rule, severity: finding.severity } },
+        element("span", { class: `severity ${finding.severity}` }, finding.severity), " ",
+        element("code", {}, finding.path || "payload"), " ", withCode(finding.message), " ",
+        element("span", { class: "muted rule" }, finding.rule))))
+    : element("p", { class: "muted" }, "No findings: the platform takes this payload as it is.");
+  return element("div", { class: "payload", "data-testid": "push-check" }, element("h4", {}, `Payload check (${label})`),
+    counts, tracking, findings);
+}
+
+/** Shows the checks of a composed push's messages beside the previews. */
+function showChecks(messages) {
+  const panels = messages.filter((message) => message.check).map((message) => checkPanel(message.check, deviceLabel(message)));
+  $("#push-checks").replaceChildren(...panels);
+  $("#push-checks").hidden = !panels.length;
+}
+
+/** `ios 6e6577`: which device a composed message is for. */
+const deviceLabel = (message) => `${message.platform} ${message.registrationToken}`;
+
 async function composePush(event) {
   event.preventDefault();
   const { request, device } = pushFields();
@@ -703,7 +738,7 @@ async function composePush(event) {
     $("#push-id").textContent = `#${push.id} · delivery ${push.deliveryId}` + (push.warnings.length ? ` · ${push.warnings.join(" ")}` : "");
     const blocks = [];
     for (const message of push.messages) {
-      const label = `${message.platform} ${message.registrationToken}`;
+      const label = deviceLabel(message);
       const receive = element("button", { type: "button", "data-testid": "push-simulate-receive", dataset: { label: "Receive sent" },
         onclick: () => simulate(message.tracking.receive, receive) }, "Simulate receive");
       const open = element("button", { type: "button", "data-testid": "push-simulate-open", dataset: { label: "Open sent" },
@@ -720,6 +755,7 @@ async function composePush(event) {
     }
     $("#payloads").replaceChildren(...blocks);
     $("#push-result").hidden = false;
+    showChecks(push.messages);
   } catch (failure) {
     error.textContent = failure.message;
     error.hidden = false;

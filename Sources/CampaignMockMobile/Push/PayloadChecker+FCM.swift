@@ -1,0 +1,118 @@
+package import CampaignMockModel
+
+extension PayloadChecker {
+    /// The fields of an FCM HTTP v1 `message`.
+    private static let messageKeys: Set = [
+        "name", "data", "notification", "android", "webpush", "apns", "fcm_options", "token", "topic", "condition",
+    ]
+    private static let targetKeys = ["token", "topic", "condition"]
+    private static let androidPriorities = ["NORMAL", "HIGH"]
+
+    /// Checks an FCM HTTP v1 request body (`{"message": {...}}`), as Campaign sends it: a data message.
+    package static func fcm(_ body: JSONValue) -> PayloadCheck {
+        var findings = FindingList()
+        guard case .object(let message)? = body["message"] else {
+            findings.error(
+                .fcmMessageMissing, at: "message",
+                "no `message` object: the FCM HTTP v1 API takes `{\"message\": {…}}` and refuses anything else")
+            checkSDKKeys([:], at: "message.data", platform: .android, into: &findings)
+            return findings.check
+        }
+        if case .object(let top) = body {
+            for key in top.keys.sorted() where key != "message" && key != "validate_only" {
+                findings.error(.fcmUnknownKey, at: key, "`\(key)` is not a field of the request: FCM refuses it")
+            }
+        }
+        for key in message.keys.sorted() where !messageKeys.contains(key) {
+            findings.error(
+                .fcmUnknownKey, at: payloadPath("message", key),
+                "`\(key)` is not a field of an FCM message: FCM refuses the message")
+        }
+        checkTarget(message, into: &findings)
+        let data = checkData(message["data"], into: &findings)
+        if case .object(let android)? = message["android"] { checkAndroid(android, into: &findings) }
+        let notifications = [
+            ("message.notification", message["notification"]),
+            ("message.android.notification", message["android"]?["notification"]),
+        ]
+        for (path, block) in notifications where block != nil {
+            findings.warning(
+                .fcmNotification, at: path,
+                "a notification block: while the app is in the background Android shows it by itself and does not "
+                    + "call the app's messaging service, so the Campaign SDK sends no receive hit (Campaign sends data "
+                    + "messages)")
+        }
+        checkSDKKeys(data, at: "message.data", platform: .android, into: &findings)
+        return findings.check
+    }
+
+    /// Exactly one of `token`, `topic` and `condition`, a string.
+    private static func checkTarget(_ message: [String: JSONValue], into findings: inout FindingList) {
+        let targets = targetKeys.filter { message[$0] != nil }
+        guard targets.count == 1, let target = targets.first else {
+            let found = targets.isEmpty ? "none" : targets.map { "`\($0)`" }.joined(separator: " and ")
+            findings.error(
+                .fcmTarget, at: "message",
+                "the message needs exactly one of `token`, `topic` and `condition` (found \(found)): FCM refuses it")
+            return
+        }
+        if message[target]?.string == nil {
+            findings.error(
+                .fcmTarget, at: payloadPath("message", target),
+                "`\(target)` is \(message[target]!.kind), not a string: FCM refuses the message")
+        }
+    }
+
+    /// `data`: string values, no reserved keys, within the size limit. Returns the data's fields.
+    private static func checkData(_ data: JSONValue?, into findings: inout FindingList) -> [String: JSONValue] {
+        guard let data else { return [:] }
+        guard case .object(let fields) = data else {
+            findings.error(.fcmDataType, at: "message.data", "`data` is \(data.kind), not an object: FCM refuses it")
+            return [:]
+        }
+        for key in fields.keys.sorted() {
+            let path = payloadPath("message.data", key)
+            if let value = fields[key], value.string == nil {
+                findings.error(
+                    .fcmDataType, at: path,
+                    "`\(key)` is \(value.kind): FCM takes only strings as data values and refuses the message")
+            }
+            if ["from", "notification", "message_type"].contains(key) || key.hasPrefix("google.")
+                || key.hasPrefix("gcm.")
+            {
+                findings.error(.fcmDataReservedKey, at: path, "FCM reserves the key `\(key)` and refuses the message")
+            }
+        }
+        let size = size(data)
+        if size > sizeLimit {
+            findings.error(
+                .fcmSize, at: "message.data",
+                "the data is \(size) bytes (compact JSON), \(size - sizeLimit) over the \(sizeLimit) FCM accepts: "
+                    + "FCM refuses the message")
+        }
+        return fields
+    }
+
+    /// `android.priority` and `android.ttl`.
+    private static func checkAndroid(_ android: [String: JSONValue], into findings: inout FindingList) {
+        if let priority = android["priority"], !androidPriorities.contains(priority.string ?? "") {
+            findings.error(
+                .fcmAndroidPriority, at: "message.android.priority",
+                "`priority` is \(priority.shown), not `NORMAL` or `HIGH`: FCM refuses the message")
+        }
+        if let ttl = android["ttl"], !isDuration(ttl.string ?? "") {
+            findings.error(
+                .fcmAndroidTTL, at: "message.android.ttl",
+                "`ttl` is \(ttl.shown), not seconds ending in `s` (`3600s`, `0.5s`): FCM refuses the message"
+            )
+        }
+    }
+
+    /// A protobuf duration as JSON writes it: seconds, up to nine decimals, then `s`.
+    static func isDuration(_ text: String) -> Bool {
+        guard text.hasSuffix("s") else { return false }
+        let parts = text.dropLast().split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } }
+        return digits(parts[0]) && (parts.count == 1 || (digits(parts[1]) && parts[1].count <= 9))
+    }
+}
