@@ -40,7 +40,7 @@ typedef struct {
     size_t offset;
 } CNGHTTP2_body;
 
-static CNGHTTP2_ssize CNGHTTP2_read_body(nghttp2_session *session, int32_t stream_id, uint8_t *buffer,
+static inline CNGHTTP2_ssize CNGHTTP2_read_body(nghttp2_session *session, int32_t stream_id, uint8_t *buffer,
                                          size_t length, uint32_t *flags, nghttp2_data_source *source,
                                          void *user_data) {
     CNGHTTP2_body *body = (CNGHTTP2_body *)source->ptr;
