@@ -1,5 +1,6 @@
 import CampaignMockAdmin
 package import CampaignMockCore
+import CampaignMockDelivery
 import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockRecording
@@ -38,6 +39,8 @@ package final class CampaignMockServer: Sendable {
     private let retention: RetentionSweeper
     private let http: HTTPServer
     private let router: Router
+    /// `xcrun` and `adb`, as found at start.
+    private let devices: DeviceRunner
     /// The local CA's fingerprint with `--tls auto`, for the banner.
     package let certificateAuthorityFingerprint: String?
 
@@ -73,13 +76,17 @@ package final class CampaignMockServer: Sendable {
         let pipeline = EndpointPipeline(
             store: store, log: log, faults: faults, metrics: metrics, waits: waits, stream: stream)
         let server = ServerReference()
+        devices = DeviceRunner(
+            tools: DeviceTools(
+                searchPath: configuration.toolSearchPath ?? getenv("PATH").map { String(cString: $0) } ?? ""),
+            timeoutMilliseconds: configuration.deviceToolTimeoutMilliseconds, temporaryFolder: Self.temporaryFolder)
         let admin = AdminAPI(
             store: store, log: log, startedAt: startedAt,
             access: AdminAccess(
                 token: configuration.adminToken,
                 hosts: HostAllowList(names: HostAllowList.names(for: configuration))),
             faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
-            pushIDStyle: configuration.pushIDStyle)
+            pushIDStyle: configuration.pushIDStyle, devices: devices)
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
         let soap = SOAPEndpoint(
             store: store,
@@ -178,7 +185,8 @@ package final class CampaignMockServer: Sendable {
             adminTokenRequired: configuration.adminToken != nil, recording: configuration.recordDirectory,
             retention: ConsoleInfo.Retention(
                 events: configuration.retention.events, devices: configuration.retention.devices,
-                days: configuration.retention.days, journal: configuration.journalLimit))
+                days: configuration.retention.days, journal: configuration.journalLimit),
+            tools: devices.tools.info)
     }
 
     /// What runs around the Campaign endpoints: the recorder (`--record`) outside the upstream proxy

@@ -1,4 +1,5 @@
 package import CampaignMockCore
+package import CampaignMockDelivery
 package import CampaignMockModel
 package import CampaignMockRuntime
 package import CampaignMockStorage
@@ -18,6 +19,8 @@ package struct AdminAPI: Sendable {
     let stream: EventHub
     /// The message id style of pushes that do not name one.
     let pushIDStyle: MessageIDStyle
+    /// Runs `xcrun simctl` and `adb` for the one-click pushes to a simulator or an emulator.
+    let devices: DeviceRunner
 
     /// The admin group's middleware, outermost first: every answer is logged and counted, and access is
     /// checked before any route runs. (Errors are answered as JSON: ``AdminError/response(for:)``.)
@@ -36,6 +39,7 @@ package struct AdminAPI: Sendable {
         registerControl(on: &group)
         registerState(on: &group)
         registerPush(on: &group)
+        registerDevices(on: &group)
         group.add(.get, "/_mock/stream", openStream)
         registerConsole(on: &group)
         group.add(
@@ -106,7 +110,8 @@ package struct AdminAPI: Sendable {
 
     package init(
         store: Store, log: AccessLog, startedAt: UInt64, access: AdminAccess, faults: FaultRegistry, metrics: Metrics,
-        waits: WaitRegistry, server: ServerReference, stream: EventHub, pushIDStyle: MessageIDStyle
+        waits: WaitRegistry, server: ServerReference, stream: EventHub, pushIDStyle: MessageIDStyle,
+        devices: DeviceRunner
     ) {
         self.store = store
         self.log = log
@@ -118,5 +123,6 @@ package struct AdminAPI: Sendable {
         self.server = server
         self.stream = stream
         self.pushIDStyle = pushIDStyle
+        self.devices = devices
     }
 }

@@ -31,6 +31,21 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
     package var recording: String?
     /// What a long-lived instance keeps (`--retain-events`, `--retain-devices`, `--retain-days`; 0 is no limit).
     package var retention: Retention
+    /// The device tools found at start, for the one-click pushes to a simulator or an emulator.
+    package var tools: Tools
+
+    /// Where each tool was found on `PATH`; absent when it was not.
+    package struct Tools: Sendable, Codable, Equatable {
+        /// `xcrun`, which runs `simctl` (macOS with Xcode).
+        package var xcrun: String?
+        /// `adb` (Android platform tools).
+        package var adb: String?
+
+        package init(xcrun: String? = nil, adb: String? = nil) {
+            self.xcrun = xcrun
+            self.adb = adb
+        }
+    }
 
     package struct Retention: Sendable, Codable, Equatable {
         package var events: Int
@@ -51,7 +66,8 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
     package init(
         version: String, baseURL: String, httpsURL: String? = nil, deviceURLs: [DeviceURL],
         certificateAuthorityFingerprint: String? = nil, soapLogin: String, soapLogins: [String],
-        soapBearerTokens: [String], adminTokenRequired: Bool, recording: String? = nil, retention: Retention
+        soapBearerTokens: [String], adminTokenRequired: Bool, recording: String? = nil, retention: Retention,
+        tools: Tools = Tools()
     ) {
         self.version = version
         self.baseURL = baseURL
@@ -64,5 +80,6 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
         self.adminTokenRequired = adminTokenRequired
         self.recording = recording
         self.retention = retention
+        self.tools = tools
     }
 }
