@@ -36,6 +36,7 @@ extension AdminAPI {
         guard device == "booted" || Self.isUDID(device) else {
             throw AdminError(.badRequest, "device must be \"booted\" or a simulator's UDID, got '\(device.prefix(64))'")
         }
+        let xcrun = try tool(.xcrun)
         guard let bundleID = try message.bundleId ?? store.application(key: message.app)?.application.bundleId else {
             throw AdminError(
                 .conflict,
@@ -43,7 +44,6 @@ extension AdminAPI {
                     + "or compose the push with one")
         }
         guard let payload = message.apns else { throw AdminError(.conflict, "the message has no APNs payload") }
-        let xcrun = try tool(.xcrun)
         let devices = devices
         devices.perform {
             let run = devices.pushToSimulator(
@@ -60,6 +60,7 @@ extension AdminAPI {
             throw AdminError(
                 .badRequest, "serial '\(serial.prefix(64))' is not an adb serial (emulator-5554, HOST:PORT)")
         }
+        let adb = try tool(.adb)
         guard let package = try message.packageName ?? store.application(key: message.app)?.application.packageName
         else {
             throw AdminError(
@@ -74,7 +75,6 @@ extension AdminAPI {
             if case .string(let text) = value { return text }
             return nil
         }
-        let adb = try tool(.adb)
         let devices = devices
         devices.perform {
             let run = devices.runOnEmulator(
