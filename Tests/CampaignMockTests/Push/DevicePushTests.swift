@@ -18,7 +18,8 @@ final class FakeTools {
     init(xcrun: String? = "echo pushed", adb: String? = "echo 'Broadcast completed: result=0'") throws {
         let record = """
             #!/bin/sh
-            { echo argv:; for argument in "$@"; do printf '%s\\n' "$argument"; done; echo end; } >> '\(log)'
+            log='\(log)'
+            { echo argv:; for argument in "$@"; do printf '%s\\n' "$argument"; done; echo end; } >> "$log"
 
             """
         if let xcrun {
@@ -195,8 +196,8 @@ struct DevicePushTests {
     }
 
     @Test func aToolStillRunningAtTheTimeoutIsStopped() throws {
-        // It starts a child of its own, which goes with it: the answer would wait for its output else.
-        let tools = try FakeTools(xcrun: "sleep 60 & wait")
+        // It starts a child of its own, which is stopped with it (its process group).
+        let tools = try FakeTools(xcrun: #"sleep 60 & echo "child $!" >> "$log"; wait"#)
         let live = try InProcessServer.withTools(tools, timeoutMilliseconds: 300)
         try live.composeBoth(#","bundleId":"com.example.shop""#)
         let started = Date()
@@ -206,6 +207,27 @@ struct DevicePushTests {
         #expect(answer.object["exitStatus"] == nil)
         #expect(answer.object["error"] as? String == "xcrun was still running after 300 ms and was stopped")
         #expect(Date().timeIntervalSince(started) < 10)
+        #if os(Linux)
+            let log = try String(contentsOfFile: tools.log, encoding: .utf8)
+            let child = try #require(log.split(separator: "\n").first { $0.hasPrefix("child ") }?.dropFirst(6))
+            // Gone, or a zombie its new parent has not reaped yet: not sleeping on.
+            let state = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?
+                .split(separator: ")").last?.split(separator: " ").first
+            #expect(state == nil || state == "Z", "the tool's child \(child) is \(state ?? "?")")
+        #endif
+    }
+
+    @Test func keepsTheFirst64KiBOfOutputAndSaysWhenAToolCannotStart() {
+        let run = ToolProcess.run(
+            ["/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' a; echo oops >&2"], timeoutMilliseconds: 10_000)
+        #expect(run.outcome == .succeeded)
+        #expect(run.stdout == String(repeating: "a", count: 65536))
+        #expect(run.stderr == "oops\n")
+        #expect(run.outputTruncated)
+        let missing = ToolProcess.run(["/nonexistent/xcrun", "simctl"], timeoutMilliseconds: 10_000)
+        #expect(missing.outcome == .notStarted)
+        #expect(missing.error == "could not start /nonexistent/xcrun: No such file or directory")
+        #expect(missing.command == "/nonexistent/xcrun simctl")
     }
 
     @Test func withoutTheToolsTheConsoleOffersNothingAndTheCallsAnswer503() throws {
