@@ -48,10 +48,10 @@ package struct DeviceRunner: Sendable {
         }
         defer { rmdir(folder) }
         let path = folder + "/" + fileName
+        defer { unlink(path) }  // before the folder goes, even after a failed write
         if let error = Self.writePrivateFile(path, Array(apnsFile.utf8)) {
             return .notRun("could not write \(path): \(error.message)")
         }
-        defer { unlink(path) }
         return ToolProcess.run(
             [xcrun, "simctl", "push", device, bundleID, path], timeoutMilliseconds: timeoutMilliseconds)
     }
