@@ -41,6 +41,8 @@ package final class CampaignMockServer: Sendable {
     private let router: Router
     /// What sending to real devices is configured with, for `/_mock/info`.
     private let sending: ConsoleInfo.Sending
+    /// `xcrun` and `adb`, as found at start.
+    private let devices: DeviceRunner
     /// The local CA's fingerprint with `--tls auto`, for the banner.
     package let certificateAuthorityFingerprint: String?
 
@@ -87,13 +89,17 @@ package final class CampaignMockServer: Sendable {
         let pipeline = EndpointPipeline(
             store: store, log: log, faults: faults, metrics: metrics, waits: waits, stream: stream)
         let server = ServerReference()
+        devices = DeviceRunner(
+            tools: DeviceTools(
+                searchPath: configuration.toolSearchPath ?? getenv("PATH").map { String(cString: $0) } ?? ""),
+            timeoutMilliseconds: configuration.deviceToolTimeoutMilliseconds, temporaryFolder: Self.temporaryFolder)
         let admin = AdminAPI(
             store: store, log: log, startedAt: startedAt,
             access: AdminAccess(
                 token: configuration.adminToken,
                 hosts: HostAllowList(names: HostAllowList.names(for: configuration))),
             faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
-            pushIDStyle: configuration.pushIDStyle, sender: sender)
+            pushIDStyle: configuration.pushIDStyle, sender: sender, devices: devices)
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
         let soap = SOAPEndpoint(
             store: store,
@@ -193,7 +199,7 @@ package final class CampaignMockServer: Sendable {
             retention: ConsoleInfo.Retention(
                 events: configuration.retention.events, devices: configuration.retention.devices,
                 days: configuration.retention.days, journal: configuration.journalLimit),
-            sending: sending)
+            sending: sending, tools: devices.tools.info)
     }
 
     /// What runs around the Campaign endpoints: the recorder (`--record`) outside the upstream proxy

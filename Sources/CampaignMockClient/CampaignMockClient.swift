@@ -397,6 +397,12 @@ extension CampaignMockClient {
             "get /_mock/openapi.json": "the description itself",
             "get /_mock/ui": "the console",
             "get /_mock/ui/{file}": "the console",
+            "post /_mock/push/{id}/simulator":
+                "the console's one click; not wrapped yet (the answer's type is server-side)",
+            "post /_mock/push/{id}/emulator":
+                "the console's one click; not wrapped yet (the answer's type is server-side)",
+            "get /_mock/simulators": "what the server's machine runs, for the console",
+            "get /_mock/emulators": "what the server's machine runs, for the console",
         ]
     )
 }

@@ -14,17 +14,18 @@ BINARY = os.path.abspath(os.environ.get("CAMPAIGN_MOCK_BINARY", ".build/debug/ca
 
 
 class LiveServer:
-    """`data_dir` keeps the store in that folder instead of memory."""
+    """`data_dir` keeps the store in that folder instead of memory; `env` is added to the environment."""
 
-    def __init__(self, *arguments, data_dir=None):
+    def __init__(self, *arguments, data_dir=None, env=None):
         store = ["--data-dir", data_dir] if data_dir else ["--in-memory"]
         self.arguments = ["serve", "--port", "0", *store, "--log-level", "warning", *arguments]
+        self.env = dict(os.environ, **(env or {}))
         self.url = None
 
     def __enter__(self):
         self.directory = tempfile.mkdtemp()
         self.process = subprocess.Popen([BINARY, *self.arguments], stdout=subprocess.PIPE, text=True,
-                                        cwd=self.directory)
+                                        cwd=self.directory, env=self.env)
         for line in self.process.stdout:
             match = re.search(r"(http://127\.0\.0\.1:\d+)", line)
             if match and self.url is None:

@@ -440,3 +440,81 @@ def test_overview_shows_urls_keys_and_sdk_configuration(browser):
         assert not find(browser, "#ca")[0].get_attribute("hidden")
         screenshot(browser, "overview")
         check_clean(browser, server)
+
+
+def fake_tools(folder, adb_exit=0):
+    """Fake `xcrun` and `adb` in `folder`, which record their arguments (one per line) to folder/calls."""
+    calls = folder / "calls"
+    record = f"#!/bin/sh\nfor argument in \"$@\"; do printf '%s\\n' \"$argument\" >> '{calls}'; done\necho --- >> '{calls}'\n"
+    (folder / "xcrun").write_text(record + "echo \"Notification sent to '$4'\"\n")
+    (folder / "adb").write_text(record + (f"echo 'error: no devices/emulators found' >&2\nexit {adb_exit}\n" if adb_exit
+                                          else "echo 'Broadcast completed: result=0'\n"))
+    for name in ("xcrun", "adb"):
+        (folder / name).chmod(0o755)
+    return calls
+
+
+def compose_in_console(browser, token):
+    """Chooses the device by its whole token (which the picker takes by itself) and composes a push to it."""
+    find(browser, "[data-testid=push-device-search]")[0].send_keys(token)
+    wait_for(lambda: token in find(browser, "[data-testid=push-device]")[0].text, what=f"the device {token}")
+    for name, text in (("title", "Weekend sale"), ("body", "it's 20% off; $(reboot)")):
+        field = find(browser, f"[data-testid=push-form] [name={name}]")[0]
+        field.clear()
+        field.send_keys(text)
+    shown = find(browser, "#push-id")[0].text
+    find(browser, "[data-testid=push-submit]")[0].click()
+    wait_for(lambda: find(browser, "#push-result:not([hidden])") and find(browser, "#push-id")[0].text != shown,
+             what="the composed push")
+
+
+def test_a_composed_push_goes_to_the_simulator_or_emulator_in_one_click(browser, tmp_path):
+    calls = fake_tools(tmp_path, adb_exit=1)
+    with LiveServer(env={"PATH": f"{tmp_path}:{os.environ['PATH']}"}) as server:
+        assert requests.get(f"{server.url}/_mock/info").json()["tools"] == {"xcrun": f"{tmp_path}/xcrun", "adb": f"{tmp_path}/adb"}
+        requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-ios", json={"bundleId": "com.example.shop"}).raise_for_status()
+        register(server.url, 1, "ios")
+        register(server.url, 2, "android")
+        open_console(browser, server, "push")
+
+        compose_in_console(browser, "tok00001")
+        assert not find(browser, "[data-testid=send-to-emulator]"), "an iOS message offers no emulator"
+        find(browser, "[data-testid=push-to-simulator]")[0].click()
+        output = wait_for(lambda: [o for o in find(browser, "[data-testid=push-to-simulator-output]") if "exit status 0" in o.text],
+                          what="what simctl printed")[0]
+        ran = calls.read_text().split("---\n")[0].splitlines()
+        assert ran[:4] == ["simctl", "push", "booted", "com.example.shop"] and ran[4].endswith("/campaign-mock-1000001.apns"), ran
+        assert f"$ {tmp_path}/xcrun simctl push booted com.example.shop {ran[4]}" in output.text
+        assert "Notification sent to 'com.example.shop'" in output.text
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", output)
+        screenshot(browser, "push-to-simulator")
+
+        # Android: no package name known yet, then a tool that fails, reported as a failure.
+        compose_in_console(browser, "tok00002")
+        assert not find(browser, "[data-testid=push-to-simulator]"), "an Android message offers no simulator"
+        find(browser, "[data-testid=send-to-emulator]")[0].click()
+        wait_for(lambda: "Refused: no package name for campaign-mock-demo-android" in find(browser, "[data-testid=send-to-emulator-output]")[0].text,
+                 what="the refusal")
+        requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-android", json={"packageName": "com.example.shop"}).raise_for_status()
+        find(browser, "[data-testid=send-to-emulator]")[0].click()
+        output = wait_for(lambda: [o for o in find(browser, "[data-testid=send-to-emulator-output]") if "exited with status 1" in o.text],
+                          what="the failed adb")[0]
+        assert "error: no devices/emulators found" in output.text and "$ " + f"{tmp_path}/adb shell " in output.text
+        assert calls.read_text().split("---\n")[1].splitlines()[0] == "shell"
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", output)
+        screenshot(browser, "send-to-emulator")
+        # The refusal and the failure are answered 409 and 502, which the browser logs; nothing else.
+        errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        assert [re.sub(r".*status of (\d+).*", r"\1", e) for e in errors] == ["409", "502"] \
+            and all("/_mock/push/2/emulator" in e for e in errors), errors
+
+
+def test_without_the_tools_the_console_offers_no_device_buttons(browser, tmp_path):
+    with LiveServer(env={"PATH": str(tmp_path)}) as server:  # a PATH with neither tool
+        assert requests.get(f"{server.url}/_mock/info").json()["tools"] == {}
+        register(server.url, 1, "ios")
+        open_console(browser, server, "push")
+        compose_in_console(browser, "tok00001")
+        assert find(browser, "[data-testid=push-result] pre, #payloads pre"), "the composed payloads are shown"
+        assert not find(browser, "[data-testid=push-to-simulator]") and not find(browser, "[data-testid=send-to-emulator]")
+        assert requests.post(f"{server.url}/_mock/push/1/simulator", json={}).status_code == 503

@@ -21,6 +21,8 @@ package struct AdminAPI: Sendable {
     let pushIDStyle: MessageIDStyle
     /// Sends composed pushes through APNs and FCM.
     let sender: PushSender
+    /// Runs `xcrun simctl` and `adb` for the one-click pushes to a simulator or an emulator.
+    let devices: DeviceRunner
 
     /// The admin group's middleware, outermost first: every answer is logged and counted, and access is
     /// checked before any route runs. (Errors are answered as JSON: ``AdminError/response(for:)``.)
@@ -39,6 +41,7 @@ package struct AdminAPI: Sendable {
         registerControl(on: &group)
         registerState(on: &group)
         registerPush(on: &group)
+        registerDevices(on: &group)
         group.add(.get, "/_mock/stream", openStream)
         registerConsole(on: &group)
         group.add(
@@ -110,7 +113,7 @@ package struct AdminAPI: Sendable {
     package init(
         store: Store, log: AccessLog, startedAt: UInt64, access: AdminAccess, faults: FaultRegistry, metrics: Metrics,
         waits: WaitRegistry, server: ServerReference, stream: EventHub, pushIDStyle: MessageIDStyle,
-        sender: PushSender
+        sender: PushSender, devices: DeviceRunner
     ) {
         self.store = store
         self.log = log
@@ -123,5 +126,6 @@ package struct AdminAPI: Sendable {
         self.stream = stream
         self.pushIDStyle = pushIDStyle
         self.sender = sender
+        self.devices = devices
     }
 }

@@ -28,16 +28,11 @@ package enum PushComposer {
             guard size <= apnsLimit else {
                 throw PushError("the APNs payload is \(size) bytes; APNs refuses more than \(apnsLimit)")
             }
-            var file = payload
-            if case .object(var fields) = file, let bundle = request.bundleId {
-                fields["Simulator Target Bundle"] = .string(bundle)
-                file = .object(fields)
-            }
-            let name = "campaign-mock-\(messageID).apns"
             message.bundleId = request.bundleId
             message.apns = payload
-            message.apnsFile = JSONText.pretty(file)
-            message.simctl = "xcrun simctl push booted \(request.bundleId ?? "YOUR.BUNDLE.ID") \(name)"
+            message.apnsFile = apnsFile(payload, bundleID: request.bundleId)
+            message.simctl =
+                "xcrun simctl push booted \(request.bundleId ?? "YOUR.BUNDLE.ID") \(apnsFileName(messageID: messageID))"
             message.check = PayloadChecker.apns(payload)
         case .android:
             let data = fcmData(request, messageID: messageID, deliveryID: deliveryID)
@@ -50,6 +45,22 @@ package enum PushComposer {
             message.adb = adb(request, data: data)
         }
         return message
+    }
+
+    /// The `.apns` file `xcrun simctl push` reads: the payload, with `Simulator Target Bundle` when the
+    /// bundle id is known.
+    package static func apnsFile(_ payload: JSONValue, bundleID: String?) -> String {
+        var file = payload
+        if case .object(var fields) = file, let bundleID {
+            fields["Simulator Target Bundle"] = .string(bundleID)
+            file = .object(fields)
+        }
+        return JSONText.pretty(file)
+    }
+
+    /// `campaign-mock-1000001.apns`.
+    package static func apnsFileName(messageID: String) -> String {
+        "campaign-mock-\(messageID).apns"
     }
 
     /// `{"aps": {...}, "_mId": "...", "_dId": "...", variables...}`.
@@ -100,15 +111,29 @@ package enum PushComposer {
 
     /// Lines to paste: deliver the data message to a debug build on an emulator, or just show a notification.
     static func adb(_ request: PushRequest, data: [String: String]) -> [String] {
-        let package = request.androidPackage ?? "YOUR.PACKAGE"
-        let extras = data.keys.sorted().map { "--es \($0) \(shellQuoted(data[$0]!))" }.joined(separator: " ")
-        var lines = ["adb shell am broadcast -a com.google.android.c2dm.intent.RECEIVE -p \(package) \(extras)"]
+        var lines = ["adb shell " + broadcast(package: request.androidPackage ?? "YOUR.PACKAGE", data: data)]
         if request.silent != true {
             let title = shellQuoted(request.title ?? "")
             let body = shellQuoted(request.body ?? "")
             lines.append("adb shell cmd notification post -t \(title) campaign-mock-\(data["_mId"] ?? "") \(body)")
         }
         return lines
+    }
+
+    /// The command an emulator's shell runs to hand the FCM data message to the app as FCM would
+    /// (`com.google.android.c2dm.intent.RECEIVE` with every key as an extra), one line for `adb shell`.
+    /// Every key and value is quoted for the device's shell, which parses the line once more (`package`
+    /// is a checked package name, or the placeholder).
+    package static func broadcast(package: String, data: [String: String]) -> String {
+        let extras = data.keys.sorted().map { key in
+            "--es \(key.allSatisfy(isPlainKeyCharacter) ? key : shellQuoted(key)) \(shellQuoted(data[key]!))"
+        }
+        return (["am broadcast -a com.google.android.c2dm.intent.RECEIVE -p \(package)"] + extras)
+            .joined(separator: " ")
+    }
+
+    private static func isPlainKeyCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "_")
     }
 
     /// Single-quoted for `adb shell` (whose remote shell parses the line once more).

@@ -51,6 +51,22 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
         }
     }
 
+    /// The device tools found at start, for the one-click pushes to a simulator or an emulator.
+    package var tools: Tools
+
+    /// Where each tool was found on `PATH`; absent when it was not.
+    package struct Tools: Sendable, Codable, Equatable {
+        /// `xcrun`, which runs `simctl` (macOS with Xcode).
+        package var xcrun: String?
+        /// `adb` (Android platform tools).
+        package var adb: String?
+
+        package init(xcrun: String? = nil, adb: String? = nil) {
+            self.xcrun = xcrun
+            self.adb = adb
+        }
+    }
+
     package struct Retention: Sendable, Codable, Equatable {
         package var events: Int
         package var devices: Int
@@ -71,7 +87,7 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
         version: String, baseURL: String, httpsURL: String? = nil, deviceURLs: [DeviceURL],
         certificateAuthorityFingerprint: String? = nil, soapLogin: String, soapLogins: [String],
         soapBearerTokens: [String], adminTokenRequired: Bool, recording: String? = nil, retention: Retention,
-        sending: Sending = Sending()
+        sending: Sending = Sending(), tools: Tools = Tools()
     ) {
         self.version = version
         self.baseURL = baseURL
@@ -85,5 +101,6 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
         self.recording = recording
         self.retention = retention
         self.sending = sending
+        self.tools = tools
     }
 }

@@ -49,6 +49,8 @@ extension TestServer {
         configuration.inMemory = inMemory
         let dataDirectory = inMemory ? nil : (directory ?? TemporaryDirectory())
         if let dataDirectory { configuration.dataDirectory = dataDirectory.path + "/data" }
+        // No test runs this machine's xcrun or adb: those that need them name a folder of fakes.
+        configuration.toolSearchPath = ""
         adjust(&configuration)
         return (try CampaignMockServer(configuration: configuration, logger: logger), dataDirectory)
     }

@@ -41,7 +41,7 @@ async function api(path, options = {}) {
   if (response.status === 401) throw new Unauthorized("the admin token is missing or wrong");
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
-  if (!response.ok) throw new Error((data && data.error) || `${response.status}`);
+  if (!response.ok) throw Object.assign(new Error((data && data.error) || `${response.status}`), { status: response.status, data });
   return data;
 }
 
@@ -723,6 +723,37 @@ function showChecks(messages) {
 /** `ios 6e6577`: which device a composed message is for. */
 const deviceLabel = (message) => `${message.platform} ${message.registrationToken}`;
 
+/** A button that runs a device tool on the server (`POST /_mock/push/{id}/simulator` or `/emulator`) and shows
+ * what ran and what it printed. Offered only when the server found the tool at start. */
+function deviceBlock(push, message, { tool, title, label, path, testid, note }) {
+  if (!(state.info && state.info.tools && state.info.tools[tool])) return null;
+  const output = element("pre", { class: "run", "data-testid": `${testid}-output`, hidden: true });
+  const button = element("button", { type: "button", "data-testid": testid, onclick: async () => {
+    button.disabled = true;
+    output.hidden = false;
+    output.textContent = "Running…";
+    try {
+      output.textContent = describeRun(await api(`/_mock/push/${push.id}/${path}`, { method: "POST", body: { registrationToken: message.registrationToken } }));
+    } catch (failure) {
+      output.textContent = failure.data && failure.data.command !== undefined ? describeRun(failure.data) : `Refused: ${failure.message}`;
+    } finally {
+      button.disabled = false;
+    }
+  } }, label);
+  return element("div", { class: "payload", "data-testid": `${testid}-block` }, element("h4", {}, title),
+    note ? element("p", { class: "muted" }, note) : null, element("div", { class: "row" }, button), output);
+}
+
+/** `$ command`, how it ended, then its output. */
+function describeRun(run) {
+  const ended = run.outcome === "succeeded" ? "exit status 0" : run.error;
+  const lines = [`$ ${run.command}`, `${ended} (${run.milliseconds} ms)`];
+  if (run.stdout) lines.push("--- stdout", run.stdout.trimEnd());
+  if (run.stderr) lines.push("--- stderr", run.stderr.trimEnd());
+  if (run.outputTruncated) lines.push("(output cut at 64 KiB)");
+  return lines.join("\n");
+}
+
 async function composePush(event) {
   event.preventDefault();
   const { request, device } = pushFields();
@@ -746,14 +777,21 @@ async function composePush(event) {
       blocks.push(element("div", { class: "payload" }, element("h4", {}, `The SDK's tracking (${label})`),
         element("pre", {}, `receive: ${message.tracking.receive}\nopen:    ${message.tracking.open}`),
         element("p", { class: "muted" }, "Send the hits the SDK would send, without a device:"), element("div", { class: "row" }, receive, open)));
+      if (message.platform === "ios") blocks.push(deviceBlock(push, message, { tool: "xcrun", title: `On this machine's simulator (${label})`,
+        label: "Push to simulator", path: "simulator", testid: "push-to-simulator",
+        note: message.bundleId ? null : `No bundle id yet: set the application's (PUT /_mock/apps/${message.app} {"bundleId": …}) or compose with one.` }));
+      if (message.platform === "android") blocks.push(deviceBlock(push, message, { tool: "adb", title: `On this machine's emulator (${label})`,
+        label: "Send to emulator", path: "emulator", testid: "send-to-emulator",
+        note: "Android hands the broadcast to the app only from a root shell (adb root, on an emulator image without Google Play) "
+          + "and to a debuggable build; elsewhere the second adb line shows the notification without the SDK." }));
+      blocks.push(sendBlock(push, message));
       if (message.apns) blocks.push(codeBlock(`APNs payload (${label})`, JSON.stringify(message.apns, null, 2), `campaign-mock-${message.messageId}.json`));
       if (message.apnsFile) blocks.push(codeBlock("simctl push (.apns file)", message.apnsFile, `campaign-mock-${message.messageId}.apns`));
       if (message.simctl) blocks.push(codeBlock("simctl command", message.simctl));
       if (message.fcm) blocks.push(codeBlock(`FCM HTTP v1 message (${label})`, JSON.stringify(message.fcm, null, 2), `campaign-mock-${message.messageId}-fcm.json`));
       if (message.adb) blocks.push(codeBlock("adb", message.adb.join("\n")));
-      blocks.push(sendBlock(push, message));
     }
-    $("#payloads").replaceChildren(...blocks);
+    $("#payloads").replaceChildren(...blocks.filter(Boolean));
     $("#push-result").hidden = false;
     showChecks(push.messages);
   } catch (failure) {

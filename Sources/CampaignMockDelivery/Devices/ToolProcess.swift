@@ -1,0 +1,211 @@
+import CampaignMockCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs a program with an argument vector, never through a shell: its output captured, stopped (with
+/// everything it started) at a deadline. It blocks the calling thread until then, so callers run it off
+/// the event loops (``DeviceRunner``).
+package enum ToolProcess {
+    /// Bytes of each output stream kept; the rest is read and dropped.
+    static let outputLimit = 64 * 1024
+
+    /// Pipes are made and the child spawned under this lock, so that no other run's child inherits a
+    /// pipe before it is marked close-on-exec (it would keep that run from seeing the end of its output).
+    private static let spawning = Mutex(())
+
+    /// Runs `arguments[0]` (a path) with `arguments`, standard input empty.
+    package static func run(_ arguments: [String], timeoutMilliseconds: Int) -> ToolRun {
+        let started = Clock.monotonicNanoseconds()
+        let deadline = started + UInt64(max(timeoutMilliseconds, 0)) * 1_000_000
+        var run = ToolRun(
+            command: ToolRun.commandLine(arguments), outcome: .notStarted, exitStatus: nil, stdout: "", stderr: "",
+            outputTruncated: false, milliseconds: 0)
+        defer { run.milliseconds = Int((Clock.monotonicNanoseconds() - started) / 1_000_000) }
+        let child: (pid: pid_t, output: Int32, errors: Int32)
+        switch spawn(arguments) {
+        case .success(let spawned): child = spawned
+        case .failure(let error):
+            run.error = "could not start \(arguments.first ?? ""): \(error.message)"
+            return run
+        }
+        var output = Capture()
+        var errors = Capture()
+        let finished = drain(child.output, into: &output, child.errors, into: &errors, until: deadline)
+        let status = finished ? wait(for: child.pid, until: deadline) : nil
+        if status == nil {
+            kill(-child.pid, SIGKILL)  // its process group: the tool and whatever it started
+            _ = wait(for: child.pid, until: nil)
+        }
+        close(child.output)
+        close(child.errors)
+        run.stdout = output.text
+        run.stderr = errors.text
+        run.outputTruncated = output.truncated || errors.truncated
+        let name = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        switch status {
+        case nil:
+            run.outcome = .timedOut
+            run.error = "\(name) was still running after \(Self.seconds(timeoutMilliseconds)) and was stopped"
+        case .exited(0)?:
+            run.outcome = .succeeded
+            run.exitStatus = 0
+        case .exited(let code)?:
+            run.outcome = .failed
+            run.exitStatus = code
+            run.error = "\(name) exited with status \(code)"
+        case .signaled(let signal)?:
+            run.outcome = .failed
+            run.error = "\(name) was killed by signal \(signal)"
+        }
+        return run
+    }
+
+    private static func seconds(_ milliseconds: Int) -> String {
+        milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+    }
+
+    // MARK: - Spawning
+
+    private struct SpawnError: Error {
+        let message: String
+        init(_ code: Int32) { message = String(cString: strerror(code)) }
+    }
+
+    /// Starts the child in a process group of its own, with the default signal dispositions and an empty
+    /// signal mask (the server ignores SIGPIPE; a tool should not), stdin from /dev/null and its
+    /// stdout and stderr into pipes; returns the pipes' reading ends.
+    private static func spawn(_ arguments: [String]) -> Result<(pid: pid_t, output: Int32, errors: Int32), SpawnError> {
+        spawning.withLock { _ in
+            var output: [Int32] = [-1, -1]
+            var errors: [Int32] = [-1, -1]
+            guard pipe(&output) == 0 else { return .failure(SpawnError(errno)) }
+            guard pipe(&errors) == 0 else {
+                for descriptor in output { close(descriptor) }
+                return .failure(SpawnError(errno))
+            }
+            defer {
+                close(output[1])
+                close(errors[1])
+            }
+            for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+
+            #if canImport(Glibc)
+                var files = posix_spawn_file_actions_t()
+                var attributes = posix_spawnattr_t()
+            #else
+                var files: posix_spawn_file_actions_t?
+                var attributes: posix_spawnattr_t?
+            #endif
+            posix_spawn_file_actions_init(&files)
+            defer { posix_spawn_file_actions_destroy(&files) }
+            posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&files, output[1], 1)
+            posix_spawn_file_actions_adddup2(&files, errors[1], 2)
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            sigaddset(&defaults, SIGPIPE)
+            var mask = sigset_t()
+            sigemptyset(&mask)
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setsigmask(&attributes, &mask)
+            posix_spawnattr_setpgroup(&attributes, 0)
+            posix_spawnattr_setflags(
+                &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+            let argv = arguments.map { strdup($0) } + [nil]
+            defer { for argument in argv { free(argument) } }
+            var pid = pid_t()
+            let result = posix_spawn(&pid, arguments[0], &files, &attributes, argv, environment)
+            guard result == 0 else {
+                close(output[0])
+                close(errors[0])
+                return .failure(SpawnError(result))
+            }
+            return .success((pid, output[0], errors[0]))
+        }
+    }
+
+    /// The server's environment, which the tool gets as it is (xcrun reads DEVELOPER_DIR, adb ANDROID_*).
+    private static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        #if canImport(Glibc)
+            environ
+        #else
+            _NSGetEnviron().pointee
+        #endif
+    }
+
+    // MARK: - Output and exit
+
+    /// One output stream, cut at ``outputLimit``.
+    private struct Capture {
+        var bytes: [UInt8] = []
+        var truncated = false
+        var open = true
+
+        mutating func append(_ chunk: UnsafeRawBufferPointer) {
+            let room = max(0, ToolProcess.outputLimit - bytes.count)
+            bytes.append(contentsOf: chunk.prefix(room))
+            truncated = truncated || chunk.count > room
+        }
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
+    /// Reads both streams until both end (true) or the deadline passes (false).
+    private static func drain(
+        _ output: Int32, into outputCapture: inout Capture, _ errors: Int32, into errorCapture: inout Capture,
+        until deadline: UInt64
+    ) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while outputCapture.open || errorCapture.open {
+            let now = Clock.monotonicNanoseconds()
+            guard now < deadline else { return false }
+            var descriptors = [
+                pollfd(fd: outputCapture.open ? output : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errorCapture.open ? errors : -1, events: Int16(POLLIN), revents: 0),
+            ]
+            let waitMilliseconds = Int32(min((deadline - now) / 1_000_000 + 1, 1000))
+            guard poll(&descriptors, 2, waitMilliseconds) >= 0 || errno == EINTR else { return false }
+            for (index, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    buffer.withUnsafeBytes { bytes in
+                        let chunk = UnsafeRawBufferPointer(rebasing: bytes[..<count])
+                        if index == 0 { outputCapture.append(chunk) } else { errorCapture.append(chunk) }
+                    }
+                } else if count == 0 || errno != EINTR {
+                    if index == 0 { outputCapture.open = false } else { errorCapture.open = false }
+                }
+            }
+        }
+        return true
+    }
+
+    /// How a child ended.
+    private enum Status {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// Waits for the child to end, until `deadline` (nil: however long it takes); nil when it has not.
+    private static func wait(for pid: pid_t, until deadline: UInt64?) -> Status? {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
+            if result == pid { break }
+            if result < 0 && errno != EINTR { return .exited(-1) }
+            if let deadline, Clock.monotonicNanoseconds() >= deadline { return nil }
+            if result == 0 { usleep(2000) }
+        }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    }
+}

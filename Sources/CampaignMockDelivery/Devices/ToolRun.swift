@@ -1,0 +1,66 @@
+import CampaignMockModel
+
+/// What running a device tool gave: the exact command, how it ended, and what it printed. The answer of
+/// the endpoints that push to a simulator or an emulator, and, with `error`, of their failures.
+package struct ToolRun: Sendable, Codable, Equatable {
+    /// How the process ended.
+    package enum Outcome: String, Sendable, ClosedSet {
+        /// Exit status 0.
+        case succeeded
+        /// Another exit status, or killed by a signal.
+        case failed
+        /// Still running at the deadline: killed, with everything it started.
+        case timedOut = "timed-out"
+        /// It could not be started at all.
+        case notStarted = "not-started"
+    }
+
+    /// The argument vector as one line, each argument quoted as a POSIX shell would need it (the process
+    /// itself got the vector, no shell).
+    package var command: String
+    package var outcome: Outcome
+    /// The exit status, when it exited (not when killed or never started).
+    package var exitStatus: Int32?
+    /// What it printed, each cut at ``ToolProcess/outputLimit`` bytes (`outputTruncated` then).
+    package var stdout: String
+    package var stderr: String
+    package var outputTruncated: Bool
+    package var milliseconds: Int
+    /// Why this run counts as a failure; nil when it succeeded.
+    package var error: String?
+
+    package init(
+        command: String, outcome: Outcome, exitStatus: Int32?, stdout: String, stderr: String,
+        outputTruncated: Bool, milliseconds: Int, error: String? = nil
+    ) {
+        self.command = command
+        self.outcome = outcome
+        self.exitStatus = exitStatus
+        self.stdout = stdout
+        self.stderr = stderr
+        self.outputTruncated = outputTruncated
+        self.milliseconds = milliseconds
+        self.error = error
+    }
+
+    /// `xcrun simctl push booted com.example.app '/tmp/a b.apns'`: what to paste to run it again.
+    package static func commandLine(_ arguments: [String]) -> String {
+        arguments.map(shellWord).joined(separator: " ")
+    }
+
+    /// `text` as one POSIX shell word: as is when it holds only characters no shell treats specially,
+    /// else single-quoted.
+    package static func shellWord(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    return true
+                default: return "_-./:=@%+,".utf8.contains(byte)
+                }
+            }
+        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,337 @@
+import CampaignMockCore
+import CampaignMockModel
+import CampaignMockTestSupport
+import Foundation
+import Testing
+
+@testable import CampaignMock
+@testable import CampaignMockDelivery
+
+/// A folder of fake `xcrun` and `adb` (shell scripts) that the server finds as it would find the real
+/// ones on PATH. Each records its arguments, one per line between `argv:` and `end`, and what it was
+/// given, to `log`.
+final class FakeTools {
+    let folder = TemporaryDirectory()
+    var log: String { folder.path + "/log" }
+
+    /// `xcrun`: records the `.apns` file of `simctl push` too (its mode and its content); `body` then runs.
+    init(xcrun: String? = "echo pushed", adb: String? = "echo 'Broadcast completed: result=0'") throws {
+        let record = """
+            #!/bin/sh
+            log='\(log)'
+            { echo argv:; for argument in "$@"; do printf '%s\\n' "$argument"; done; echo end; } >> "$log"
+
+            """
+        if let xcrun {
+            try write(
+                "xcrun",
+                record + """
+                    if [ "$1 $2" = "simctl push" ]; then
+                        ls -l "$5" | cut -c1-10 >> '\(log)'
+                        cat "$5" > '\(folder.path)/apns'
+                    fi
+                    if [ "$1 $2" = "simctl list" ]; then
+                        echo '{"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-18-2": [
+                            {"udid": "6C2A9D1E-0000-4000-8000-000000000001", "name": "iPhone 16", "state": "Booted"}]}}'
+                        exit 0
+                    fi
+                    \(xcrun)
+
+                    """)
+        }
+        if let adb {
+            // The device's shell parses what `adb shell` sends: so does this one, and it records the words.
+            try write(
+                "adb",
+                record + """
+                    if [ "$1" = devices ]; then printf 'List of devices attached\\nemulator-5554\\tdevice\\n\\n'; exit 0; fi
+                    for last in "$@"; do :; done
+                    eval "set -- $last"
+                    { echo words:; for word in "$@"; do printf '%s\\n' "$word"; done; echo end; } >> '\(log)'
+                    \(adb)
+
+                    """)
+        }
+    }
+
+    private func write(_ name: String, _ script: String) throws {
+        let path = folder.path + "/" + name
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+    }
+
+    /// The argument vectors recorded, in order.
+    func calls() throws -> [[String]] { try blocks("argv:") }
+    /// The words the fake device shell parsed, in order.
+    func words() throws -> [[String]] { try blocks("words:") }
+
+    private func blocks(_ start: String) throws -> [[String]] {
+        var result: [[String]] = []
+        var current: [String]?
+        for line in try String(contentsOfFile: log, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        {
+            if line == start {
+                current = []
+            } else if line == "end", let block = current {
+                result.append(block)
+                current = nil
+            } else {
+                current?.append(String(line))
+            }
+        }
+        return result
+    }
+
+    func apnsFile() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/apns"))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+}
+
+extension TestServer {
+    /// A server with the SDK applications, `tools` as the only folder it looks in (nil: none), and a timeout.
+    static func withTools(_ tools: FakeTools?, timeoutMilliseconds: Int = 15_000) throws -> Self {
+        try withSDKApplications { configuration in
+            configuration.toolSearchPath = tools?.folder.path ?? ""
+            configuration.deviceToolTimeoutMilliseconds = timeoutMilliseconds
+        }
+    }
+
+    /// Registers the SDK's iOS and Android devices and composes one push for each (ids 1 and 2).
+    func composeBoth(_ extra: String = "") throws {
+        #expect(try register(.ios, SDKBodies.iOS).status == 200)
+        #expect(try register(.android, SDKBodies.android).status == 200)
+        let text = #""title":"Sale","body":"it's 20% off; $(touch /tmp/campaign-mock-pwned) `id`""#
+        #expect(
+            try json("POST", "/_mock/push", body: #"{"token":"70757368546f6b656e",\#(text)\#(extra)}"#).status == 201)
+        #expect(try json("POST", "/_mock/push", body: #"{"token":"testToken",\#(text)\#(extra)}"#).status == 201)
+    }
+}
+
+@Suite("pushes to a simulator or an emulator of this machine", .timeLimit(.minutes(2)))
+struct DevicePushTests {
+    @Test func pushesToTheSimulatorWithSimctlAndAnOwnerOnlyFile() throws {
+        let tools = try FakeTools()
+        let live = try LiveServer.withTools(tools)
+        #expect(
+            try live.json("PUT", "/_mock/apps/integrationKey", body: #"{"bundleId":"com.example.shop"}"#).status == 200)
+        try live.composeBoth()
+        let info = try live.json("GET", "/_mock/info").object["tools"] as? [String: String]
+        #expect(info == ["xcrun": tools.folder.path + "/xcrun", "adb": tools.folder.path + "/adb"])
+
+        let answer = try live.json("POST", "/_mock/push/1/simulator", body: #"{"device":"booted"}"#)
+        #expect(answer.status == 200)
+        #expect(answer.object["outcome"] as? String == "succeeded")
+        #expect(answer.object["exitStatus"] as? Int == 0)
+        #expect(answer.object["stdout"] as? String == "pushed\n")
+        let call = try #require(try tools.calls().first)
+        #expect(call.dropLast() == ["simctl", "push", "booted", "com.example.shop"])
+        let file = try #require(call.last)
+        #expect(file.hasSuffix("/campaign-mock-1000001.apns"))
+        #expect(
+            answer.object["command"] as? String
+                == "\(tools.folder.path)/xcrun simctl push booted com.example.shop \(file)")
+        let log = try String(contentsOfFile: tools.log, encoding: .utf8)
+        #expect(log.contains("\n-rw-------\n"))  // owner-only
+        #expect(!FileManager.default.fileExists(atPath: file))  // and gone once pushed
+        let apns = try tools.apnsFile()
+        #expect(apns["Simulator Target Bundle"] as? String == "com.example.shop")
+        #expect(apns["_mId"] as? String == "1000001")
+        #expect(
+            (apns["aps"] as? [String: Any])?["alert"] as? [String: String]
+                == ["title": "Sale", "body": "it's 20% off; $(touch /tmp/campaign-mock-pwned) `id`"])
+
+        // A UDID, and the message named by its token.
+        let udid = "6C2A9D1E-0000-4000-8000-000000000001"
+        let named = try live.json(
+            "POST", "/_mock/push/1/simulator", body: #"{"registrationToken":"70757368546f6b656e","device":"\#(udid)"}"#)
+        #expect(named.status == 200)
+        #expect(try tools.calls().last?[2] == udid)
+    }
+
+    @Test func sendsTheBroadcastToTheEmulatorQuotedForItsShell() throws {
+        let tools = try FakeTools()
+        let live = try InProcessServer.withTools(tools)
+        try live.composeBoth(#","androidPackage":"com.example.shop","variables":{"deep link":"app://x?a=1&b=2"}"#)
+        let answer = try live.json("POST", "/_mock/push/2/emulator", body: #"{"serial":"emulator-5554"}"#)
+        #expect(answer.status == 200)
+        #expect(answer.object["stdout"] as? String == "Broadcast completed: result=0\n")
+        let call = try #require(try tools.calls().first)
+        #expect(call.prefix(3) == ["-s", "emulator-5554", "shell"])
+        #expect(call.count == 4)  // one line for the device's shell
+        let text = "it's 20% off; $(touch /tmp/campaign-mock-pwned) `id`"
+        #expect(
+            try tools.words().first == [
+                "am", "broadcast", "-a", "com.google.android.c2dm.intent.RECEIVE", "-p", "com.example.shop",
+                "--es", "_dId", "7a002", "--es", "_mId", "1000002", "--es", "_msg", text, "--es", "adb_body", text,
+                "--es", "adb_title", "Sale", "--es", "deep link", "app://x?a=1&b=2", "--es", "title", "Sale",
+            ])
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/campaign-mock-pwned"))
+        // The line the answer shows is the line the composer gives to paste.
+        let push = try live.json("GET", "/_mock/push/2").object
+        let adb = try #require(((push["messages"] as? [[String: Any]])?.first?["adb"] as? [String])?.first)
+        #expect(
+            answer.object["command"] as? String == "\(tools.folder.path)/adb -s emulator-5554 shell "
+                + ToolRun.shellWord(String(adb.dropFirst("adb shell ".count))))
+
+        // Without a serial, adb picks the only device.
+        #expect(try live.json("POST", "/_mock/push/2/emulator").status == 200)
+        #expect(try tools.calls().last?.first == "shell")
+    }
+
+    @Test func aToolThatFailsIsReportedAsAFailure() throws {
+        let tools = try FakeTools(xcrun: "echo 'Invalid device: booted' >&2; exit 1", adb: "exit 3")
+        let live = try InProcessServer.withTools(tools)
+        try live.composeBoth(#","bundleId":"com.example.shop","androidPackage":"com.example.shop""#)
+        let simulator = try live.json("POST", "/_mock/push/1/simulator")
+        #expect(simulator.status == 502)
+        #expect(simulator.object["outcome"] as? String == "failed")
+        #expect(simulator.object["exitStatus"] as? Int == 1)
+        #expect(simulator.object["stderr"] as? String == "Invalid device: booted\n")
+        #expect(simulator.object["error"] as? String == "xcrun exited with status 1")
+        let emulator = try live.json("POST", "/_mock/push/2/emulator")
+        #expect(emulator.status == 502)
+        #expect(emulator.object["exitStatus"] as? Int == 3)
+    }
+
+    @Test func aToolStillRunningAtTheTimeoutIsStopped() throws {
+        // It starts a child of its own, which is stopped with it (its process group).
+        let tools = try FakeTools(xcrun: #"sleep 60 & echo "child $!" >> "$log"; wait"#)
+        let live = try InProcessServer.withTools(tools, timeoutMilliseconds: 300)
+        try live.composeBoth(#","bundleId":"com.example.shop""#)
+        let started = Date()
+        let answer = try live.json("POST", "/_mock/push/1/simulator")
+        #expect(answer.status == 504)
+        #expect(answer.object["outcome"] as? String == "timed-out")
+        #expect(answer.object["exitStatus"] == nil)
+        #expect(answer.object["error"] as? String == "xcrun was still running after 300 ms and was stopped")
+        #expect(Date().timeIntervalSince(started) < 10)
+        #if os(Linux)
+            let log = try String(contentsOfFile: tools.log, encoding: .utf8)
+            let child = try #require(log.split(separator: "\n").first { $0.hasPrefix("child ") }?.dropFirst(6))
+            // Gone, or a zombie its new parent has not reaped yet: not sleeping on.
+            let state = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?
+                .split(separator: ")").last?.split(separator: " ").first
+            #expect(state == nil || state == "Z", "the tool's child \(child) is \(state ?? "?")")
+        #endif
+    }
+
+    @Test func keepsTheFirst64KiBOfOutputAndSaysWhenAToolCannotStart() {
+        let run = ToolProcess.run(
+            ["/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' a; echo oops >&2"], timeoutMilliseconds: 10_000)
+        #expect(run.outcome == .succeeded)
+        #expect(run.stdout == String(repeating: "a", count: 65536))
+        #expect(run.stderr == "oops\n")
+        #expect(run.outputTruncated)
+        let missing = ToolProcess.run(["/nonexistent/xcrun", "simctl"], timeoutMilliseconds: 10_000)
+        #expect(missing.outcome == .notStarted)
+        #expect(missing.error == "could not start /nonexistent/xcrun: No such file or directory")
+        #expect(missing.command == "/nonexistent/xcrun simctl")
+    }
+
+    @Test func withoutTheToolsTheConsoleOffersNothingAndTheCallsAnswer503() throws {
+        let live = try InProcessServer.withTools(nil)
+        try live.composeBoth(#","bundleId":"com.example.shop","androidPackage":"com.example.shop""#)
+        #expect(try live.json("GET", "/_mock/info").object["tools"] as? [String: String] == [:])
+        for path in ["/_mock/push/1/simulator", "/_mock/push/2/emulator"] {
+            let answer = try live.json("POST", path)
+            #expect(answer.status == 503)
+            #expect(
+                (answer.object["error"] as? String)?.contains("was not found on the server's PATH at start") == true)
+        }
+        #expect(try live.json("GET", "/_mock/simulators").status == 503)
+        #expect(try live.json("GET", "/_mock/emulators").status == 503)
+    }
+
+    @Test func refusesWhatItCannotRun() throws {
+        let tools = try FakeTools()
+        let live = try InProcessServer.withTools(tools)
+        try live.composeBoth()
+        let cases: [(String, String?, Int, String)] = [
+            ("/_mock/push/9/simulator", nil, 404, "no push with id '9'"),
+            ("/_mock/push/x/emulator", nil, 404, "no push with id 'x'"),
+            (
+                "/_mock/push/1/simulator", #"{"registrationToken":"nope"}"#, 404,
+                "push 1 has no message for registration token 'nope'"
+            ),
+            ("/_mock/push/2/simulator", nil, 409, "push 2 has no iOS message"),
+            (
+                "/_mock/push/1/emulator", #"{"registrationToken":"70757368546f6b656e"}"#, 409,
+                "the message for '70757368546f6b656e' is not an Android message"
+            ),
+            (
+                "/_mock/push/1/simulator", nil, 409,
+                "no bundle id for integrationKey: set the application's bundleId (PUT /_mock/apps/integrationKey) "
+                    + "or compose the push with one"
+            ),
+            (
+                "/_mock/push/2/emulator", nil, 409,
+                "no package name for testIntegrationKey: set the application's packageName "
+                    + "(PUT /_mock/apps/testIntegrationKey) or compose the push with androidPackage"
+            ),
+            (
+                "/_mock/push/1/simulator", #"{"device":"booted; rm -rf /"}"#, 400,
+                "device must be \"booted\" or a simulator's UDID, got 'booted; rm -rf /'"
+            ),
+            (
+                "/_mock/push/2/emulator", #"{"serial":"-a"}"#, 400,
+                "serial '-a' is not an adb serial (emulator-5554, HOST:PORT)"
+            ),
+            ("/_mock/push/1/simulator", #"{"udid":"x"}"#, 400, "unknown field 'udid'"),
+        ]
+        for (path, body, status, message) in cases {
+            let answer = try live.json("POST", path, body: body)
+            #expect(answer.status == status, "\(path) \(body ?? "")")
+            #expect(answer.object["error"] as? String == message)
+        }
+        // The application's bundle id, set after the push was composed, is used.
+        #expect(
+            try live.json("PUT", "/_mock/apps/integrationKey", body: #"{"bundleId":"com.example.later"}"#).status == 200
+        )
+        #expect(try live.json("POST", "/_mock/push/1/simulator").status == 200)
+        #expect(try tools.calls().map { $0[3] } == ["com.example.later"])
+    }
+
+    @Test func aPushToSeveralDevicesNeedsTheToken() throws {
+        let tools = try FakeTools()
+        let live = try InProcessServer.withTools(tools)
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        let second = SDKBodies.iOS.replacingOccurrences(of: "70757368546f6b656e", with: "c0ffee")
+        #expect(try live.register(.ios, second).status == 200)
+        #expect(
+            try live.json("POST", "/_mock/push", body: #"{"userKey":"userkey","app":"integrationKey","title":"T"}"#)
+                .status == 201)
+        let answer = try live.json("POST", "/_mock/push/1/simulator", body: #"{"registrationToken":"c0ffee"}"#)
+        #expect(answer.status == 409)  // found, but no bundle id yet: the token chose the message
+        let both = try live.json("POST", "/_mock/push/1/simulator")
+        #expect(both.status == 400)
+        #expect(both.object["error"] as? String == "push 1 has 2 iOS messages: say which with registrationToken")
+    }
+
+    @Test func listsBootedSimulatorsAndEmulators() throws {
+        let tools = try FakeTools()
+        let live = try InProcessServer.withTools(tools)
+        let simulators = try live.json("GET", "/_mock/simulators")
+        #expect(simulators.status == 200)
+        #expect(
+            simulators.object["simulators"] as? [[String: String]] == [
+                [
+                    "udid": "6C2A9D1E-0000-4000-8000-000000000001", "name": "iPhone 16",
+                    "runtime": "com.apple.CoreSimulator.SimRuntime.iOS-18-2", "state": "Booted",
+                ]
+            ])
+        let emulators = try live.json("GET", "/_mock/emulators")
+        #expect(
+            emulators.object["emulators"] as? [[String: String]] == [["serial": "emulator-5554", "state": "device"]])
+        #expect(try tools.calls() == [["simctl", "list", "devices", "booted", "-j"], ["devices"]])
+    }
+
+    @Test(arguments: [
+        ("com.example.app", "com.example.app"), ("/tmp/a b.apns", "'/tmp/a b.apns'"), ("", "''"),
+        ("it's", #"'it'\''s'"#), ("$(id)", "'$(id)'"), ("a=1,b:2@3%+", "a=1,b:2@3%+"),
+    ])
+    func quotesWordsForAShell(_ word: String, _ quoted: String) {
+        #expect(ToolRun.shellWord(word) == quoted)
+    }
+}
