@@ -210,10 +210,15 @@ struct DevicePushTests {
         #if os(Linux)
             let log = try String(contentsOfFile: tools.log, encoding: .utf8)
             let child = try #require(log.split(separator: "\n").first { $0.hasPrefix("child ") }?.dropFirst(6))
-            // Gone, or a zombie its new parent has not reaped yet: not sleeping on.
-            let state = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?
-                .split(separator: ")").last?.split(separator: " ").first
-            #expect(state == nil || state == "Z", "the tool's child \(child) is \(state ?? "?")")
+            // Gone, or a zombie its new parent has not reaped yet: not sleeping on. SIGKILL reaches it
+            // asynchronously, so it is given until the stat says so (a `sleep 60` never would).
+            func state() -> Substring? {
+                (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?
+                    .split(separator: ")").last?.split(separator: " ").first
+            }
+            let patience = Date().addingTimeInterval(10)
+            while let now = state(), now != "Z", Date() < patience { usleep(10_000) }
+            #expect(state() == nil || state() == "Z", "the tool's child \(child) is \(state() ?? "?")")
         #endif
     }
 
