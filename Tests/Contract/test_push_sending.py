@@ -314,3 +314,34 @@ def test_a_bad_key_file_stops_the_server_at_start_with_the_setting_named(folder)
     done = subprocess.run([BINARY, "serve", "--port", "0", "--in-memory", "--send-allow", "user:x"],
                           capture_output=True, text=True, timeout=30)
     assert done.returncode != 0 and "userKey:GLOB" in done.stderr
+
+
+def test_keys_given_as_text_in_the_environment_send_as_files_do(certificates, apns_key, folder, monkeypatch):
+    account = ServiceAccount("shop-project")
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, FakeFCM(certificates, account) as fcm:
+        key_file = account.write(os.path.join(folder, "service-account.json"), fcm.token_uri)
+        with open(apns_key.path) as file:
+            monkeypatch.setenv("CAMPAIGN_MOCK_APNS_KEY", file.read())
+        with open(key_file) as file:
+            monkeypatch.setenv("CAMPAIGN_MOCK_FCM_SERVICE_ACCOUNT_JSON", file.read())
+        apns.register(IOS_TOKEN)
+        fcm.register(ANDROID_TOKEN)
+        with LiveServer(*IOS_APP, "--apns-key-id", apns_key.key_id, "--apns-team-id", apns_key.team_id,
+                        "--apns-url", apns.url, "--fcm-url", fcm.url, "--provider-ca", certificates.ca_path,
+                        "--send-allow", "*") as server:
+            register(server, "ios", IOS_TOKEN, "shop-ios")
+            register(server, "android", ANDROID_TOKEN, "shop-android")
+            call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+            assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
+            assert send(server, compose(server, ANDROID_TOKEN)["id"])[0]["outcome"] == "accepted"
+        # A file and a text for the same key is ambiguous: refused at start, naming both.
+        done = subprocess.run([BINARY, "serve", "--port", "0", "--in-memory", "--apns-key-file", apns_key.path,
+                               "--apns-key-id", apns_key.key_id, "--apns-team-id", apns_key.team_id],
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode != 0 and "CAMPAIGN_MOCK_APNS_KEY" in done.stderr and "BEGIN" not in done.stderr
+        monkeypatch.setenv("CAMPAIGN_MOCK_APNS_KEY", "not a key at all")
+        done = subprocess.run([BINARY, "serve", "--port", "0", "--in-memory",
+                               "--apns-key-id", apns_key.key_id, "--apns-team-id", apns_key.team_id],
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode != 0 and "CAMPAIGN_MOCK_APNS_KEY is not a PEM private key" in done.stderr
+        assert "not a key at all" not in done.stderr

@@ -40,6 +40,11 @@ extension Configuration {
                 try apply(setting.key, value, to: &configuration, source: setting.flag)
             }
         }
+        // Keys given as text: the environment only (docs/push-on-device.md).
+        configuration.sending.apnsKeyText = environment[apnsKeyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.sending.fcmServiceAccountText = environment[serviceAccountVariable].flatMap {
+            $0.isEmpty ? nil : $0
+        }
         try configuration.validate()
         return configuration
     }

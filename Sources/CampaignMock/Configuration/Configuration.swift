@@ -94,10 +94,29 @@ package struct Configuration: Sendable, Equatable {
         package var apnsEnvironment = APNsEnvironment.sandbox
         package var apnsURL: String?
         package var fcmServiceAccount: String?
+        /// The keys' text itself, from `CAMPAIGN_MOCK_APNS_KEY` and `CAMPAIGN_MOCK_FCM_SERVICE_ACCOUNT_JSON`
+        /// (environment only: on a command line or in a config file a key would be shown or kept).
+        package var apnsKeyText: String?
+        package var fcmServiceAccountText: String?
         package var fcmURL: String?
         package var caFile: String?
         package var allowList = SendAllowList()
         package var autoSend = false
+    }
+
+    /// The environment variables that carry a key's text rather than its path.
+    static let apnsKeyVariable = "CAMPAIGN_MOCK_APNS_KEY"
+    static let serviceAccountVariable = "CAMPAIGN_MOCK_FCM_SERVICE_ACCOUNT_JSON"
+
+    private static func credential(file: String?, setting: String, text: String?, variable: String)
+        throws(ConfigurationError) -> Credential?
+    {
+        switch (file, text) {
+        case (let path?, nil): .file(path: path, setting: setting)
+        case (nil, let text?): .environment(variable: variable, text: text)
+        case (nil, nil): nil
+        case (_?, _?): throw ConfigurationError("give \(setting) or \(variable), not both")
+        }
     }
 
     /// What the push sender is given: APNs when its key, key id and team id are all set, FCM when its
@@ -105,18 +124,22 @@ package struct Configuration: Sendable, Equatable {
     ///
     /// - Throws: ``ConfigurationError`` for a part of APNs without the others.
     package func providerSettings() throws(ConfigurationError) -> ProviderSettings {
+        let apnsKey = try Self.credential(
+            file: sending.apnsKeyFile, setting: "apnsKeyFile", text: sending.apnsKeyText,
+            variable: Self.apnsKeyVariable)
         var apns: ProviderSettings.APNs?
-        let parts = [sending.apnsKeyFile, sending.apnsKeyID, sending.apnsTeamID]
-        if let keyFile = parts[0], let keyID = parts[1], let teamID = parts[2] {
+        if let apnsKey, let keyID = sending.apnsKeyID, let teamID = sending.apnsTeamID {
             apns = ProviderSettings.APNs(
-                keyFile: keyFile, keyID: keyID, teamID: teamID, environment: sending.apnsEnvironment,
-                url: sending.apnsURL)
-        } else if parts.contains(where: { $0 != nil }) {
-            throw ConfigurationError("--apns-key-file, --apns-key-id and --apns-team-id go together")
+                key: apnsKey, keyID: keyID, teamID: teamID, environment: sending.apnsEnvironment, url: sending.apnsURL)
+        } else if apnsKey != nil || sending.apnsKeyID != nil || sending.apnsTeamID != nil {
+            throw ConfigurationError(
+                "--apns-key-file (or \(Self.apnsKeyVariable)), --apns-key-id and --apns-team-id go together")
         }
+        let serviceAccount = try Self.credential(
+            file: sending.fcmServiceAccount, setting: "fcmServiceAccount", text: sending.fcmServiceAccountText,
+            variable: Self.serviceAccountVariable)
         return ProviderSettings(
-            apns: apns,
-            fcm: sending.fcmServiceAccount.map { ProviderSettings.FCM(serviceAccountFile: $0, url: sending.fcmURL) },
+            apns: apns, fcm: serviceAccount.map { ProviderSettings.FCM(serviceAccount: $0, url: sending.fcmURL) },
             caFile: sending.caFile, allowList: sending.allowList, autoSend: sending.autoSend)
     }
 

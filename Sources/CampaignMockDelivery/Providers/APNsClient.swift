@@ -32,18 +32,16 @@ final class APNsClient {
         self.settings = settings
         self.tls = tls
         self.timeoutSeconds = timeoutSeconds
-        guard let pem = FileBytes.read(settings.keyFile) else {
-            throw ProviderSetupError("apnsKeyFile: cannot read '\(settings.keyFile)'")
-        }
+        guard let pem = settings.key.bytes else { throw ProviderSetupError("\(settings.key): cannot be read") }
         do {
             key = try SigningKey(pem: pem)
         } catch {
             throw ProviderSetupError(
-                "apnsKeyFile: '\(settings.keyFile)' is \(error); APNs needs the .p8 key (EC P-256)")
+                "\(settings.key) is \(error); APNs needs the .p8 key (EC P-256)")
         }
         guard key.algorithm == .es256 else {
             throw ProviderSetupError(
-                "apnsKeyFile: '\(settings.keyFile)' is an RSA key; APNs needs the .p8 key (EC P-256)")
+                "\(settings.key) is an RSA key; APNs needs the .p8 key (EC P-256)")
         }
         do {
             endpoint = try HTTPClient.Endpoint(url: settings.endpoint, allowHTTPS: true)

@@ -46,33 +46,31 @@ final class FCMClient {
     ///
     /// - Throws: ``ProviderSetupError`` naming what is wrong (never the key's content).
     init(settings: ProviderSettings.FCM, tls: TLSClientContext, timeoutSeconds: Int = 15) throws(ProviderSetupError) {
-        let file = settings.serviceAccountFile
-        guard let bytes = FileBytes.read(file) else {
-            throw ProviderSetupError("fcmServiceAccount: cannot read '\(file)'")
-        }
+        let source = settings.serviceAccount
+        guard let bytes = source.bytes else { throw ProviderSetupError("\(source): cannot be read") }
         do {
             account = try Self.decoder.decode(ServiceAccount.self, from: Data(bytes))
         } catch {
             throw ProviderSetupError(
-                "fcmServiceAccount: '\(file)' is not a service account's JSON key (it needs type, project_id, "
+                "\(source) is not a service account's JSON key (it needs type, project_id, "
                     + "private_key_id, private_key, client_email and token_uri)")
         }
         guard account.type == "service_account" else {
-            throw ProviderSetupError("fcmServiceAccount: '\(file)' has type '\(account.type)', not service_account")
+            throw ProviderSetupError("\(source) has type '\(account.type)', not service_account")
         }
         do {
             key = try SigningKey(pem: Array(account.privateKey.utf8))
         } catch {
-            throw ProviderSetupError("fcmServiceAccount: the private_key in '\(file)' is \(error)")
+            throw ProviderSetupError("the private_key of \(source) is \(error)")
         }
         guard key.algorithm == .rs256 else {
-            throw ProviderSetupError("fcmServiceAccount: the private_key in '\(file)' is not an RSA key")
+            throw ProviderSetupError("the private_key of \(source) is not an RSA key")
         }
         do {
             tokenEndpoint = try HTTPClient.Endpoint(url: account.tokenUri, allowHTTPS: true)
             sendEndpoint = try HTTPClient.Endpoint(url: settings.endpoint, allowHTTPS: true)
         } catch {
-            throw ProviderSetupError("fcmServiceAccount: \(error.message)")
+            throw ProviderSetupError("\(source): \(error.message)")
         }
         projectID = account.projectId
         self.tls = tls

@@ -1,10 +1,12 @@
+import CampaignMockSupport
+
 /// What the mock needs to send through the real providers (`--apns-*`, `--fcm-*`; docs/push-on-device.md).
 /// Only paths and ids: the keys themselves are read when the sender starts, and never shown or logged.
 package struct ProviderSettings: Sendable, Equatable {
     /// APNs token-based authentication.
     package struct APNs: Sendable, Equatable {
-        /// The `.p8` file (an EC P-256 key, PKCS#8 PEM) from the Apple developer account.
-        package var keyFile: String
+        /// The `.p8` key (an EC P-256 key, PKCS#8 PEM) from the Apple developer account.
+        package var key: Credential
         /// The key's 10-character id (the `kid` of each token).
         package var keyID: String
         /// The team id (the `iss` of each token).
@@ -13,8 +15,8 @@ package struct ProviderSettings: Sendable, Equatable {
         /// Where requests go: Apple's host for the environment unless set (a local fake in tests).
         package var url: String?
 
-        package init(keyFile: String, keyID: String, teamID: String, environment: APNsEnvironment, url: String? = nil) {
-            self.keyFile = keyFile
+        package init(key: Credential, keyID: String, teamID: String, environment: APNsEnvironment, url: String? = nil) {
+            self.key = key
             self.keyID = keyID
             self.teamID = teamID
             self.environment = environment
@@ -27,13 +29,13 @@ package struct ProviderSettings: Sendable, Equatable {
 
     /// FCM HTTP v1 with a service account.
     package struct FCM: Sendable, Equatable {
-        /// The service account's JSON key file, from the Firebase console.
-        package var serviceAccountFile: String
+        /// The service account's JSON key, from the Firebase console.
+        package var serviceAccount: Credential
         /// Where `messages:send` goes: Google's host unless set (a local fake in tests).
         package var url: String?
 
-        package init(serviceAccountFile: String, url: String? = nil) {
-            self.serviceAccountFile = serviceAccountFile
+        package init(serviceAccount: Credential, url: String? = nil) {
+            self.serviceAccount = serviceAccount
             self.url = url
         }
 
@@ -58,6 +60,29 @@ package struct ProviderSettings: Sendable, Equatable {
         self.caFile = caFile
         self.allowList = allowList
         self.autoSend = autoSend
+    }
+}
+
+/// Where a key comes from: a file, or the text of an environment variable (a CI secret). Messages name
+/// the file or the variable, never the text.
+package enum Credential: Sendable, Equatable, CustomStringConvertible {
+    case file(path: String, setting: String)
+    case environment(variable: String, text: String)
+
+    /// The key's bytes, or nil when the file cannot be read.
+    var bytes: [UInt8]? {
+        switch self {
+        case .file(let path, _): FileBytes.read(path)
+        case .environment(_, let text): Array(text.utf8)
+        }
+    }
+
+    /// `apnsKeyFile '/keys/AuthKey_X.p8'` or `CAMPAIGN_MOCK_APNS_KEY`, for messages.
+    package var description: String {
+        switch self {
+        case .file(let path, let setting): "\(setting) '\(path)'"
+        case .environment(let variable, _): variable
+        }
     }
 }
 
