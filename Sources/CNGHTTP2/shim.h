@@ -83,6 +83,13 @@ static inline int32_t CNGHTTP2_submit_request(nghttp2_session *session, const ng
 /* The stream id of a frame (nghttp2_frame is a union Swift reads awkwardly). */
 static inline int32_t CNGHTTP2_frame_stream_id(const nghttp2_frame *frame) { return frame->hd.stream_id; }
 
+/* Whether a frame ends its stream (HEADERS or DATA with END_STREAM): for a sent frame, the request is
+   complete once its bytes are written. */
+static inline int CNGHTTP2_frame_ends_stream(const nghttp2_frame *frame) {
+    return (frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA)
+        && (frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0;
+}
+
 /* Whether a received frame is a GOAWAY: the server will take no new streams on this connection. */
 static inline int CNGHTTP2_frame_is_goaway(const nghttp2_frame *frame) { return frame->hd.type == NGHTTP2_GOAWAY; }
 

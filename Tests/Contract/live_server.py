@@ -24,8 +24,11 @@ class LiveServer:
 
     def __enter__(self):
         self.directory = tempfile.mkdtemp()
-        self.process = subprocess.Popen([BINARY, *self.arguments], stdout=subprocess.PIPE, text=True,
-                                        cwd=self.directory, env=self.env)
+        # The log (stderr) goes to a file, read with `log()`; a pipe nobody reads could fill and stall it.
+        self.log_path = os.path.join(self.directory, "stderr.log")
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen([BINARY, *self.arguments], stdout=subprocess.PIPE, stderr=log,
+                                            text=True, cwd=self.directory, env=self.env)
         for line in self.process.stdout:
             match = re.search(r"(http://127\.0\.0\.1:\d+)", line)
             if match and self.url is None:
@@ -37,7 +40,13 @@ class LiveServer:
             raise AssertionError("campaign-mock did not start")
         return self
 
+    def log(self):
+        """What the server has written to stderr so far (its log)."""
+        with open(self.log_path) as log:
+            return log.read()
+
     def __exit__(self, *_):
         self.process.terminate()
         self.process.wait(timeout=10)
+        self.final_log = self.log()
         shutil.rmtree(self.directory, ignore_errors=True)

@@ -116,7 +116,7 @@ def test_apns_refusals_are_stored_and_explained(certificates, apns_key):
         register(server, "ios", IOS_TOKEN, "shop-ios")
         [sent] = send(server, compose(server, IOS_TOKEN)["id"])
         assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", 400, "BadDeviceToken")
-        assert "sandbox" in sent["explanation"] and "production" in sent["explanation"]
+        assert "sandbox token sent to production?" in sent["explanation"]
 
         gone = "aa" * 32
         apns.unregister(gone)
@@ -280,21 +280,26 @@ def test_credentials_never_reach_info_logs_or_state(certificates, apns_key, fold
     account = ServiceAccount("shop-project")
     with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, FakeFCM(certificates, account) as fcm:
         key_file = account.write(os.path.join(folder, "service-account.json"), fcm.token_uri)
+        apns.register(IOS_TOKEN)
+        fcm.register(ANDROID_TOKEN)
         with LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--fcm-service-account", key_file,
                         "--fcm-url", fcm.url, "--send-allow", "*", "--log-level", "debug") as server:
-            apns.register(IOS_TOKEN)
             register(server, "ios", IOS_TOKEN, "shop-ios")
+            register(server, "android", ANDROID_TOKEN, "shop-android")
             call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
             assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
+            assert send(server, compose(server, ANDROID_TOKEN)["id"])[0]["outcome"] == "accepted"
             status, info = call(server, "GET", "/_mock/info")
             assert info["sending"] == {"apns": "sandbox", "fcm": "shop-project", "allowList": ["*"], "autoSend": False}
             exported = urllib.request.urlopen(server.url + "/_mock/state", timeout=10).read().decode()
             journal = urllib.request.urlopen(server.url + "/_mock/requests", timeout=10).read().decode()
-        output = server.process.stdout.read() if server.process.stdout else ""
+            pushes = json.dumps([call(server, "GET", f"/_mock/push/{number}")[1] for number in (1, 2)])
+        assert "/_mock/push/1/send" in server.final_log, "the debug log shows the admin calls, so it was read"
         with open(apns_key.path) as file:
-            key_body = "".join(file.read().splitlines()[1:-1])
-        secrets = [key_body[:40], account.private_key_id, apns.provider_tokens[0], key_file, apns_key.path]
-        for text in (json.dumps(info), exported, journal, output):
+            key_lines = file.read().splitlines()[1:-1]
+        secrets = [*key_lines, account.private_key_id, account.info("x")["private_key"].splitlines()[1],
+                   apns.provider_tokens[0], fcm.grants[0].access_token, key_file, apns_key.path]
+        for text in (json.dumps(info), exported, journal, pushes, server.final_log):
             for secret in secrets:
                 assert secret not in text
 
@@ -345,3 +350,17 @@ def test_keys_given_as_text_in_the_environment_send_as_files_do(certificates, ap
                               capture_output=True, text=True, timeout=30)
         assert done.returncode != 0 and "CAMPAIGN_MOCK_APNS_KEY is not a PEM private key" in done.stderr
         assert "not a key at all" not in done.stderr
+
+
+def test_the_push_command_reads_an_auto_sends_answers_instead_of_sending_twice(certificates, apns_key):
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*", "--auto-send") as server:
+        apns.register(IOS_TOKEN)
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        # The bundle id given when composing is the topic (the application has none).
+        done = subprocess.run([BINARY, "push", "--server", server.url, "--token", IOS_TOKEN, "--title", "Hi",
+                               "--bundle-id", BUNDLE_ID, "--send"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert f"accepted: apns token={IOS_TOKEN}" in done.stderr
+        assert len(apns.requests) == 1
+        assert apns.requests[0].headers["apns-topic"] == BUNDLE_ID

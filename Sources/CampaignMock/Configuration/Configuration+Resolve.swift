@@ -1,4 +1,5 @@
 import CampaignMockCore
+import CampaignMockDelivery
 package import CampaignMockModel
 import CampaignMockSupport
 
@@ -41,8 +42,8 @@ extension Configuration {
             }
         }
         // Keys given as text: the environment only (docs/push-on-device.md).
-        configuration.sending.apnsKeyText = environment[apnsKeyVariable].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.sending.fcmServiceAccountText = environment[serviceAccountVariable].flatMap {
+        configuration.sending.apnsKeyText = environment[Credential.apnsKeyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.sending.fcmServiceAccountText = environment[Credential.serviceAccountVariable].flatMap {
             $0.isEmpty ? nil : $0
         }
         try configuration.validate()

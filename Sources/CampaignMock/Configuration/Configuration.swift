@@ -104,10 +104,6 @@ package struct Configuration: Sendable, Equatable {
         package var autoSend = false
     }
 
-    /// The environment variables that carry a key's text rather than its path.
-    static let apnsKeyVariable = "CAMPAIGN_MOCK_APNS_KEY"
-    static let serviceAccountVariable = "CAMPAIGN_MOCK_FCM_SERVICE_ACCOUNT_JSON"
-
     private static func credential(file: String?, setting: String, text: String?, variable: String)
         throws(ConfigurationError) -> Credential?
     {
@@ -126,18 +122,18 @@ package struct Configuration: Sendable, Equatable {
     package func providerSettings() throws(ConfigurationError) -> ProviderSettings {
         let apnsKey = try Self.credential(
             file: sending.apnsKeyFile, setting: "apnsKeyFile", text: sending.apnsKeyText,
-            variable: Self.apnsKeyVariable)
+            variable: Credential.apnsKeyVariable)
         var apns: ProviderSettings.APNs?
         if let apnsKey, let keyID = sending.apnsKeyID, let teamID = sending.apnsTeamID {
             apns = ProviderSettings.APNs(
                 key: apnsKey, keyID: keyID, teamID: teamID, environment: sending.apnsEnvironment, url: sending.apnsURL)
         } else if apnsKey != nil || sending.apnsKeyID != nil || sending.apnsTeamID != nil {
             throw ConfigurationError(
-                "--apns-key-file (or \(Self.apnsKeyVariable)), --apns-key-id and --apns-team-id go together")
+                "--apns-key-file (or \(Credential.apnsKeyVariable)), --apns-key-id and --apns-team-id go together")
         }
         let serviceAccount = try Self.credential(
             file: sending.fcmServiceAccount, setting: "fcmServiceAccount", text: sending.fcmServiceAccountText,
-            variable: Self.serviceAccountVariable)
+            variable: Credential.serviceAccountVariable)
         return ProviderSettings(
             apns: apns, fcm: serviceAccount.map { ProviderSettings.FCM(serviceAccount: $0, url: sending.fcmURL) },
             caFile: sending.caFile, allowList: sending.allowList, autoSend: sending.autoSend)

@@ -9,6 +9,12 @@ import CampaignMockSupport
     import Foundation
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `campaign-mock push`: compose a notification on a running server (`POST /_mock/push`) and print it
 /// in the form a simulator, an emulator or a script needs.
 struct PushCommand: ParsableCommand {
@@ -121,8 +127,48 @@ struct PushCommand: ParsableCommand {
         if send { try sendThrough(push, to: endpoint) }
     }
 
-    /// `POST /_mock/push/{id}/send`, and a line per message: outcome, provider, token, explanation.
+    /// `POST /_mock/push/{id}/send`, and a line per message: outcome, provider, token, explanation. A server
+    /// with --auto-send has sent it already: its answers are read from the push instead of sending twice.
     private func sendThrough(_ push: ComposedPush, to endpoint: HTTPClient.Endpoint) throws {
+        let sends = try autoSends(push, endpoint) ?? requestSends(push, endpoint)
+        for sent in sends {
+            let detail = [sent.status.map(String.init), sent.reason, sent.providerId].compactMap { $0 }.joined(
+                separator: " ")
+            Output.standardError(
+                "\(sent.outcome.rawValue): \(sent.provider.rawValue) token=\(sent.registrationToken)"
+                    + (detail.isEmpty ? "" : " (\(detail))") + " \(sent.explanation)")
+        }
+        if sends.contains(where: { $0.outcome != .accepted }) {
+            throw CommandFailure(message: "error: not every message was accepted", code: 1)
+        }
+    }
+
+    private struct ServerInfo: Decodable {
+        struct Sending: Decodable { var autoSend: Bool }
+        var sending: Sending?
+    }
+
+    /// The answers of an auto-send, once every message has one (up to two minutes); nil when the server
+    /// does not auto-send (or is older than sending).
+    private func autoSends(_ push: ComposedPush, _ endpoint: HTTPClient.Endpoint) throws -> [PushSend]? {
+        let headers = connection.authorized([:])
+        guard let info = try? HTTPClient.send(.get, "/_mock/info", to: endpoint, headers: headers),
+            (try? JSONDecoder().decode(ServerInfo.self, from: Data(info.body)))?.sending?.autoSend == true
+        else { return nil }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            if let answer = try? HTTPClient.send(.get, "/_mock/push/\(push.id)", to: endpoint, headers: headers),
+                let stored = try? JSONDecoder().decode(ComposedPush.self, from: Data(answer.body)),
+                let sends = stored.sends, sends.count >= push.messages.count
+            {
+                return sends
+            }
+            usleep(100_000)
+        }
+        throw CommandFailure(message: "error: the server's auto-send gave no answer within two minutes", code: 1)
+    }
+
+    private func requestSends(_ push: ComposedPush, _ endpoint: HTTPClient.Endpoint) throws -> [PushSend] {
         let options = PushSendRequest(apnsTopic: apnsTopic)
         let response: HTTPClient.Response
         do {
@@ -139,16 +185,7 @@ struct PushCommand: ParsableCommand {
                 (try? JSONDecoder().decode([String: String].self, from: Data(response.body)))?["error"] ?? response.text
             throw CommandFailure(message: "error: sending: the server answered \(response.status): \(reason)", code: 1)
         }
-        for sent in list.sends {
-            let detail = [sent.status.map(String.init), sent.reason, sent.providerId].compactMap { $0 }.joined(
-                separator: " ")
-            Output.standardError(
-                "\(sent.outcome.rawValue): \(sent.provider.rawValue) token=\(sent.registrationToken)"
-                    + (detail.isEmpty ? "" : " (\(detail))") + " \(sent.explanation)")
-        }
-        if list.sends.contains(where: { $0.outcome != .accepted }) {
-            throw CommandFailure(message: "error: not every message was accepted", code: 1)
-        }
+        return list.sends
     }
 
     private func emit(_ push: ComposedPush, raw: String) throws {

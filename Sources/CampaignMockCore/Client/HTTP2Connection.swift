@@ -65,7 +65,8 @@ package final class HTTP2Connection {
         }
         session = Self.makeSession(exchange)
         guard let session else {
-            close()
+            tls.close()
+            socket.close()
             throw HTTP2Error("setting up HTTP/2", processed: false)
         }
         // No server push; the rest stays at the protocol's defaults.
@@ -136,19 +137,20 @@ package final class HTTP2Connection {
     private func run(until stream: Int32) throws(HTTP2Error) {
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
-            try flush()
+            // An answered stream is done: acknowledgements still queued go out with the next request.
             if exchange.current?.closed == true { return }
+            try flush()
             guard let session, nghttp2_session_want_read(session) != 0 else {
-                throw HTTP2Error("the server ended the connection before answering", processed: true)
+                throw HTTP2Error("the server ended the connection before answering", processed: exchange.requestWritten)
             }
             let count: Int
             do {
                 count = try buffer.withUnsafeMutableBytes { raw throws(TLSError) in try tls.read(into: raw) }
             } catch {
-                throw HTTP2Error("reading the answer: \(error)", processed: true)
+                throw HTTP2Error("reading the answer: \(error)", processed: exchange.requestWritten)
             }
             guard count > 0 else {
-                throw HTTP2Error("no answer: the connection closed or timed out", processed: true)
+                throw HTTP2Error("no answer: the connection closed or timed out", processed: exchange.requestWritten)
             }
             let consumed = buffer.withUnsafeBytes {
                 CNGHTTP2_mem_recv(session, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
@@ -161,21 +163,27 @@ package final class HTTP2Connection {
         }
     }
 
-    /// Sends whatever nghttp2 has queued (the preface, settings, acknowledgements, requests).
+    /// Sends whatever nghttp2 has queued (the preface, settings, acknowledgements, requests). A failure
+    /// before the request's last frame was written leaves it unprocessed (the server acts on a request
+    /// only once its stream has ended); after, it may have been.
     private func flush() throws(HTTP2Error) {
         guard let session else { return }
         while true {
             var data: UnsafePointer<UInt8>?
             let count = CNGHTTP2_mem_send(session, &data)
             guard count >= 0 else {
-                throw HTTP2Error("HTTP/2: \(String(cString: nghttp2_strerror(Int32(count))))", processed: false)
+                throw HTTP2Error(
+                    "HTTP/2: \(String(cString: nghttp2_strerror(Int32(count))))", processed: exchange.requestWritten)
             }
             guard count > 0, let data else { return }
             do {
                 try tls.writeAll(Array(UnsafeBufferPointer(start: data, count: count)))
             } catch {
-                throw HTTP2Error("sending over TLS: \(error)", processed: false)
+                throw HTTP2Error("sending over TLS: \(error)", processed: exchange.requestWritten)
             }
+            // The frames of this chunk were reported to the callbacks as it was made, so an ended request's
+            // last frame is in it or in one written before.
+            if exchange.requestEnded { exchange.requestWritten = true }
         }
     }
 
@@ -227,6 +235,13 @@ package final class HTTP2Connection {
             Exchange.of(context).closed(stream, errorCode: errorCode)
             return 0
         }
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, context in
+            guard let frame, let context else { return 0 }
+            if CNGHTTP2_frame_ends_stream(frame) != 0 {
+                Exchange.of(context).sentEnd(of: CNGHTTP2_frame_stream_id(frame))
+            }
+            return 0
+        }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, context in
             guard let frame, let context else { return 0 }
             if CNGHTTP2_frame_is_goaway(frame) != 0 { Exchange.of(context).goingAway = true }
@@ -253,6 +268,9 @@ private final class Exchange {
     var current: Current?
     /// A GOAWAY arrived: no new streams.
     var goingAway = false
+    /// The request's last frame was made (handed out by nghttp2), and then written to the connection.
+    var requestEnded = false
+    var requestWritten = false
 
     static func of(_ context: UnsafeMutableRawPointer) -> Exchange {
         Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
@@ -260,6 +278,12 @@ private final class Exchange {
 
     func begin(_ stream: Int32) {
         current = Current(stream: stream)
+        requestEnded = false
+        requestWritten = false
+    }
+
+    func sentEnd(of stream: Int32) {
+        if current?.stream == stream { requestEnded = true }
     }
 
     func received(_ field: HTTP2Connection.HTTPHeaderField, on stream: Int32) {

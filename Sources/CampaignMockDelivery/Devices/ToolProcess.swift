@@ -7,6 +7,12 @@ import Synchronization
     import Darwin
 #endif
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Runs a program with an argument vector, never through a shell: its output captured, stopped (with
 /// everything it started) at a deadline. It blocks the calling thread until then, so callers run it off
 /// the event loops (``DeviceRunner``).
@@ -116,11 +122,18 @@ package enum ToolProcess {
             posix_spawnattr_setsigdefault(&attributes, &defaults)
             posix_spawnattr_setsigmask(&attributes, &mask)
             posix_spawnattr_setpgroup(&attributes, 0)
-            posix_spawnattr_setflags(
-                &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            var flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+            #if canImport(Darwin)
+                // Only the descriptors named above reach the tool: Darwin makes sockets without
+                // close-on-exec (it has no accept4 or SOCK_CLOEXEC), and an adb server it starts lives on.
+                flags |= POSIX_SPAWN_CLOEXEC_DEFAULT
+            #endif
+            posix_spawnattr_setflags(&attributes, Int16(flags))
 
             let argv = arguments.map { strdup($0) } + [nil]
             defer { for argument in argv { free(argument) } }
+            let environment = toolEnvironment.map { strdup($0) } + [nil]
+            defer { for variable in environment { free(variable) } }
             var pid = pid_t()
             let result = posix_spawn(&pid, arguments[0], &files, &attributes, argv, environment)
             guard result == 0 else {
@@ -132,13 +145,12 @@ package enum ToolProcess {
         }
     }
 
-    /// The server's environment, which the tool gets as it is (xcrun reads DEVELOPER_DIR, adb ANDROID_*).
-    private static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        #if canImport(Glibc)
-            environ
-        #else
-            _NSGetEnviron().pointee
-        #endif
+    /// The server's environment, which the tool gets (xcrun reads DEVELOPER_DIR, adb ANDROID_*), without
+    /// the provider keys given as text (docs/push-on-device.md): a tool has no use for them.
+    private static var toolEnvironment: [String] {
+        ProcessInfo.processInfo.environment
+            .filter { !Credential.variables.contains($0.key) }
+            .map { "\($0.key)=\($0.value)" }
     }
 
     // MARK: - Output and exit

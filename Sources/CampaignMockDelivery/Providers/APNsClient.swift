@@ -123,12 +123,21 @@ final class APNsClient {
         }
     }
 
+    /// How long an unused connection is kept for the next send. Longer, and a connection that a NAT, a
+    /// sleeping laptop or a network change dropped without a word would cost the next send its timeout.
+    static let idleLifetime = Duration.seconds(60)
+
     /// Runs `send` on the open connection, or a new one. A send the server certainly did not act on
-    /// (a connection that had closed while idle, a GOAWAY) is tried once more on a new connection.
+    /// (the connection had closed before the request's last frame was written, or a GOAWAY refused its
+    /// stream) is tried once more on a new connection; any other failure is not, so nothing is sent twice.
     private func withConnection(
         _ send: (HTTP2Connection) throws(HTTP2Error) -> HTTP2Connection.Response
     ) throws(HTTP2Error) -> HTTP2Connection.Response {
-        if let open = connection, open.isUsable {
+        if let open = connection, !open.isUsable || open.lastUsed.duration(to: .now) > Self.idleLifetime {
+            open.close()
+            connection = nil
+        }
+        if let open = connection {
             do {
                 return try send(open)
             } catch  where !error.processed {

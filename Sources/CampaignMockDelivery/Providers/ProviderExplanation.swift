@@ -10,7 +10,7 @@ enum ProviderExplanation {
             return
                 "APNs \(environment.rawValue) does not know this token. Most often it was made for the other "
                 + "environment: an app run from Xcode has sandbox tokens, TestFlight, App Store and ad-hoc builds "
-                + "production ones (\(environment.rawValue) token sent to \(other)? set apnsEnvironment). "
+                + "production ones (\(other) token sent to \(environment.rawValue)? set apnsEnvironment). "
                 + "A token of another app, or one made up for a test, answers the same."
         case "Unregistered", "ExpiredToken":
             return

@@ -18,6 +18,11 @@ package final class PushSender: Sendable {
     private let allowList: SendAllowList
     private let autoSend: Bool
     private let queue = DispatchQueue(label: "campaign-mock.push-sender")
+    /// Messages queued and not yet answered.
+    private let pending = Atomic<Int>(0)
+    /// How many messages may wait for the queue; more are answered `blocked` at once, so an auto-send
+    /// flood to an unreachable provider cannot grow without end.
+    static let queueLimit = 500
 
     /// Reads the credentials now, so a bad key file stops the server at start with the setting's name.
     ///
@@ -57,8 +62,27 @@ package final class PushSender: Sendable {
         _ push: ComposedPush, token: String? = nil, topic: String? = nil,
         done: @escaping @Sendable ([PushSend]) -> Void = { _ in }
     ) {
+        let messages = push.messages.filter { token == nil || $0.registrationToken == token }
+        let waiting = pending.add(messages.count, ordering: .relaxed).newValue
+        guard waiting <= Self.queueLimit else {
+            pending.subtract(messages.count, ordering: .relaxed)
+            let refused = messages.map { message in
+                PushSend(
+                    pushId: push.id, messageId: message.messageId, registrationToken: message.registrationToken,
+                    app: message.app, provider: message.platform == .ios ? .apns : .fcm,
+                    sentAt: HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()), outcome: .blocked,
+                    explanation:
+                        "Not sent: \(Self.queueLimit) messages are already waiting to be sent (a slow or unreachable "
+                        + "provider). Send again once they are done.")
+            }
+            let record: @Sendable (StoreTransaction) throws -> Void = { transaction in
+                for send in refused { try transaction.recordSend(send) }
+            }
+            store.write(record, completion: { _ in done(refused) })
+            return
+        }
         queue.async { [self] in
-            let messages = push.messages.filter { token == nil || $0.registrationToken == token }
+            defer { pending.subtract(messages.count, ordering: .relaxed) }
             var sends: [PushSend] = []
             for message in messages {
                 let send = self.send(message, of: push, topic: topic)
@@ -116,11 +140,11 @@ package final class PushSender: Sendable {
                 return finish(.blocked, "Not sent: APNs is not configured (apnsKeyFile, apnsKeyId, apnsTeamId).")
             }
             send.destination = apns.settings.environment.rawValue
-            guard let topic = topic ?? application.bundleId else {
+            guard let topic = topic ?? message.bundleId ?? application.bundleId else {
                 return finish(
                     .blocked,
                     "Not sent: APNs needs the app's bundle id as its topic. Set bundleId on the application "
-                        + "(PUT /_mock/apps/\(message.app)).")
+                        + "(PUT /_mock/apps/\(message.app)), or compose the push with one.")
             }
             guard let payload = message.apns else {
                 return finish(.blocked, "Not sent: the message has no APNs payload.")

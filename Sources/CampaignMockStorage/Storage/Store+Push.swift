@@ -113,9 +113,13 @@ extension StoreTransaction {
 
 extension StoreTransaction {
     /// Stores a send of one of a push's messages, for `GET /_mock/push/{id}` and the event stream.
-    /// Nothing is stored when the push is gone (a reset while the provider answered).
+    /// Nothing is stored when its message is gone (a reset while the provider answered; a new push may
+    /// have taken the old one's id since, but not its message id).
     package func recordSend(_ send: PushSend) throws {
-        guard try connection.scalar("SELECT 1 FROM pushes WHERE id = ?", [send.pushId]).integer != nil else { return }
+        let stillThere = try connection.scalar(
+            "SELECT 1 FROM messages WHERE push_id = ? AND message_id = ?", [send.pushId, send.messageId]
+        ).integer
+        guard stillThere != nil else { return }
         try connection.query(
             "INSERT INTO push_sends (push_id, answer) VALUES (?, ?)", [send.pushId, JSONText.compact(send)])
         record(.send(send))

@@ -27,8 +27,13 @@ package final class SigningKey: @unchecked Sendable {
         }
         switch EVP_PKEY_get_base_id(key.handle) {
         case EVP_PKEY_EC:
-            guard EVP_PKEY_get_bits(key.handle) == 256 else {
-                throw SigningKeyError("an EC key of \(EVP_PKEY_get_bits(key.handle)) bits; ES256 needs P-256")
+            var curve = [CChar](repeating: 0, count: 64)
+            var length = 0
+            guard EVP_PKEY_get_group_name(key.handle, &curve, curve.count, &length) == 1,
+                ["prime256v1", "P-256"].contains(
+                    String(decoding: curve.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            else {
+                throw SigningKeyError("an EC key on another curve than P-256, which ES256 needs")
             }
             algorithm = .es256
         case EVP_PKEY_RSA:

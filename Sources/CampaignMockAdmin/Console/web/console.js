@@ -640,9 +640,12 @@ function renderPreview() {
   }
 }
 
-/** Where each shown message's send outcome goes, by push id and token: a `send` stream event (from the
- * button, `campaign-mock push --send` or --auto-send) fills it in. */
+/** Where each shown message's send outcome goes, by push, app and token: a `send` stream event (from the
+ * button, `campaign-mock push --send` or --auto-send) fills it in. An auto-send can answer before the
+ * composed push is drawn, so the last answers seen are kept for it. */
 const sendOutcomes = new Map();
+const recentSends = new Map();
+const sendKey = (pushId, app, token) => `${pushId} ${app} ${token}`;
 
 /** "Send to device" through APNs or FCM, shown when the server has that provider configured. */
 function sendBlock(push, message) {
@@ -650,7 +653,9 @@ function sendBlock(push, message) {
   const provider = message.platform === "ios" ? "apns" : "fcm";
   const where = message.platform === "ios" ? sending.apns && `APNs ${sending.apns}` : sending.fcm && `FCM project ${sending.fcm}`;
   const outcome = element("p", { class: "send-outcome", "data-testid": "push-send-outcome" });
-  sendOutcomes.set(`${push.id} ${message.registrationToken}`, outcome);
+  const key = sendKey(push.id, message.app, message.registrationToken);
+  sendOutcomes.set(key, outcome);
+  if (recentSends.has(key)) drawSend(outcome, recentSends.get(key));
   if (!where) {
     const setting = provider === "apns" ? "--apns-key-file, --apns-key-id and --apns-team-id" : "--fcm-service-account";
     return element("div", { class: "payload" }, element("h4", {}, "Send to the device"),
@@ -673,10 +678,17 @@ function sendBlock(push, message) {
     element("div", { class: "row" }, button), outcome);
 }
 
-/** Shows a send's outcome beside its message, if that push is on screen. */
+/** Shows a send's outcome beside its message when that push is on screen, and keeps the last ones for a
+ * push about to be drawn. */
 function showSend(sent) {
-  const outcome = sendOutcomes.get(`${sent.pushId} ${sent.registrationToken}`);
-  if (!outcome) return;
+  const key = sendKey(sent.pushId, sent.app, sent.registrationToken);
+  recentSends.set(key, sent);
+  if (recentSends.size > 100) recentSends.delete(recentSends.keys().next().value);
+  const outcome = sendOutcomes.get(key);
+  if (outcome) drawSend(outcome, sent);
+}
+
+function drawSend(outcome, sent) {
   const detail = [sent.status, sent.reason, sent.providerId].filter((part) => part !== undefined).join(" ");
   outcome.dataset.outcome = sent.outcome;
   outcome.replaceChildren(element("strong", {}, `${sent.outcome}${detail ? ` (${detail})` : ""}: `), sent.explanation);
@@ -767,6 +779,7 @@ async function composePush(event) {
   try {
     const push = await api("/_mock/push", { method: "POST", body: request });
     $("#push-id").textContent = `#${push.id} · delivery ${push.deliveryId}` + (push.warnings.length ? ` · ${push.warnings.join(" ")}` : "");
+    sendOutcomes.clear();
     const blocks = [];
     for (const message of push.messages) {
       const label = deviceLabel(message);
@@ -792,6 +805,10 @@ async function composePush(event) {
       if (message.adb) blocks.push(codeBlock("adb", message.adb.join("\n")));
     }
     $("#payloads").replaceChildren(...blocks.filter(Boolean));
+    // An auto-send may have answered already: what is stored shows too.
+    if (state.info && state.info.sending && state.info.sending.autoSend) {
+      api(`/_mock/push/${push.id}`).then((stored) => (stored.sends || []).forEach(showSend)).catch(() => {});
+    }
     $("#push-result").hidden = false;
     showChecks(push.messages);
   } catch (failure) {
