@@ -31,26 +31,32 @@ public final class RawHTTPClient {
     private var buffer: [UInt8] = []
 
     /// Connects to `host:port`; reads and writes give up after `timeoutSeconds` without progress.
+    ///
+    /// The socket is stored only once connected: an `init` that throws after every stored property is
+    /// set runs `deinit` too, and a second close of the number would hit whatever another test had
+    /// opened under it since (all test targets share one process).
     public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Double = 10) throws {
-        descriptor = socket(AF_INET, Int32(streamSocketType), 0)
-        guard descriptor >= 0 else { throw RawClientError("socket failed: \(errno)") }
+        let fd = socket(AF_INET, Int32(streamSocketType), 0)
+        guard fd >= 0 else { throw RawClientError("socket failed: \(errno)") }
         let microseconds = Int((timeoutSeconds * 1_000_000).rounded())
         var timeout = timeval(tv_sec: microseconds / 1_000_000, tv_usec: .init(microseconds % 1_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         inet_pton(AF_INET, host, &address.sin_addr)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard result == 0 else {
-            close(descriptor)
-            throw RawClientError("connect to \(host):\(port) failed: errno \(errno)")
+            let code = errno
+            close(fd)
+            throw RawClientError("connect to \(host):\(port) failed: errno \(code)")
         }
+        descriptor = fd
     }
 
     deinit {
