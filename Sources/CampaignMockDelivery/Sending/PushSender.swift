@@ -20,14 +20,15 @@ package final class PushSender: Sendable {
     private let queue = DispatchQueue(label: "campaign-mock.push-sender")
     /// Messages queued and not yet answered.
     private let pending = Atomic<Int>(0)
-    /// How many messages may wait for the queue; more are answered `blocked` at once, so an auto-send
-    /// flood to an unreachable provider cannot grow without end.
-    static let queueLimit = 500
+    /// How many messages may wait for the queue (500 unless a test says); more are answered `blocked` at
+    /// once, so an auto-send flood to an unreachable provider cannot grow without end.
+    private let queueLimit: Int
 
     /// Reads the credentials now, so a bad key file stops the server at start with the setting's name.
     ///
     /// - Throws: ``ProviderSetupError``.
-    package init(settings: ProviderSettings, store: Store) throws(ProviderSetupError) {
+    package init(settings: ProviderSettings, store: Store, queueLimit: Int = 500) throws(ProviderSetupError) {
+        self.queueLimit = queueLimit
         if settings.apns == nil && settings.fcm == nil {
             clients = Clients(apns: nil, fcm: nil)
         } else {
@@ -64,7 +65,7 @@ package final class PushSender: Sendable {
     ) {
         let messages = push.messages.filter { token == nil || $0.registrationToken == token }
         let waiting = pending.add(messages.count, ordering: .relaxed).newValue
-        guard waiting <= Self.queueLimit else {
+        guard waiting <= queueLimit else {
             pending.subtract(messages.count, ordering: .relaxed)
             let refused = messages.map { message in
                 PushSend(
@@ -72,7 +73,7 @@ package final class PushSender: Sendable {
                     app: message.app, provider: message.platform == .ios ? .apns : .fcm,
                     sentAt: HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()), outcome: .blocked,
                     explanation:
-                        "Not sent: \(Self.queueLimit) messages are already waiting to be sent (a slow or unreachable "
+                        "Not sent: \(queueLimit) messages are already waiting to be sent (a slow or unreachable "
                         + "provider). Send again once they are done.")
             }
             let record: @Sendable (StoreTransaction) throws -> Void = { transaction in
