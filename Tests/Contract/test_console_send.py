@@ -54,6 +54,7 @@ def test_send_to_device_shows_the_providers_answer(browser, apns):
                            what="the accepted answer")[0]
         assert "APNs (sandbox) accepted" in outcome.text
         assert apns.delivered[0].headers["apns-topic"] == BUNDLE_ID
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", outcome)
         screenshot(browser, "push-sent")
 
         find(browser, "[data-testid=push-device-search]")[0].clear()
