@@ -364,3 +364,29 @@ def test_the_push_command_reads_an_auto_sends_answers_instead_of_sending_twice(c
         assert f"accepted: apns token={IOS_TOKEN}" in done.stderr
         assert len(apns.requests) == 1
         assert apns.requests[0].headers["apns-topic"] == BUNDLE_ID
+
+
+def test_auto_send_sends_a_push_a_soap_push_event_composed(certificates, apns_key):
+    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*", "--auto-send") as server:
+        apns.register(IOS_TOKEN)
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+        envelope = (
+            '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:urn="urn:nms:rtEvent">'
+            "<soapenv:Header/><soapenv:Body><urn:PushEvent><urn:sessiontoken/><urn:domEvent>"
+            f'<rtEvent wishedChannel="41" type="rt_Sale" registrationToken="{IOS_TOKEN}" xmlns="">'
+            '<mobileApp uuid="shop-ios" _operation="none"/><ctx><title>Flash sale</title></ctx></rtEvent>'
+            "</urn:domEvent></urn:PushEvent></soapenv:Body></soapenv:Envelope>")
+        request = urllib.request.Request(
+            server.url + "/nl/jsp/soaprouter.jsp", data=envelope.encode(), method="POST",
+            headers={"Content-Type": "text/xml; charset=utf-8", "SOAPAction": "nms:rtEvent#PushEvent",
+                     "Authorization": "Bearer campaign-mock-bearer-token"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            answer = response.read().decode()
+        event_id = answer.split("<plId", 1)[1].split(">", 1)[1].split("<", 1)[0]
+        assert int(event_id) > 0, answer
+        [request] = apns.wait_for_requests(1)
+        assert request.payload["aps"]["alert"]["title"] == "Flash sale"
+        status, push = call(server, "GET", f"/_mock/push/{event_id}")
+        assert request.payload["_mId"] == push["messages"][0]["messageId"]
