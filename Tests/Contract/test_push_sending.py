@@ -3,6 +3,7 @@ push_providers: a real HTTP/2 + TLS APNs that verifies each ES256 provider token
 and an FCM whose token endpoint verifies the RS256 assertion. Every test starts its own campaign-mock on a
 free port and its own fakes; nothing leaves this machine.
 """
+import contextlib
 import json
 import os
 import subprocess
@@ -77,12 +78,22 @@ def apns_flags(apns, key, certificates, environment="sandbox"):
 IOS_APP = ["--app", "ios:shop-ios", "--app", "android:shop-android"]
 
 
-def test_an_ios_push_reaches_apns_with_a_verified_token_over_one_connection(certificates, apns_key):
-    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
-            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "userKey:*@example.com") as server:
+@contextlib.contextmanager
+def ios_sender(certificates, key, *flags, signing_key=None, bundle_id=BUNDLE_ID):
+    """A FakeAPNs that trusts `key` and knows IOS_TOKEN, and a server sending to it (signing with
+    `signing_key`, by default `key`; more `flags`) where IOS_TOKEN is registered in shop-ios, whose bundle id
+    is `bundle_id` (none when None)."""
+    with FakeAPNs(certificates, key, topics=[BUNDLE_ID]) as apns, \
+            LiveServer(*IOS_APP, *apns_flags(apns, signing_key or key, certificates), *flags) as server:
         apns.register(IOS_TOKEN)
         register(server, "ios", IOS_TOKEN, "shop-ios")
-        assert call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})[0] == 200
+        if bundle_id:
+            assert call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": bundle_id})[0] == 200
+        yield apns, server
+
+
+def test_an_ios_push_reaches_apns_with_a_verified_token_over_one_connection(certificates, apns_key):
+    with ios_sender(certificates, apns_key, "--send-allow", "userKey:*@example.com") as (apns, server):
         first = compose(server, IOS_TOKEN, variables={"uri": "shop://sale"})
         [sent] = send(server, first["id"])
         assert sent["outcome"] == "accepted", sent
@@ -133,11 +144,7 @@ def test_apns_refusals_are_stored_and_explained(certificates, apns_key):
 
 
 def test_an_expired_provider_token_is_signed_again_once(certificates, apns_key):
-    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
-            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*") as server:
-        apns.register(IOS_TOKEN)
-        register(server, "ios", IOS_TOKEN, "shop-ios")
-        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
         assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
         # APNs now says the token is over an hour old (a clock that jumped): the sender signs a new one.
         apns.expire_provider_tokens()
@@ -151,22 +158,14 @@ def test_a_key_of_another_team_is_refused_as_an_invalid_provider_token(certifica
     # Another key under the same key id and team id, as when the .p8 file of another key was copied.
     os.makedirs(os.path.join(folder, "other"))
     other = APNsKey(os.path.join(folder, "other"), key_id=apns_key.key_id, team_id=apns_key.team_id)
-    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
-            LiveServer(*IOS_APP, *apns_flags(apns, other, certificates), "--send-allow", "*") as server:
-        apns.register(IOS_TOKEN)
-        register(server, "ios", IOS_TOKEN, "shop-ios")
-        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+    with ios_sender(certificates, apns_key, "--send-allow", "*", signing_key=other) as (apns, server):
         [sent] = send(server, compose(server, IOS_TOKEN)["id"])
         assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", 403, "InvalidProviderToken")
         assert "key id" in sent["explanation"]
 
 
 def test_apns_closing_its_connection_is_survived(certificates, apns_key):
-    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
-            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*") as server:
-        apns.register(IOS_TOKEN)
-        register(server, "ios", IOS_TOKEN, "shop-ios")
-        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
         assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
         apns.close_connections()
         [sent] = send(server, compose(server, IOS_TOKEN)["id"])
@@ -248,22 +247,14 @@ def test_a_service_account_the_token_endpoint_refuses_is_a_failed_send(certifica
 
 
 def test_auto_send_sends_every_composed_push(certificates, apns_key):
-    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
-            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*", "--auto-send") as server:
-        apns.register(IOS_TOKEN)
-        register(server, "ios", IOS_TOKEN, "shop-ios")
-        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+    with ios_sender(certificates, apns_key, "--send-allow", "*", "--auto-send") as (apns, server):
         push = compose(server, IOS_TOKEN)
         apns.wait_for_requests(1)
         assert apns.requests[0].payload["_mId"] == push["messages"][0]["messageId"]
 
 
 def test_the_push_command_sends_and_says_what_happened(certificates, apns_key):
-    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
-            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*") as server:
-        apns.register(IOS_TOKEN)
-        register(server, "ios", IOS_TOKEN, "shop-ios")
-        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
         done = subprocess.run([BINARY, "push", "--server", server.url, "--token", IOS_TOKEN, "--title", "Hi", "--send"],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
@@ -353,10 +344,7 @@ def test_keys_given_as_text_in_the_environment_send_as_files_do(certificates, ap
 
 
 def test_the_push_command_reads_an_auto_sends_answers_instead_of_sending_twice(certificates, apns_key):
-    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
-            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*", "--auto-send") as server:
-        apns.register(IOS_TOKEN)
-        register(server, "ios", IOS_TOKEN, "shop-ios")
+    with ios_sender(certificates, apns_key, "--send-allow", "*", "--auto-send", bundle_id=None) as (apns, server):
         # The bundle id given when composing is the topic (the application has none).
         done = subprocess.run([BINARY, "push", "--server", server.url, "--token", IOS_TOKEN, "--title", "Hi",
                                "--bundle-id", BUNDLE_ID, "--send"], capture_output=True, text=True, timeout=60)
@@ -367,11 +355,7 @@ def test_the_push_command_reads_an_auto_sends_answers_instead_of_sending_twice(c
 
 
 def test_auto_send_sends_a_push_a_soap_push_event_composed(certificates, apns_key):
-    with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID]) as apns, \
-            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*", "--auto-send") as server:
-        apns.register(IOS_TOKEN)
-        register(server, "ios", IOS_TOKEN, "shop-ios")
-        call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
+    with ios_sender(certificates, apns_key, "--send-allow", "*", "--auto-send") as (apns, server):
         envelope = (
             '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:urn="urn:nms:rtEvent">'
             "<soapenv:Header/><soapenv:Body><urn:PushEvent><urn:sessiontoken/><urn:domEvent>"

@@ -116,11 +116,7 @@ struct PushCommand: ParsableCommand {
         } catch {
             throw CommandFailure(message: "error: \(error)", code: 1)
         }
-        guard response.status == 201 else {
-            let reason =
-                (try? JSONDecoder().decode([String: String].self, from: Data(response.body)))?["error"] ?? response.text
-            throw CommandFailure(message: "error: the server answered \(response.status): \(reason)", code: 1)
-        }
+        guard response.status == 201 else { throw Self.refusal(response, "") }
         let push = try JSONDecoder().decode(ComposedPush.self, from: Data(response.body))
         for warning in push.warnings { Output.standardError("warning: \(warning)") }
         try emit(push, raw: response.text)
@@ -141,6 +137,13 @@ struct PushCommand: ParsableCommand {
         if sends.contains(where: { $0.outcome != .accepted }) {
             throw CommandFailure(message: "error: not every message was accepted", code: 1)
         }
+    }
+
+    /// The server's `{"error": …}` (or its body) as the command's failure.
+    private static func refusal(_ response: HTTPClient.Response, _ doing: String) -> CommandFailure {
+        let reason =
+            (try? JSONDecoder().decode([String: String].self, from: Data(response.body)))?["error"] ?? response.text
+        return CommandFailure(message: "error: \(doing)the server answered \(response.status): \(reason)", code: 1)
     }
 
     private struct ServerInfo: Decodable {
@@ -180,11 +183,7 @@ struct PushCommand: ParsableCommand {
             throw CommandFailure(message: "error: \(error)", code: 1)
         }
         guard response.status == 200, let list = try? JSONDecoder().decode(PushSendList.self, from: Data(response.body))
-        else {
-            let reason =
-                (try? JSONDecoder().decode([String: String].self, from: Data(response.body)))?["error"] ?? response.text
-            throw CommandFailure(message: "error: sending: the server answered \(response.status): \(reason)", code: 1)
-        }
+        else { throw Self.refusal(response, "sending: ") }
         return list.sends
     }
 

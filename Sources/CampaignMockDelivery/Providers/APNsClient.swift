@@ -53,32 +53,27 @@ final class APNsClient {
         }
     }
 
-    /// What APNs answered for one notification.
-    struct Answer {
-        var status: Int
-        /// `apns-id` of an accepted notification.
-        var apnsID: String?
-        /// The `reason` of a refusal.
-        var reason: String?
-    }
-
     /// Sends `payload` to the device `token` of the app `topic`.
     ///
     /// - Throws: ``ProviderFailure`` when APNs gave no answer (unreachable, TLS, protocol, signing).
     func send(payload: [UInt8], to deviceToken: String, topic: String, kind: APNsPushKind) throws(ProviderFailure)
-        -> Answer
+        -> ProviderAnswer
     {
-        var answer = try exchange(payload, deviceToken, topic, kind)
-        if answer.status == 403 && answer.reason == "ExpiredProviderToken" {
+        var (status, reason, apnsID) = try exchange(payload, deviceToken, topic, kind)
+        if status == 403 && reason == "ExpiredProviderToken" {
             // APNs judged the token old (a clock that jumped): sign a new one, once.
             token = nil
-            answer = try exchange(payload, deviceToken, topic, kind)
+            (status, reason, apnsID) = try exchange(payload, deviceToken, topic, kind)
         }
-        return answer
+        return ProviderAnswer(
+            status: status, reason: reason, providerId: apnsID,
+            explanation: ProviderExplanation.apns(
+                status: status, reason: reason, environment: settings.environment, topic: topic))
     }
 
+    /// One request: APNs' status, `reason` and `apns-id`.
     private func exchange(_ payload: [UInt8], _ deviceToken: String, _ topic: String, _ kind: APNsPushKind)
-        throws(ProviderFailure) -> Answer
+        throws(ProviderFailure) -> (status: Int, reason: String?, apnsID: String?)
     {
         let headers: [HTTP2Connection.HTTPHeaderField] = [
             .init("authorization", "bearer \(try bearer())"),
@@ -97,7 +92,7 @@ final class APNsClient {
             throw ProviderFailure("APNs at \(endpoint.authority): \(error.message)")
         }
         let reason = (try? JSONDecoder().decode(Refusal.self, from: Data(response.body)))?.reason
-        return Answer(status: response.status, apnsID: response.header("apns-id"), reason: reason)
+        return (response.status, reason, response.header("apns-id"))
     }
 
     private struct Refusal: Decodable {

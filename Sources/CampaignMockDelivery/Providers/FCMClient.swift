@@ -77,20 +77,10 @@ final class FCMClient {
         self.timeoutSeconds = timeoutSeconds
     }
 
-    /// What FCM answered for one message.
-    struct Answer {
-        var status: Int
-        /// The message's `name` when accepted.
-        var name: String?
-        /// `errorCode` of the `FcmError` detail, else the error's `status`.
-        var reason: String?
-        var message: String?
-    }
-
     /// Sends `message` (the composed `{"message": {...}}`).
     ///
     /// - Throws: ``ProviderFailure`` when no answer came (unreachable, or the token grant failed).
-    func send(_ message: [UInt8]) throws(ProviderFailure) -> Answer {
+    func send(_ message: [UInt8]) throws(ProviderFailure) -> ProviderAnswer {
         var response = try post(message, bearer: try bearer())
         if response.status == 401 {
             // A token revoked or expired early: ask for a new one, once.
@@ -99,11 +89,17 @@ final class FCMClient {
         }
         if response.status == 200 {
             let accepted = try? JSONDecoder().decode(Accepted.self, from: Data(response.body))
-            return Answer(status: 200, name: accepted?.name)
+            return ProviderAnswer(
+                status: 200, providerId: accepted?.name,
+                explanation: ProviderExplanation.fcm(status: 200, reason: nil, message: nil, project: projectID))
         }
+        // The FcmError detail's `errorCode` when there is one, else the error's `status`.
         let error = (try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)))?.error
-        let code = error?.details?.lazy.compactMap(\.errorCode).first
-        return Answer(status: response.status, reason: code ?? error?.status, message: error?.message)
+        let reason = error?.details?.lazy.compactMap(\.errorCode).first ?? error?.status
+        return ProviderAnswer(
+            status: response.status, reason: reason,
+            explanation: ProviderExplanation.fcm(
+                status: response.status, reason: reason, message: error?.message, project: projectID))
     }
 
     private struct Accepted: Decodable { var name: String }

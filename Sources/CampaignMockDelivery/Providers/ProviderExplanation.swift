@@ -1,3 +1,15 @@
+/// What a provider answered for one message, in the provider's terms and in words.
+struct ProviderAnswer {
+    var status: Int
+    /// APNs `reason` or FCM `errorCode` (else the error's `status`) of a refusal.
+    var reason: String?
+    /// APNs `apns-id`, or the FCM message `name`, of an accepted message.
+    var providerId: String?
+    var explanation: String
+
+    var isAccepted: Bool { status == 200 }
+}
+
 /// Turns a provider's answer into words for the console and the API: what the code means, the likely
 /// cause when a developer sends from a laptop, and what to do.
 enum ProviderExplanation {

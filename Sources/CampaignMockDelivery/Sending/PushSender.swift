@@ -68,13 +68,10 @@ package final class PushSender: Sendable {
         guard waiting <= queueLimit else {
             pending.subtract(messages.count, ordering: .relaxed)
             let refused = messages.map { message in
-                PushSend(
-                    pushId: push.id, messageId: message.messageId, registrationToken: message.registrationToken,
-                    app: message.app, provider: message.platform == .ios ? .apns : .fcm,
-                    sentAt: HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()), outcome: .blocked,
-                    explanation:
-                        "Not sent: \(queueLimit) messages are already waiting to be sent (a slow or unreachable "
-                        + "provider). Send again once they are done.")
+                Self.unsent(
+                    message, of: push,
+                    "Not sent: \(queueLimit) messages are already waiting to be sent (a slow or unreachable provider). "
+                        + "Send again once they are done.")
             }
             let record: @Sendable (StoreTransaction) throws -> Void = { transaction in
                 for send in refused { try transaction.recordSend(send) }
@@ -112,10 +109,8 @@ package final class PushSender: Sendable {
 
     /// One message: the checks, then the provider. On the sender's queue.
     private func send(_ message: ComposedMessage, of push: ComposedPush, topic: String?) -> PushSend {
-        let provider: PushProvider = message.platform == .ios ? .apns : .fcm
-        var send = PushSend(
-            pushId: push.id, messageId: message.messageId, registrationToken: message.registrationToken,
-            app: message.app, provider: provider, sentAt: "", outcome: .blocked, explanation: "")
+        var send = Self.unsent(message, of: push, "")
+        let provider = send.provider
         func finish(_ outcome: PushSendOutcome, _ explanation: String) -> PushSend {
             send.outcome = outcome
             send.explanation = explanation
@@ -135,6 +130,7 @@ package final class PushSender: Sendable {
         guard allowList.allows(subject) else {
             return finish(.blocked, Self.notAllowed(subject, listEmpty: allowList.patterns.isEmpty))
         }
+        let answered: Result<ProviderAnswer, ProviderFailure>
         switch provider {
         case .apns:
             guard let apns = clients.apns else {
@@ -150,20 +146,10 @@ package final class PushSender: Sendable {
             guard let payload = message.apns else {
                 return finish(.blocked, "Not sent: the message has no APNs payload.")
             }
-            do {
-                let answer = try apns.send(
+            answered = Result { () throws(ProviderFailure) in
+                try apns.send(
                     payload: Array(JSONText.compact(payload).utf8), to: message.registrationToken, topic: topic,
                     kind: APNsPushKind(payload: payload))
-                send.status = answer.status
-                send.reason = answer.reason
-                send.providerId = answer.apnsID
-                return finish(
-                    answer.status == 200 ? .accepted : .refused,
-                    ProviderExplanation.apns(
-                        status: answer.status, reason: answer.reason, environment: apns.settings.environment,
-                        topic: topic))
-            } catch {
-                return finish(.failed, "No answer: \(error).")
             }
         case .fcm:
             guard let fcm = clients.fcm else {
@@ -171,19 +157,26 @@ package final class PushSender: Sendable {
             }
             send.destination = fcm.projectID
             guard let body = message.fcm else { return finish(.blocked, "Not sent: the message has no FCM message.") }
-            do {
-                let answer = try fcm.send(Array(JSONText.compact(body).utf8))
-                send.status = answer.status
-                send.reason = answer.reason
-                send.providerId = answer.name
-                return finish(
-                    answer.status == 200 ? .accepted : .refused,
-                    ProviderExplanation.fcm(
-                        status: answer.status, reason: answer.reason, message: answer.message, project: fcm.projectID))
-            } catch {
-                return finish(.failed, "No answer: \(error).")
-            }
+            answered = Result { () throws(ProviderFailure) in try fcm.send(Array(JSONText.compact(body).utf8)) }
         }
+        switch answered {
+        case .success(let answer):
+            send.status = answer.status
+            send.reason = answer.reason
+            send.providerId = answer.providerId
+            return finish(answer.isAccepted ? .accepted : .refused, answer.explanation)
+        case .failure(let failure):
+            return finish(.failed, "No answer: \(failure).")
+        }
+    }
+
+    /// A `blocked` send of `message`, at this moment, saying `explanation`.
+    private static func unsent(_ message: ComposedMessage, of push: ComposedPush, _ explanation: String) -> PushSend {
+        PushSend(
+            pushId: push.id, messageId: message.messageId, registrationToken: message.registrationToken,
+            app: message.app, provider: message.platform == .ios ? .apns : .fcm,
+            sentAt: HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()), outcome: .blocked,
+            explanation: explanation)
     }
 
     private static func notAllowed(_ device: SendAllowList.Device, listEmpty: Bool) -> String {

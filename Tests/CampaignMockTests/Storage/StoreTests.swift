@@ -222,6 +222,43 @@ struct StoreTests {
 
     /// The stream gets a tracking hit from what the writer wrote, with the device its message was issued
     /// for: the same event a read gives, linked or not.
+    /// A provider's answer is kept with its push, only while its message is there, and goes with it.
+    @Test func aSendIsStoredWithItsPushAndRemovedWithIt() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        let store = try Store(path: path)
+        defer { store.close() }
+        try store.writeAndWait { try $0.insertApplication(Application(name: "A", platform: .ios, integrationKey: "k")) }
+        let application = try #require(try store.application(key: "k"))
+        let request = RegistrationRequest(
+            registrationToken: "tok", integrationKey: "k", userKey: "", device: DeviceFields(), params: [])
+        let push = try store.writeAndWait { transaction in
+            try transaction.register(request, application: application, receivedAt: 1)
+            return try transaction.createPush(PushRequest(token: "tok", title: "Sale"), style: .v7) {
+                _, device, messageID, deliveryID in
+                ComposedMessage(
+                    registrationToken: device.token, platform: device.platform, app: device.app, messageId: messageID,
+                    deliveryId: deliveryID, tracking: .init(receive: "/r/1", open: "/r/2"))
+            }
+        }
+        #expect(push.sends == [])
+        let sent = PushSend(
+            pushId: push.id, messageId: push.messages[0].messageId, registrationToken: "tok", app: "k",
+            provider: .apns, destination: "sandbox", sentAt: "2026-11-25T12:00:00.000Z", outcome: .refused,
+            status: 410, reason: "Unregistered", explanation: "gone")
+        var other = sent
+        other.messageId = "999"
+        let stranger = other
+        try store.writeAndWait { transaction in
+            try transaction.recordSend(sent)
+            try transaction.recordSend(stranger)  // no such message in this push: not kept
+        }
+        #expect(try store.read { try $0.push(id: push.id) }?.sends == [sent])
+        _ = try store.writeAndWait { try $0.reset([.events], applicationKey: nil) }
+        #expect(try store.read { try $0.push(id: push.id) } == nil)
+        #expect(try count("SELECT count(*) FROM push_sends", in: path) == 0)
+    }
+
     @Test func aHitAsWrittenIsTheHitAsRead() throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path + "/db.sqlite3")
