@@ -47,7 +47,7 @@ def test_the_workflows_run_the_readme_test_command_select_xcode_26_by_one_script
         assert "scripts/select-xcode.sh" in runs, runs
         assert not any("xcode-select" in run for run in runs), runs
     action_job = next(step for step in jobs["action"]["steps"] if step.get("uses") == "./.github/actions/campaign-mock")
-    assert action_job["with"]["release-url"].startswith("file://") and action_job["with"]["install"] == "release"
+    assert action_job["with"]["release-url"] == "dist" and action_job["with"]["install"] == "release"
     assert any("make dist" in (step.get("run") or "") for step in jobs["action"]["steps"])
 
 
