@@ -8,7 +8,8 @@
 #                  project-local Python environment in .venv/ with Tests/Contract/requirements.txt
 #   make test      setup-test, then build and run the whole test suite: the Swift tests, then
 #                  Tests/Contract/: the admin API contract test (schemathesis), the SOAP router driven by
-#                  zeep and the examples of the README and docs/, all against live servers, then the kill -9
+#                  zeep and the examples of the README and docs/, all against live servers, then the app-side
+#                  package Examples/SwiftClientConsumer (built with the client alone), then the kill -9
 #                  durability check (5 kills)
 #   make lint      check formatting (swift format, strict), every shell script (shellcheck), the workflows
 #                  (actionlint), the Dockerfiles (hadolint) and the Homebrew formula (ruby -c); setup-lint
@@ -62,7 +63,7 @@ DIST_TEST_PACKAGES := debootstrap ruby curl
 VENV := .venv
 VENV_PYTHON := $(VENV)/bin/python
 BIN_PATH = $$($(SWIFT) build --show-bin-path)
-SWIFT_SOURCES := Sources Tests Fuzz Package.swift
+SWIFT_SOURCES := Sources Tests Fuzz Examples Package.swift
 
 .PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench bench-retention durability dist setup-lint test-dist
 
@@ -155,7 +156,9 @@ test: setup-test
 	@PYTHON=$(VENV_PYTHON) Tests/Contract/schemathesis.sh "$(BIN_PATH)/campaign-mock"
 	@echo "==> SOAP clients (zeep, acc-js-sdk when ACC_JS_SDK_DIR is set) and the examples of the README and docs/ (pytest)"
 	@CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider \
-		--ignore=Tests/Contract/test_release.py Tests/Contract
+		--ignore=Tests/Contract/test_release.py --ignore=Tests/Contract/test_swift_consumer.py Tests/Contract
+	@echo "==> SwiftPM consumer (Examples/SwiftClientConsumer): the client alone, built without the server's -dev packages"
+	@SWIFT=$(SWIFT) $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider Tests/Contract/test_swift_consumer.py
 	@echo "==> JVM client (javac --release 11, JUnit 5)"
 	@if command -v javac >/dev/null 2>&1 && [ -f /usr/share/java/junit-platform-console-standalone.jar ]; then \
 		CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" clients/jvm/build.sh test; \

@@ -28,6 +28,21 @@ class CampaignMock < Formula
     bin.install "campaign-mock"
   end
 
+  # brew services start campaign-mock: HTTP on 8080, HTTPS on 8443 (--tls auto, for the AEP extension), its
+  # state in a data directory of the user's own, as `campaign-mock serve` keeps it per project. The log is
+  # in Homebrew's var/log.
+  service do
+    data = if OS.mac?
+      "#{Dir.home}/Library/Application Support/campaign-mock/service"
+    else
+      "#{ENV.fetch("XDG_DATA_HOME", "#{Dir.home}/.local/share")}/campaign-mock/service"
+    end
+    run [opt_bin/"campaign-mock", "serve", "--tls", "auto", "--data-dir", data]
+    keep_alive true
+    log_path var/"log/campaign-mock.log"
+    error_log_path var/"log/campaign-mock.log"
+  end
+
   test do
     require "net/http"
 
