@@ -1,14 +1,18 @@
 """The CI recipes in .github/ run as written: the composite action's start step serves campaign-mock,
-waits for /_mock/ready and hands the URL to later steps; the workflow runs the README's test command.
+waits for /_mock/ready and hands the URL to later steps; the workflow runs the README's test command; the
+job recipes of docs/ci.md have the shape they describe and pass actionlint.
 
 Run by `make test` (pytest Tests/Contract).
 """
 import os
 import pathlib
+import re
+import shutil
 import signal
 import subprocess
 import tempfile
 
+import pytest
 import requests
 import yaml
 
@@ -53,3 +57,40 @@ def test_the_action_starts_the_server_and_exports_its_url():
             assert waited.status_code == 200 and waited.json()["items"][0]["registrationToken"] == "ci-token"
         finally:
             subprocess.run(["pkill", "-f", "--", f"--data-dir {runner}/campaign-mock-data"], check=False)
+
+
+def ci_md_workflows():
+    """The ```yaml blocks of docs/ci.md that are whole jobs, as text."""
+    text = (ROOT / "docs/ci.md").read_text()
+    return [block for block in re.findall(r"^```yaml\n(.*?)^```", text, re.S | re.M) if block.startswith("jobs:")]
+
+
+def test_the_android_recipe_starts_the_mock_with_the_ca_and_hands_the_emulator_its_url():
+    jobs = [yaml.safe_load(block)["jobs"] for block in ci_md_workflows()]
+    android = next(job["android-tests"] for job in jobs if "android-tests" in job)
+    steps = android["steps"]
+    mock = next(step for step in steps if "/.github/actions/campaign-mock@" in step.get("uses", ""))
+    assert "--tls auto" in mock["with"]["args"]
+    assert mock["with"]["ca-cert"] == "${{ secrets.CAMPAIGN_MOCK_CA_CERT }}"
+    assert mock["with"]["ca-key"] == "${{ secrets.CAMPAIGN_MOCK_CA_KEY }}"
+    emulator = next(step for step in steps if step.get("uses", "").startswith("reactivecircus/android-emulator-runner@"))
+    assert emulator["env"]["ANDROID_URL"] == "${{ steps.%s.outputs.android-url }}" % mock["id"]
+    assert "-Pandroid.testInstrumentationRunnerArguments.campaignMockServer=\"$ANDROID_URL\"" in emulator["with"]["script"]
+    after = steps[steps.index(emulator) + 1]
+    assert "/_mock/wait?for=registration" in after["run"]
+    # The argument's name is the one the client reads.
+    client = (ROOT / "clients/jvm/campaign-mock-client/src/main/java/campaignmock/client/CampaignMockClient.java").read_text()
+    assert 'setting("campaignMockServer", "CAMPAIGN_MOCK_SERVER"' in client
+
+
+def test_actionlint_passes_the_recipes_of_ci_md(tmp_path):
+    actionlint = shutil.which("actionlint") or shutil.which("actionlint", path=str(ROOT / ".venv/bin"))
+    if actionlint is None:
+        pytest.skip("actionlint is not installed (make setup-lint installs it)")
+    files = []
+    for index, block in enumerate(ci_md_workflows()):
+        files.append(tmp_path / f"recipe{index}.yml")
+        files[-1].write_text("on: push\n" + block)
+    lint = subprocess.run([actionlint, "-shellcheck=" + (shutil.which("shellcheck") or ""), *map(str, files)],
+                          capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
