@@ -25,7 +25,8 @@ rm -rf build ./*/target
 mvn --offline --batch-mode --quiet -Dstyle.color=never -Dmaven.repo.local="$MAVEN_REPO" --projects "$modules" package
 mkdir -p build
 for module in $(echo "$modules" | tr , ' '); do
-    # A missing jar here is a pom whose version is not the server's.
+    [ -f "$module/target/$module-$version.jar" ] \
+        || { echo "build.sh: $module/pom.xml's version is not the server's version $version" >&2; exit 1; }
     cp "$module/target/$module-$version.jar" "$module/target/$module-$version-sources.jar" build/
     cp "$module/pom.xml" "build/$module-$version.pom"
 done
