@@ -22,8 +22,13 @@ modules=campaign-mock-client
 [ -d "$MAVEN_REPO/junit/junit/4.13.2" ] && modules="$modules,campaign-mock-client-junit4"
 [ -d "$MAVEN_REPO/org/junit/jupiter/junit-jupiter-api/5.9.2" ] && modules="$modules,campaign-mock-client-junit5"
 rm -rf build ./*/target
-mvn --offline --batch-mode --quiet -Dstyle.color=never -Dmaven.repo.local="$MAVEN_REPO" --projects "$modules" package
 mkdir -p build
+# Maven's output is shown when it fails (build/maven.log).
+maven() {
+    mvn --offline --batch-mode -Dmaven.repo.local="$MAVEN_REPO" "$@" >> build/maven.log 2>&1 \
+        || { cat build/maven.log; echo "build.sh: mvn $* failed (its output is above)" >&2; exit 1; }
+}
+maven --projects "$modules" package
 for module in $(echo "$modules" | tr , ' '); do
     [ -f "$module/target/$module-$version.jar" ] \
         || { echo "build.sh: $module/pom.xml's version is not the server's version $version" >&2; exit 1; }
@@ -60,9 +65,8 @@ done
 echo "==> the Java examples of docs/jvm-client.md compile"
 # The released files install into a Maven repository as docs/jvm-client.md says.
 for artifact in campaign-mock-client campaign-mock-client-junit4 campaign-mock-client-junit5; do
-    mvn --offline --batch-mode --quiet -Dstyle.color=never -Dmaven.repo.local="$MAVEN_REPO" -DlocalRepositoryPath=build/m2 \
-        install:install-file -Dfile="build/$artifact-$version.jar" -Dsources="build/$artifact-$version-sources.jar" \
-        -DpomFile="build/$artifact-$version.pom"
+    maven -DlocalRepositoryPath=build/m2 install:install-file -Dfile="build/$artifact-$version.jar" \
+        -Dsources="build/$artifact-$version-sources.jar" -DpomFile="build/$artifact-$version.pom"
     test -f "build/m2/campaignmock/$artifact/$version/$artifact-$version-sources.jar"
 done
 echo "==> installed into a Maven repository: build/m2/campaignmock/"
