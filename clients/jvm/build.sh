@@ -19,8 +19,10 @@ grep -q "String VERSION = \"$version\";" campaign-mock-client/src/main/java/camp
     || { echo "build.sh: CampaignMockClient.VERSION is not the server's version $version" >&2; exit 1; }
 
 modules=campaign-mock-client
-[ -d "$MAVEN_REPO/junit/junit/4.13.2" ] && modules="$modules,campaign-mock-client-junit4"
-[ -d "$MAVEN_REPO/org/junit/jupiter/junit-jupiter-api/5.9.2" ] && modules="$modules,campaign-mock-client-junit5"
+if [ -d "$MAVEN_REPO/junit/junit/4.13.2" ]; then modules="$modules,campaign-mock-client-junit4"
+else echo "==> campaign-mock-client-junit4 left out: no junit:junit:4.13.2 in $MAVEN_REPO (Debian's junit4)"; fi
+if [ -d "$MAVEN_REPO/org/junit/jupiter/junit-jupiter-api/5.9.2" ]; then modules="$modules,campaign-mock-client-junit5"
+else echo "==> campaign-mock-client-junit5 left out: no junit-jupiter-api 5.9.2 in $MAVEN_REPO (Debian's junit5)"; fi
 rm -rf build ./*/target
 mkdir -p build
 # Maven's output is shown when it fails (build/maven.log).
