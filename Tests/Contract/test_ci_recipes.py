@@ -2,7 +2,7 @@
 folder (a file:// URL of `make dist` output, as a GitHub release holds it), refuses a tarball whose
 checksum does not match, builds from source when the version has no release, serves with the CA given as
 inputs and hands the URLs to later steps; Xcode is selected by one script; the workflow runs the README's
-test command.
+test command; the job recipes of docs/ci.md have the shape they describe and pass actionlint.
 
 The action's steps run here as a runner runs them (run_action below): each `run:` step with its `env:`
 (inputs and earlier steps' outputs filled in), GITHUB_OUTPUT, GITHUB_ENV and GITHUB_PATH carried to the
@@ -317,3 +317,40 @@ def test_select_xcode_takes_the_newest_released_xcode_26_never_a_beta_or_release
         (applications / name).rmdir()
     none = select(applications)
     assert none.returncode != 0 and "no released Xcode 26" in none.stderr and "Xcode_26.11_beta_2.app" in none.stderr
+
+
+def ci_md_workflows():
+    """The ```yaml blocks of docs/ci.md that are whole jobs, as text."""
+    text = (ROOT / "docs/ci.md").read_text()
+    return [block for block in re.findall(r"^```yaml\n(.*?)^```", text, re.S | re.M) if block.startswith("jobs:")]
+
+
+def test_the_android_recipe_starts_the_mock_with_the_ca_and_hands_the_emulator_its_url():
+    jobs = [yaml.safe_load(block)["jobs"] for block in ci_md_workflows()]
+    android = next(job["android-tests"] for job in jobs if "android-tests" in job)
+    steps = android["steps"]
+    mock = next(step for step in steps if "/.github/actions/campaign-mock@" in step.get("uses", ""))
+    assert "--tls auto" in mock["with"]["args"]
+    assert mock["with"]["ca-cert"] == "${{ secrets.CAMPAIGN_MOCK_CA_CERT }}"
+    assert mock["with"]["ca-key"] == "${{ secrets.CAMPAIGN_MOCK_CA_KEY }}"
+    emulator = next(step for step in steps if step.get("uses", "").startswith("reactivecircus/android-emulator-runner@"))
+    assert emulator["env"]["ANDROID_URL"] == "${{ steps.%s.outputs.android-url }}" % mock["id"]
+    assert "-Pandroid.testInstrumentationRunnerArguments.campaignMockServer=\"$ANDROID_URL\"" in emulator["with"]["script"]
+    after = steps[steps.index(emulator) + 1]
+    assert "/_mock/wait?for=registration" in after["run"]
+    # The argument's name is the one the client reads.
+    client = (ROOT / "clients/jvm/campaign-mock-client/src/main/java/campaignmock/client/CampaignMockClient.java").read_text()
+    assert 'setting("campaignMockServer", "CAMPAIGN_MOCK_SERVER"' in client
+
+
+def test_actionlint_passes_the_recipes_of_ci_md(tmp_path):
+    actionlint = shutil.which("actionlint") or shutil.which("actionlint", path=str(ROOT / ".venv/bin"))
+    if actionlint is None:
+        pytest.skip("actionlint is not installed (make setup-lint installs it)")
+    files = []
+    for index, block in enumerate(ci_md_workflows()):
+        files.append(tmp_path / f"recipe{index}.yml")
+        files[-1].write_text("on: push\n" + block)
+    lint = subprocess.run([actionlint, "-shellcheck=" + (shutil.which("shellcheck") or ""), *map(str, files)],
+                          capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout + lint.stderr

@@ -553,6 +553,11 @@ def test_the_release_workflow_builds_checks_and_publishes_every_artifact():
         assert asset in runs["release"]
     assert set(jobs["release"]["needs"]) == {"linux", "macos-verify", "image-test"}
     assert "linux/amd64,linux/arm64" in runs["image"] and jobs["image"]["needs"] == "release"
+    # The JVM client's files, built and tested as make test does, attached to the release (not a registry).
+    assert jobs["jvm-client"]["needs"] == "release" and jobs["jvm-client"]["permissions"] == {"contents": "write"}
+    assert "clients/jvm/build.sh test" in runs["jvm-client"]
+    assert "gh release upload" in runs["jvm-client"]
+    assert "clients/jvm/build/*.jar clients/jvm/build/*.pom" in runs["jvm-client"]
 
 
 def test_the_admin_apis_description_has_the_products_version():
