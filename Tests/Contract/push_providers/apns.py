@@ -199,6 +199,13 @@ class FakeAPNs:
                 pass
             _shut(link.sock)
 
+    def drop_connections(self):
+        """Closes every open connection without a GOAWAY, as an idle timeout, a NAT or a proxy does."""
+        with self._lock:
+            links = list(self._links)
+        for link in links:
+            _shut(link.sock)
+
     # -- what the test reads --------------------------------------------------------------------------------
 
     @property
