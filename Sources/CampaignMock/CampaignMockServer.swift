@@ -298,8 +298,11 @@ package final class CampaignMockServer: Sendable {
         let list = applications.map { application in
             let padding = String(repeating: " ", count: width - application.name.count)
             let state = application.enabled ? "" : "  (disabled)"
+            let target =
+                (application.bundleId.map { ", bundle id \($0)" } ?? "")
+                + (application.packageName.map { ", package \($0)" } ?? "")
             return "    \(application.name)\(padding)  \(application.platform.rawValue.leftPadded(7, with: " "))  "
-                + "integration key \(application.integrationKey)\(state)"
+                + "integration key \(application.integrationKey)\(target)\(state)"
         }
         let access = configuration.adminToken == nil ? "loopback clients only" : "needs the admin token"
         var lines = [
@@ -321,7 +324,8 @@ package final class CampaignMockServer: Sendable {
             case .found: break
             case .made:
                 lines.append(
-                    "    made now, once for every data directory of this user (\(CertificateAuthorityFolder.variable))")
+                    "    made now; every data directory of this user shares it (\(CertificateAuthorityFolder.variable) "
+                        + "names another folder)")
             case .moved(let older): lines.append("    moved there from \(older), where older versions kept it")
             case .dataDirectory(let perUser):
                 lines.append(

@@ -17,12 +17,11 @@ struct CertificateAuthorityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ca",
         abstract: "The local certificate authority used by serve --tls auto.",
-        discussion: """
-            One CA per user, shared by every data directory, so a device trusts it once. It is kept in
-            $CAMPAIGN_MOCK_CAROOT, else ~/Library/Application Support/campaign-mock/ca (macOS) or
-            ${XDG_DATA_HOME:-~/.local/share}/campaign-mock/ca. A CA of one's own (ca-cert.pem and
-            ca-key.pem) put there is used as it is.
-            """,
+        discussion:
+            "One CA per user, shared by every data directory, so a device trusts it once. It is kept in "
+            + "$CAMPAIGN_MOCK_CAROOT, else ~/Library/Application Support/campaign-mock/ca (macOS) or "
+            + "${XDG_DATA_HOME:-~/.local/share}/campaign-mock/ca. A CA of one's own (ca-cert.pem and ca-key.pem) "
+            + "put there is used as it is.",
         subcommands: [Export.self, Path.self]
     )
 
