@@ -206,6 +206,24 @@ struct CampaignMockClientTests {
         }
     }
 
+    /// A job sets `TEST_RUNNER_CAMPAIGN_MOCK_SERVER` for xcodebuild; the plain name wins over it.
+    @Test func readsTheTestRunnerPrefixedVariables() throws {
+        let prefixed = try CampaignMockClient.fromEnvironment([
+            "TEST_RUNNER_CAMPAIGN_MOCK_SERVER": "http://127.0.0.1:9001",
+            "TEST_RUNNER_CAMPAIGN_MOCK_ADMIN_TOKEN": "runner-token",
+        ])
+        #expect(prefixed.url.absoluteString == "http://127.0.0.1:9001")
+        #expect(prefixed.adminToken == "runner-token")
+        let both = try CampaignMockClient.fromEnvironment([
+            "CAMPAIGN_MOCK_SERVER": "http://127.0.0.1:9002",
+            "TEST_RUNNER_CAMPAIGN_MOCK_SERVER": "http://127.0.0.1:9001",
+            "CAMPAIGN_MOCK_ADMIN_TOKEN": "plain-token", "TEST_RUNNER_CAMPAIGN_MOCK_ADMIN_TOKEN": "runner-token",
+        ])
+        #expect(both.url.absoluteString == "http://127.0.0.1:9002")
+        #expect(both.adminToken == "plain-token")
+        #expect(try CampaignMockClient.fromEnvironment([:]).url.absoluteString == "http://127.0.0.1:8080")
+    }
+
     /// Every operation of the OpenAPI document is either called by the client or left out with a reason.
     @Test func coversTheAdminAPIsOperations() async throws {
         let mock = try Mock()

@@ -47,6 +47,9 @@ package struct Configuration: Sendable, Equatable {
     package var tlsKeyPath: String?
     /// Extra names (DNS or IP) for the `--tls auto` certificate.
     package var tlsNames: [String] = []
+    /// The folder of the per-user CA behind `--tls auto` (``CertificateAuthorityFolder``, from the
+    /// environment only); nil when the environment names none.
+    package var certificateAuthorityFolder: String?
     /// The SOAP router's credentials for `xtk:session#Logon`.
     package var soapLogin = "admin"
     package var soapPassword = "admin"
@@ -142,7 +145,7 @@ package struct Configuration: Sendable, Equatable {
     /// How HTTPS is served.
     package enum TLSMode: Sendable, Equatable {
         case off
-        /// A certificate from the local CA in the data directory.
+        /// A certificate from the per-user local CA, kept in the data directory.
         case auto
         /// The user's certificate and key.
         case files(certificate: String, key: String)

@@ -240,6 +240,12 @@ struct OpenAPITests {
         #expect(served.object["openapi"] as? String == "3.1.0")
     }
 
+    /// The description's version is the product's, so a release never ships a stale one.
+    @Test func carriesTheProductVersion() {
+        let info = Self.document["info"] as? [String: Any]
+        #expect(info?["version"] as? String == CampaignMockVersion.current)
+    }
+
     @Test func documentsEveryAdminRouteAndNothingElse() throws {
         let live = try InProcessServer(inMemory: true)
         let routes = Set(
