@@ -48,6 +48,17 @@ struct PushCommandTests {
         #expect(fcm.code == 0, "\(fcm.error)")
         let message = try #require(try JSONSerialization.jsonObject(with: Data(fcm.output.utf8)) as? [String: Any])
         #expect(((message["message"] as? [String: Any])?["data"] as? [String: String])?["_msg"] == "Hi")
+        #expect(((message["message"] as? [String: Any])?["android"] as? [String: String]) == ["priority": "high"])
+        let normal = try runProcess(
+            binary,
+            [
+                "push", "--server", url, "--token", "fcm-1", "--body", "Hi", "--android-priority", "normal", "--format",
+                "fcm",
+            ])
+        #expect(normal.code == 0, "\(normal.error)")
+        let normalMessage = try JSONSerialization.jsonObject(with: Data(normal.output.utf8)) as? [String: Any]
+        #expect(
+            ((normalMessage?["message"] as? [String: Any])?["android"] as? [String: String]) == ["priority": "normal"])
 
         let wrongPlatform = try runProcess(
             binary, ["push", "--server", url, "--token", "fcm-1", "--body", "Hi", "--format", "apns"])
@@ -63,6 +74,10 @@ struct PushCommandTests {
         (["push", "--title", "x"], "give token, or userKey with app"),
         (["push", "--token", "t", "--title", "x", "--var", "novalue"], "--var must be KEY=VALUE"),
         (["push", "--token", "t", "--title", "x", "--id-style", "v9"], "--id-style must be"),
+        (
+            ["push", "--token", "t", "--title", "x", "--android-priority", "HIGH"],
+            "--android-priority must be normal or high"
+        ),
         (["push", "--token", "t", "--title", "x", "--server", "https://localhost:8443"], "must be an http:// URL"),
     ])
     func refusesBadUsageWithExit2(_ arguments: [String], _ message: String) throws {
