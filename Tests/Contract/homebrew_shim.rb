@@ -41,6 +41,7 @@ class Formula
     def desc(text) = @declared["desc"] = text
     def homepage(text) = @declared["homepage"] = text
     def license(text) = @declared["license"] = text
+    def depends_on(requirement) = (@declared["depends_on"] ||= []) << requirement
 
     def version(text = nil)
       @declared["version"] = text if text
