@@ -23,14 +23,16 @@ struct PushCommandTests {
         let (server, port) = try startServe(
             ["--in-memory", "--app", "ios:ios-key", "--app", "android:android-key"], in: directory)
         defer { server.signal(SIGTERM) }
-        try register(port, "/nms/mobile/1/registerIOS.jssp", "registrationToken=6e6577&mobileAppUuid=ios-key")
+        try register(
+            port, "/nms/mobile/1/registerIOS.jssp", "registrationToken=\(DeviceTokens.apns)&mobileAppUuid=ios-key")
         try register(port, "/nms/mobile/1/registerAndroid.jssp", "registrationToken=fcm-1&mobileAppUuid=android-key")
         let url = "http://127.0.0.1:\(port)"
 
         let simctl = try runProcess(
             binary,
             [
-                "push", "--server", url, "--token", "6e6577", "--title", "Sale", "--body", "20% off", "--var", "VAR=x",
+                "push", "--server", url, "--token", DeviceTokens.apns, "--title", "Sale", "--body", "20% off", "--var",
+                "VAR=x",
                 "--bundle-id", "com.example.shop", "--format", "simctl", "--out", "sale.apns",
             ],
             workingDirectory: directory.path)

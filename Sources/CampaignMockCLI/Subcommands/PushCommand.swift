@@ -25,7 +25,7 @@ struct PushCommand: ParsableCommand {
             Formats: json (the whole answer), apns (the .apns file), simctl (writes --out as the .apns file and \
             prints the xcrun simctl push line), fcm (the FCM HTTP v1 message). apns, simctl and fcm need exactly one \
             device of the platform.
-            Example: campaign-mock push --token 6e6577 --title Sale --body "20% off" --format simctl --out sale.apns
+            Example: campaign-mock push --token "$TOKEN" --title Sale --body "20% off" --format simctl --out sale.apns
             """
     )
 

@@ -732,7 +732,7 @@ function showChecks(messages) {
   $("#push-checks").hidden = !panels.length;
 }
 
-/** `ios 6e6577`: which device a composed message is for. */
+/** `ios <registration token>`: which device a composed message is for. */
 const deviceLabel = (message) => `${message.platform} ${message.registrationToken}`;
 
 /** A button that runs a device tool on the server (`POST /_mock/push/{id}/simulator` or `/emulator`) and shows
