@@ -94,7 +94,9 @@ Darwin)
     pc libnghttp2 "-I$nghttp2/include" -lnghttp2
     # No sqlite3.pc: SQLite is the SDK's (/usr/lib/libsqlite3.dylib), never Homebrew's.
     scripts/check-macos-target.sh "$macos_target" "$static/libssl.a" "$static/libcrypto.a" "$static/libnghttp2.a"
-    set -- -Xlinker -L"$static" --triple "$arch-apple-macosx$macos_target"
+    # SwiftPM targets Package.swift's macOS 15 by itself; the other architecture is named by its triple.
+    set -- -Xlinker -L"$static"
+    [ "$arch" = "$(uname -m)" ] || set -- "$@" --triple "$arch-apple-macosx$macos_target"
     ;;
 *)
     echo "dist: no release build for $(uname -s)" >&2

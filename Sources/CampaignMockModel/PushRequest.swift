@@ -35,9 +35,8 @@ public struct PushRequest: Sendable, Codable, Equatable {
         token: String? = nil, userKey: String? = nil, app: String? = nil, platform: Platform? = nil,
         title: String? = nil, body: String? = nil, sound: String? = nil, badge: Int? = nil, category: String? = nil,
         silent: Bool? = nil, mutableContent: Bool? = nil, mediaUrl: String? = nil,
-        androidPriority: AndroidPriority? = nil,
-        variables: [String: String]? = nil, idStyle: MessageIDStyle? = nil, bundleId: String? = nil,
-        androidPackage: String? = nil
+        androidPriority: AndroidPriority? = nil, variables: [String: String]? = nil, idStyle: MessageIDStyle? = nil,
+        bundleId: String? = nil, androidPackage: String? = nil
     ) {
         self.token = token
         self.userKey = userKey
