@@ -25,7 +25,7 @@ extension PayloadChecker {
 
     /// A `data` key FCM reserves, in the words of its reference: `from`, `message_type`, or any key starting with
     /// `google` or `gcm`.
-    static func isReservedDataKey(_ key: String) -> Bool {
+    private static func isReservedDataKey(_ key: String) -> Bool {
         key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
     }
 
