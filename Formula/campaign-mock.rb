@@ -8,6 +8,9 @@ class CampaignMock < Formula
   homepage "https://github.com/OWNER/campaign-mock"
   version "0.1.0"
 
+  # The macOS binary is built for macOS 15 and uses what it has from 15 on (Synchronization's Mutex).
+  depends_on macos: :sequoia
+
   on_macos do
     url "https://github.com/OWNER/campaign-mock/releases/download/v0.1.0/campaign-mock-0.1.0-macos-universal.tar.gz"
     sha256 "0000000000000000000000000000000000000000000000000000000000000000"

@@ -122,8 +122,9 @@ struct CampaignMockClientTests {
 
     @Test func composesAPushAndSeesTheSDKsTrackingComeBackLinked() async throws {
         let mock = try Mock()
-        #expect(try await mock.register("6e6577") == 200)
-        let push = try await mock.client.push(PushRequest(token: "6e6577", title: "Sale", variables: ["VAR": "x"]))
+        #expect(try await mock.register(DeviceTokens.apns) == 200)
+        let push = try await mock.client.push(
+            PushRequest(token: DeviceTokens.apns, title: "Sale", variables: ["VAR": "x"]))
         let message = try #require(push.messages.first)
         #expect(message.apns?["_mId"]?.string == message.messageId)
         #expect(message.apns?["VAR"]?.string == "x")
@@ -131,14 +132,14 @@ struct CampaignMockClientTests {
         try await mock.client.simulateTracking(message.tracking.receive)
         try await mock.client.simulateTracking(message.tracking.open)
         let opens = try await mock.client.waitForEvent(.open, messageId: message.messageId)
-        #expect(opens[0].linked?.registrationToken == "6e6577")
-        #expect(try await mock.client.events(token: "6e6577").total == 2)
+        #expect(opens[0].linked?.registrationToken == DeviceTokens.apns)
+        #expect(try await mock.client.events(token: DeviceTokens.apns).total == 2)
     }
 
     @Test func checksAPayloadAndAComposedPushCarriesItsCheck() async throws {
         let mock = try Mock()
-        #expect(try await mock.register("6e6577") == 200)
-        let push = try await mock.client.push(PushRequest(token: "6e6577", title: "Sale"))
+        #expect(try await mock.register(DeviceTokens.apns) == 200)
+        let push = try await mock.client.push(PushRequest(token: DeviceTokens.apns, title: "Sale"))
         #expect(push.messages.first?.check == PayloadCheck(findings: []))
         let check = try await mock.client.checkPayload(
             PayloadCheck.Request(apns: .object(["aps": .object(["alert": .string("Hi")]), "_mId": .number(1)])))

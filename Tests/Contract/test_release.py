@@ -136,6 +136,39 @@ def test_the_smoke_test_fails_a_binary_that_does_not_serve(tmp_path):
     assert smoke.returncode != 0 and "the server exited" in smoke.stderr
 
 
+def load_commands(*objects):
+    """`otool -l` of an archive whose objects name these (command, version) pairs, as macOS prints it."""
+    lines = ["Archive : libx.a"]
+    for index, (command, version) in enumerate(objects):
+        lines += [f"libx.a(x{index}.o):", "Load command 0", "      cmd LC_SEGMENT_64", "  cmdsize 232",
+                  "Load command 1", f"      cmd {command}", "  cmdsize 24"]
+        lines += ([" platform 1", f"    minos {version}", "      sdk 26.0", "   ntools 0"]
+                  if command == "LC_BUILD_VERSION" else [f"  version {version}", "      sdk 15.0"])
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("objects, code, message", [
+    ([("LC_BUILD_VERSION", "15.0"), ("LC_BUILD_VERSION", "14.2")], 0, "libx.a: macOS 15.0"),
+    ([("LC_VERSION_MIN_MACOSX", "10.13")], 0, "libx.a: macOS 10.13"),
+    ([("LC_BUILD_VERSION", "15")], 0, "libx.a: macOS 15"),
+    ([("LC_BUILD_VERSION", "14.0"), ("LC_BUILD_VERSION", "26.0")], 1,
+     "libx.a is built for macOS 26.0, newer than the 15.0 the release claims"),
+    ([("LC_BUILD_VERSION", "15.0.1")], 1, "built for macOS 15.0.1, newer"),
+    ([], 1, "libx.a names no macOS version"),
+])
+def test_the_macos_target_check_refuses_objects_built_for_a_newer_macos(objects, code, message, tmp_path):
+    """scripts/check-macos-target.sh reads otool -l, which only a Mac has: here a stand-in prints its output."""
+    (tmp_path / "otool.txt").write_text(load_commands(*objects))
+    otool = tmp_path / "bin" / "otool"
+    otool.parent.mkdir()
+    otool.write_text(f'#!/bin/sh\n[ "$1" = -l ] && [ "$2" = libx.a ] && cat {tmp_path / "otool.txt"}\n')
+    otool.chmod(0o755)
+    result = subprocess.run([ROOT / "scripts/check-macos-target.sh", "15.0", "libx.a"], capture_output=True,
+                            text=True, env={"PATH": f"{otool.parent}:/usr/bin:/bin"})
+    assert result.returncode == code, result.stdout + result.stderr
+    assert message in (result.stdout if code == 0 else result.stderr)
+
+
 # A bare Debian: debootstrap --variant=minbase, the binary alone in it.
 
 def debian_mirror():
@@ -314,6 +347,15 @@ def fake_uname(directory, system, machine):
     return directory
 
 
+def fake_sw_vers(directory, version):
+    """A stand-in for macOS's sw_vers, printing VERSION for -productVersion."""
+    directory.mkdir(parents=True, exist_ok=True)
+    sw_vers = directory / "sw_vers"
+    sw_vers.write_text(f'#!/bin/sh\n[ "$1" = -productVersion ] && echo {version}\n')
+    sw_vers.chmod(0o755)
+    return directory
+
+
 def install(*arguments, env=None, home, path_dirs=(), script=ROOT / "install.sh"):
     environment = {"HOME": str(home), "PATH": os.pathsep.join([*map(str, path_dirs), "/usr/bin", "/bin"])}
     environment.update(env or {})
@@ -382,13 +424,48 @@ def test_install_sh_refuses_an_unknown_architecture_or_system(tmp_path):
 def test_install_sh_takes_the_universal_tarball_on_either_mac(tmp_path):
     releases = tmp_path / "releases"
     package(fake_binary(tmp_path / "stage").parent, releases / "campaign-mock-9.9.9-macos-universal.tar.gz")
-    for machine in ("arm64", "x86_64"):
+    for machine, macos in (("arm64", "15.0"), ("x86_64", "26.1")):
         bin_dir = tmp_path / machine
         result = install("--version", "9.9.9", "--download-url", releases, "--bin-dir", bin_dir, home=tmp_path,
-                         path_dirs=[fake_uname(tmp_path / f"uname-{machine}", "Darwin", machine)])
+                         path_dirs=[fake_uname(tmp_path / f"uname-{machine}", "Darwin", machine),
+                                    fake_sw_vers(tmp_path / f"sw_vers-{macos}", macos)])
         assert result.returncode == 0, result.stderr
         assert "campaign-mock-9.9.9-macos-universal.tar.gz" in result.stdout
         assert "installed campaign-mock 9.9.9" in result.stdout
+
+
+def test_install_sh_refuses_a_mac_older_than_macos_15_before_downloading(tmp_path):
+    releases = tmp_path / "releases"
+    package(fake_binary(tmp_path / "stage").parent, releases / "campaign-mock-9.9.9-macos-universal.tar.gz")
+    mac = fake_uname(tmp_path / "uname", "Darwin", "arm64")
+    for macos, message in (("14.7.1", "campaign-mock needs macOS 15 (Sequoia) or newer, and this Mac runs macOS 14.7.1"),
+                           ("10.15.7", "this Mac runs macOS 10.15.7"),
+                           ("", "cannot tell this Mac's version")):
+        result = install("--version", "9.9.9", "--download-url", releases, "--bin-dir", tmp_path / "bin",
+                         home=tmp_path, path_dirs=[mac, fake_sw_vers(tmp_path / f"sw_vers-{macos}", macos)])
+        assert result.returncode != 0 and message in result.stderr, result.stderr
+        assert "downloading" not in result.stdout
+    assert not (tmp_path / "bin").exists()
+
+
+def test_install_sh_reports_a_binary_that_does_not_start_and_keeps_the_one_installed(tmp_path):
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    broken = stage / "campaign-mock"
+    broken.write_text("#!/bin/sh\necho 'dyld[501]: Symbol not found: _pthread_mutex_test' >&2\nexit 134\n")
+    broken.chmod(0o755)
+    releases = tmp_path / "releases"
+    package(stage, releases / f"campaign-mock-9.9.9-linux-{ARCH}.tar.gz")
+    bin_dir = tmp_path / "bin"
+    fake_binary(bin_dir)
+    result = install("--version", "9.9.9", "--download-url", releases, "--bin-dir", bin_dir, home=tmp_path)
+    assert result.returncode != 0
+    assert "the downloaded campaign-mock does not start on this machine; nothing was installed" in result.stderr
+    assert "dyld[501]: Symbol not found: _pthread_mutex_test" in result.stderr
+    assert "installed" not in result.stdout
+    assert sorted(path.name for path in bin_dir.iterdir()) == ["campaign-mock"]
+    assert subprocess.run([bin_dir / "campaign-mock", "version"], capture_output=True, text=True).stdout == (
+        "campaign-mock 9.9.9\n"), "the campaign-mock installed before is still there"
 
 
 def test_install_sh_needs_a_version_when_it_cannot_ask_for_the_latest(tmp_path):
@@ -449,6 +526,7 @@ def test_render_release_fills_in_the_formula_and_install_sh(ruby, tmp_path):
     source = fake_binary(tmp_path / "source", serve="sleep 60").parent
     declared = shim(formula, source, tmp_path / "prefix")
     assert declared.returncode != 0, "the formula's test block passed a binary that serves nothing"
+    assert "Formula::AssertionFailed" in declared.stderr, declared.stderr
     install_sh = (tmp_path / "install.sh").read_text()
     assert 'repository="example-org/campaign-mock"' in install_sh and 'release_version="1.2.3"' in install_sh
     assert os.access(tmp_path / "install.sh", os.X_OK)
@@ -499,6 +577,7 @@ def test_the_formulas_install_and_test_blocks_pass_on_the_artifact(ruby, artifac
     assert result.returncode == 0, result.stdout + result.stderr
     declared = json.loads(result.stdout.strip().splitlines()[-1])
     assert declared["version"] == version
+    assert declared["depends_on"] == [{"macos": "sequoia"}]
     key = {"x86_64": "linux-intel", "aarch64": "linux-arm"}[ARCH]
     assert declared["urls"][key]["sha256"] == digests[f"linux-{ARCH}"] == sha256(artifact)
     assert declared["urls"][key]["url"].endswith(f"/v{version}/{artifact.name}")

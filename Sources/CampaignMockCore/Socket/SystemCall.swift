@@ -8,22 +8,35 @@
 package struct SystemCallError: Error, Equatable, CustomStringConvertible {
     /// The name of the call, e.g. `bind`.
     package let operation: String
-    /// The `errno` value the call reported.
+    /// The `errno` value the call reported, or the resolver's `EAI_…` code when ``isResolverCode``.
     package let errno: Int32
+    /// `errno` is `getaddrinfo`'s own code, which only `gai_strerror` reads right (`strerror` reads Darwin's
+    /// `EAI_NONAME`, 8, as "Exec format error").
+    package let isResolverCode: Bool
 
     package init(operation: String, errno: Int32) {
         self.operation = operation
         self.errno = errno
+        isResolverCode = false
+    }
+
+    /// `getaddrinfo` of `host` failed with `code`.
+    package init(resolving host: String, code: Int32) {
+        operation = "getaddrinfo \(host)"
+        errno = code
+        isResolverCode = true
     }
 
     /// The process (or the system) is out of file descriptors or kernel memory for them: `accept` and
     /// `socket` fail this way until some are closed.
     package var isOutOfDescriptors: Bool {
-        [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(errno)
+        !isResolverCode && [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(errno)
     }
 
     package var description: String {
-        "\(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        isResolverCode
+            ? "\(operation) failed: \(String(cString: gai_strerror(errno))) (resolver code \(errno))"
+            : "\(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }
 

@@ -36,8 +36,12 @@ package enum PushComposer {
             message.check = PayloadChecker.apns(payload)
         case .android:
             let data = fcmData(request, messageID: messageID, deliveryID: deliveryID)
+            let priority = request.androidPriority ?? .default(silent: request.silent == true)
             let fcm = JSONValue.object([
-                "message": .object(["token": .string(device.token), "data": .object(data.mapValues { .string($0) })])
+                "message": .object([
+                    "token": .string(device.token), "data": .object(data.mapValues { .string($0) }),
+                    "android": .object(["priority": .string(priority.rawValue)]),
+                ])
             ])
             message.fcm = fcm
             message.check = PayloadChecker.fcm(fcm)

@@ -774,7 +774,7 @@ function showChecks(messages) {
   $("#push-checks").hidden = !panels.length;
 }
 
-/** `ios 6e657761…6f6b656e`: which device a composed message is for (nodes, for a heading). */
+/** `ios 6e657761…6f6b656e` (the token shortened): which device a composed message is for (nodes, for a heading). */
 const deviceLabel = (message) => [`${message.platform} `, tokenChip(message.registrationToken)];
 
 /** A button that runs a device tool on the server (`POST /_mock/push/{id}/simulator` or `/emulator`) and shows
