@@ -74,7 +74,7 @@ Darwin)
     *) fail "no macOS build for $arch: the macOS one is for arm64 and x86_64" ;;
     esac
     # The binary is built for macOS 15 and uses what macOS has from 15 on (Synchronization's Mutex).
-    macos_version=$(sw_vers -productVersion 2>/dev/null || true)
+    macos_version=$(SYSTEM_VERSION_COMPAT=0 sw_vers -productVersion 2>/dev/null || true)
     major=${macos_version%%.*}
     case "$major" in
     *[!0-9]* | "")

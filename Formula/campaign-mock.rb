@@ -38,7 +38,9 @@ class CampaignMock < Formula
     data = if OS.mac?
       "#{Dir.home}/Library/Application Support/campaign-mock/service"
     else
-      "#{ENV.fetch("XDG_DATA_HOME", "#{Dir.home}/.local/share")}/campaign-mock/service"
+      # brew clears its environment and hands XDG_DATA_HOME on as HOMEBREW_XDG_DATA_HOME.
+      xdg = ENV.fetch("HOMEBREW_XDG_DATA_HOME") { ENV.fetch("XDG_DATA_HOME", "#{Dir.home}/.local/share") }
+      "#{xdg}/campaign-mock/service"
     end
     run [opt_bin/"campaign-mock", "serve", "--tls", "auto", "--data-dir", data]
     keep_alive true

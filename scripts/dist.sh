@@ -19,8 +19,10 @@
 #
 # On macOS the binary is built for macOS 15, the oldest the release claims (Package.swift, install.sh, the
 # formula), and the build stops if Homebrew's archives or the binary are built for a newer one
-# (scripts/check-macos-target.sh): Homebrew's bottles follow the macOS they were made on, so on a newer
-# Mac build them with MACOSX_DEPLOYMENT_TARGET=15.0 and name their prefix with DIST_HOMEBREW_PREFIX.
+# (scripts/check-macos-target.sh): Homebrew's bottles follow the macOS they were made on, and Homebrew
+# drops MACOSX_DEPLOYMENT_TARGET from its own builds, so on a newer Mac build OpenSSL and nghttp2 yourself
+# with -mmacosx-version-min=15.0, laid out as PREFIX/opt/openssl@3 and PREFIX/opt/libnghttp2, and pass
+# DIST_HOMEBREW_PREFIX=PREFIX.
 # DIST_ARCH=x86_64 on Apple silicon (or arm64 on Intel) builds for the other architecture, with the
 # libraries of that architecture's Homebrew (/usr/local, or /opt/homebrew), named through PKG_CONFIG_PATH
 # as every build here does.

@@ -299,7 +299,11 @@ struct PerUserCertificateAuthorityTests {
         let one = try TLSServer(environment: environment)
         let two = try TLSServer(environment: environment)
         let inMemory = try TLSServer(["--in-memory"], environment: environment)
-        let folder = home.path + "/.local/share/campaign-mock/ca"
+        #if os(macOS)
+            let folder = home.path + "/Library/Application Support/campaign-mock/ca"
+        #else
+            let folder = home.path + "/.local/share/campaign-mock/ca"
+        #endif
         #expect(one.banner.contains("kept in \(folder)"))
         #expect(one.fingerprint != nil && one.fingerprint == two.fingerprint && two.fingerprint == inMemory.fingerprint)
         #expect(try fingerprint(folder + "/ca-cert.pem") == one.fingerprint)

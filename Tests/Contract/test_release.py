@@ -700,15 +700,17 @@ def test_the_formulas_service_serves_with_https_from_a_data_directory_of_the_use
         status = server.wait(timeout=30)
     assert status == 0, server.stderr.read()
 
-    # XDG_DATA_HOME, where the user set one (the install moved the binary out of the first source folder).
-    with tarfile.open(artifact) as tarball:
-        extract(tarball, tmp_path / "source2")
-    declared = subprocess.run(["ruby", ROOT / "Tests/Contract/homebrew_shim.rb", formula, tmp_path / "source2",
-                               tmp_path / "Cellar2"],
-                              capture_output=True, text=True, timeout=120,
-                              env=dict(environment, HOME=str(home), XDG_DATA_HOME=str(tmp_path / "xdg")))
-    assert json.loads(declared.stdout.strip().splitlines()[-1])["service"]["run"][-1] == \
-        str(tmp_path / "xdg/campaign-mock/service")
+    # XDG_DATA_HOME, where the user set one (the install moved the binary out of the first source folder):
+    # as the shell has it, and as brew hands it on after clearing its environment (HOMEBREW_XDG_DATA_HOME).
+    for index, variable in enumerate(("XDG_DATA_HOME", "HOMEBREW_XDG_DATA_HOME")):
+        with tarfile.open(artifact) as tarball:
+            extract(tarball, tmp_path / f"source-{variable}")
+        declared = subprocess.run(["ruby", ROOT / "Tests/Contract/homebrew_shim.rb", formula,
+                                   tmp_path / f"source-{variable}", tmp_path / f"Cellar-{variable}"],
+                                  capture_output=True, text=True, timeout=120,
+                                  env=dict(environment, HOME=str(home), **{variable: str(tmp_path / f"xdg{index}")}))
+        assert json.loads(declared.stdout.strip().splitlines()[-1])["service"]["run"][-1] == \
+            str(tmp_path / f"xdg{index}/campaign-mock/service"), variable
 
 
 # The container image's settings, with the release binary in a bare Debian (no Docker engine here).

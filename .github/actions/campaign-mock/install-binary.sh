@@ -103,7 +103,11 @@ released() {
 build_from_source() {
     into=$1
     say "building campaign-mock $version from $root (make install)"
-    if [ "$(uname -s)" = Darwin ]; then "$root/scripts/select-xcode.sh"; fi
+    # Xcode 26 for this build only (DEVELOPER_DIR), so the job's own xcodebuild keeps the Xcode it chose.
+    if [ "$(uname -s)" = Darwin ]; then
+        DEVELOPER_DIR="$("$root/scripts/select-xcode.sh" --print)/Contents/Developer"
+        export DEVELOPER_DIR
+    fi
     make -C "$root" install PREFIX="$into"
 }
 

@@ -20,11 +20,12 @@ package struct SystemCallError: Error, Equatable, CustomStringConvertible {
         isResolverCode = false
     }
 
-    /// `getaddrinfo` of `host` failed with `code`.
+    /// `getaddrinfo` of `host` failed with `code`. `EAI_SYSTEM` leaves the cause in `errno`, which is kept
+    /// instead (`gai_strerror` would say only "System error").
     package init(resolving host: String, code: Int32) {
         operation = "getaddrinfo \(host)"
-        errno = code
-        isResolverCode = true
+        isResolverCode = code != EAI_SYSTEM
+        errno = isResolverCode ? code : lastErrno()
     }
 
     /// The process (or the system) is out of file descriptors or kernel memory for them: `accept` and
@@ -39,6 +40,9 @@ package struct SystemCallError: Error, Equatable, CustomStringConvertible {
             : "\(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }
+
+/// The calling thread's `errno` (``SystemCallError`` has a property of that name).
+private func lastErrno() -> Int32 { errno }
 
 /// Runs a system call that reports failure as -1, retrying on `EINTR`.
 ///

@@ -55,7 +55,9 @@ package final class LocalCertificateAuthority {
         var older: (certificate: Certificate, key: PrivateKey)?
         if let olderFolder, olderFolder != folder { older = try Self.load(olderFolder) }
         var origin = Origin.found
-        var found = try Self.load(folder)
+        // Another server may be writing the CA at this moment (its key already there, its certificate not
+        // yet): only the load under the lock below may call a folder half a CA.
+        var found = try? Self.load(folder)
         if found == nil {
             // Made (or moved in) under a lock, so that servers starting together end with one CA.
             try Self.makeDirectories(folder)
