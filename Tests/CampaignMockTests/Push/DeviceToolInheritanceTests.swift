@@ -141,7 +141,7 @@ struct DeviceToolInheritanceTests {
             try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
             let pids = directory.path + "/pids"
             try tool(
-                "adb", in: tools, "sleep 600 & echo \"$$ $!\" > '\(pids).partial'; mv '\(pids).partial' '\(pids)'; wait"
+                "adb", in: tools, "sleep 60 & echo \"$$ $!\" > '\(pids).partial'; mv '\(pids).partial' '\(pids)'; wait"
             )
             let (server, port) = try serve(
                 in: directory, environment: ["PATH": tools + ":/usr/bin:/bin"], arguments: ["--in-memory"])
