@@ -1,5 +1,4 @@
 import CampaignMockCore
-import Synchronization
 
 #if canImport(Glibc)
     import CLinux
@@ -32,7 +31,7 @@ package enum ToolProcess {
             command: ToolRun.commandLine(arguments), outcome: .notStarted, exitStatus: nil, stdout: "", stderr: "",
             outputTruncated: false, milliseconds: 0)
         defer { run.milliseconds = Int((Clock.monotonicNanoseconds() - started) / 1_000_000) }
-        let child: (pid: pid_t, output: Int32, errors: Int32)
+        let child: Child
         let environment = environment(from: ProcessInfo.processInfo.environment)
         switch running.start({ spawn(arguments, environment: environment) }) {
         case .success(let spawned): child = spawned
