@@ -140,7 +140,7 @@ let package = Package(
             name: "CampaignMockDelivery",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockCore",
+                "CampaignMockCore", "CLinux",
             ],
             swiftSettings: swiftSettings
         ),

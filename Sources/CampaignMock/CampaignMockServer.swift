@@ -92,8 +92,7 @@ package final class CampaignMockServer: Sendable {
             store: store, log: log, faults: faults, metrics: metrics, waits: waits, stream: stream)
         let server = ServerReference()
         devices = DeviceRunner(
-            tools: DeviceTools(
-                searchPath: configuration.toolSearchPath ?? getenv("PATH").map { String(cString: $0) } ?? ""),
+            tools: DeviceTools(environment: configuration.toolEnvironment),
             timeoutMilliseconds: configuration.deviceToolTimeoutMilliseconds, temporaryFolder: Self.temporaryFolder)
         let admin = AdminAPI(
             store: store, log: log, startedAt: startedAt,
@@ -377,9 +376,10 @@ package final class CampaignMockServer: Sendable {
         return urls
     }
 
-    /// Stops accepting, answers waiters, finishes requests in flight (up to the grace period), then
-    /// closes the store.
+    /// Stops the device tools still running, stops accepting, answers waiters, finishes requests in flight
+    /// (up to the grace period), then closes the store.
     package func shutdown() {
+        devices.stopTools()
         retention.stop()
         waits.finishAll()
         stream.finishAll()

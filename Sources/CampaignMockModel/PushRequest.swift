@@ -69,6 +69,9 @@ public struct PushRequest: Sendable, Codable, Equatable {
             throw PushError("a notification needs a title or a body (or silent: true)")
         }
         if let badge, badge < 0 { throw PushError("badge must be 0 or more") }
+        if variables?.keys.contains("") == true {
+            throw PushError("a variable's key is empty: every payload key needs a name")
+        }
         for reserved in ["aps", "_mId", "_dId"] where variables?[reserved] != nil {
             throw PushError("variable '\(reserved)' is set by the mock")
         }

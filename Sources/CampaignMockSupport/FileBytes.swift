@@ -10,7 +10,7 @@ import CampaignMockCore
 package enum FileBytes {
     /// The file's bytes, or nil when it cannot be read.
     package static func read(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
+        guard let file = fopen(path, "rbe") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -23,7 +23,7 @@ package enum FileBytes {
     /// False (and errno set) on failure.
     package static func writeAtomically(_ bytes: [UInt8], to path: String, ownerOnly: Bool = false) -> Bool {
         let temporary = path + ".partial"
-        guard let file = fopen(temporary, "wb") else { return false }
+        guard let file = fopen(temporary, "wbe") else { return false }
         if ownerOnly { fchmod(fileno(file), 0o600) }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         let closed = fclose(file) == 0

@@ -567,7 +567,8 @@ def compose_in_console(browser, token):
 def test_a_composed_push_goes_to_the_simulator_or_emulator_in_one_click(browser, tmp_path):
     calls = fake_tools(tmp_path, adb_exit=1)
     with LiveServer(env={"PATH": f"{tmp_path}:{os.environ['PATH']}"}) as server:
-        assert requests.get(f"{server.url}/_mock/info").json()["tools"] == {"xcrun": f"{tmp_path}/xcrun", "adb": f"{tmp_path}/adb"}
+        assert requests.get(f"{server.url}/_mock/info").json()["tools"] == {
+            "xcrun": f"{tmp_path}/xcrun", "adb": f"{tmp_path}/adb", "lookup": {"xcrun": "found on PATH", "adb": "found on PATH"}}
         requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-ios", json={"bundleId": "com.example.shop"}).raise_for_status()
         register(server.url, 1, "ios")
         register(server.url, 2, "android")
@@ -606,8 +607,10 @@ def test_a_composed_push_goes_to_the_simulator_or_emulator_in_one_click(browser,
 
 
 def test_without_the_tools_the_console_offers_no_device_buttons(browser, tmp_path):
-    with LiveServer(env={"PATH": str(tmp_path)}) as server:  # a PATH with neither tool
-        assert requests.get(f"{server.url}/_mock/info").json()["tools"] == {}
+    # A PATH with neither tool, and no Android SDK to look in.
+    with LiveServer(env={"PATH": str(tmp_path), "ANDROID_HOME": "", "ANDROID_SDK_ROOT": "", "HOME": str(tmp_path)}) as server:
+        tools = requests.get(f"{server.url}/_mock/info").json()["tools"]
+        assert "xcrun" not in tools and "adb" not in tools and tools["lookup"]["adb"].startswith("not found at start")
         register(server.url, 1, "ios")
         open_console(browser, server, "push")
         compose_in_console(browser, "tok00001")

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+    import CLinux
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
@@ -62,4 +63,35 @@ package func systemCall<T: FixedWidthInteger>(_ operation: String, _ body: () ->
 /// Whether an error means "try again later" on a non-blocking descriptor.
 package func isWouldBlock(_ error: SystemCallError) -> Bool {
     error.errno == EAGAIN || error.errno == EWOULDBLOCK
+}
+
+/// A pipe whose two ends are close-on-exec from the start (`pipe2` on Linux; Darwin has none, so the flag is
+/// set right after, and its children get only the descriptors they are given: `POSIX_SPAWN_CLOEXEC_DEFAULT`).
+package func closeOnExecPipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [-1, -1]
+    #if canImport(Glibc)
+        try systemCall("pipe2") { CLinux_pipe2(&fds, O_CLOEXEC) }
+    #else
+        try systemCall("pipe") { pipe(&fds) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    #endif
+    return (fds[0], fds[1])
+}
+
+/// `mkostemp` with close-on-exec: a new file from `template` (ending in `XXXXXX`), owner-only; returns its
+/// descriptor and its path.
+package func makeCloseOnExecTemporaryFile(_ template: String) throws(SystemCallError) -> (
+    descriptor: Int32, path: String
+) {
+    var name = Array(template.utf8CString)
+    let descriptor = try systemCall("mkostemp") {
+        name.withUnsafeMutableBufferPointer { buffer in
+            #if canImport(Glibc)
+                CLinux_mkostemp(buffer.baseAddress!, O_CLOEXEC)
+            #else
+                mkostemp(buffer.baseAddress!, O_CLOEXEC)
+            #endif
+        }
+    }
+    return (descriptor, name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
 }
