@@ -16,13 +16,18 @@ import Testing
 /// time the walk reaches it; a new operation or parameter without a sample value here fails the walk.
 @Suite(.timeLimit(.minutes(2)))
 struct QueryPlanTests {
-    /// Tables with a row per device, hit, message, push or recipient: a scan of one costs more each day.
-    static let growing: Set<String> = [
-        "devices", "registrations", "messages", "tracking_events", "pushes", "push_sends", "recipients",
-        "subscriptions", "rt_events",
+    /// Tables that stay small whatever the traffic, and why: a scan of one is allowed. Every other table of
+    /// the schema (devices, events, messages, pushes, a new one...) grows with traffic.
+    static let small: [String: String] = [
+        "applications": "the applications a team configured, a handful (and cached in memory)",
+        "options": "Campaign options, set by hand",
+        "enum_values": "enumeration values, set by hand",
+        "installed_packages": "packages a backend installed, a few",
+        "schema_migrations": "a row per migration",
+        "store_counters": "a few named counters",
     ]
 
-    /// Statements that do read a whole growing table, on purpose: the table, a piece of the statement
+    /// Statements that do read the whole of a table that grows, on purpose: the table, a piece of the statement
     /// that tells it apart, and why.
     static let allowedScans: [(table: String, statement: String, reason: String)] = [
         (
@@ -221,10 +226,12 @@ struct QueryPlanTests {
     {
         let details = try planner.plan(of: statement)
         let tables = aliases(statement)
+        let schema = Set(
+            try planner.query("SELECT name FROM sqlite_schema WHERE type = 'table'").map { try $0.text("name") })
         return details.compactMap { detail in
             let words = detail.split(separator: " ").map(String.init)
             guard words.count >= 2, ["SCAN", "SEARCH"].contains(words[0]), !detail.contains("VIRTUAL TABLE"),
-                let table = tables[words[1]], growing.contains(table)
+                case let table = tables[words[1]] ?? words[1], schema.contains(table), small[table] == nil
             else { return nil }
             let usesAnIndex = words[0] == "SEARCH" && detail.contains(" USING ") && !detail.contains("AUTOMATIC")
             // `max(id)`: one step to the end of the table's B-tree, also planned as a bare `SEARCH`.
