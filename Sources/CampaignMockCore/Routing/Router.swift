@@ -20,6 +20,10 @@ package struct Router: HTTPHandler {
     /// A route's body: answers on the channel, now or later, or throws.
     package typealias Body = @Sendable (HTTPRequest, RouteParameters, ReplyChannel) throws -> Void
 
+    /// A route's check of a request's head, before its body is read: it throws to refuse the request, or
+    /// gives what the request holds while it is handled (``HTTPRequest/lease``), such as a slot of its own.
+    package typealias HeadCheck = @Sendable (HTTPRequest) throws -> (any Sendable & AnyObject)?
+
     /// The response for an error a route or middleware threw.
     package typealias ErrorResponse = @Sendable (any Error) -> HTTPResponse
 
@@ -28,6 +32,8 @@ package struct Router: HTTPHandler {
         let method: HTTPMethod?
         let segments: [Segment]
         let body: Body
+        /// Run on the head when the server asks (``admitHead(_:)``), else before the body.
+        let admit: HeadCheck?
         /// Index in `groups`.
         let group: Int
         /// The patterns of other routes that are literal where this one has `{name}`: the paths they match
@@ -53,14 +59,16 @@ package struct Router: HTTPHandler {
 
     package init() {}
 
-    private mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body, group: Int) {
+    private mutating func add(
+        _ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body, admit: HeadCheck?, group: Int
+    ) {
         let segments = pattern.utf8.split(separator: UInt8(ascii: "/")).map { bytes -> Segment in
             if bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}") {
                 return .parameter(String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self))
             }
             return .literal(Array(bytes))
         }
-        var route = Route(method: method, segments: segments, body: body, group: group)
+        var route = Route(method: method, segments: segments, body: body, admit: admit, group: group)
         for index in routes.indices {
             if Self.isNarrower(segments, than: routes[index].segments) { routes[index].shadowedBy.append(segments) }
             if Self.isNarrower(routes[index].segments, than: segments) {
@@ -111,7 +119,9 @@ package struct Router: HTTPHandler {
             Group(
                 prefix: prefix, middleware: middleware, notFound: notFound ?? Self.notFound,
                 errorResponse: errorResponse))
-        for route in group.routes { add(route.method, route.pattern, route.body, group: groups.count - 1) }
+        for route in group.routes {
+            add(route.method, route.pattern, route.body, admit: route.admit, group: groups.count - 1)
+        }
     }
 
     /// Whether `path` is `prefix` or below it.
@@ -135,10 +145,52 @@ package struct Router: HTTPHandler {
     }
 
     package func handle(_ request: HTTPRequest, reply: ReplyChannel) {
+        let (found, matching) = route(request)
+        if let (route, parameters) = found {
+            run(route.group, request, reply) { request, reply in
+                guard let admit = route.admit, request.lease == nil else {
+                    return try route.body(request, parameters, reply)
+                }
+                // A request whose head was not checked (no body, so none was read): checked now.
+                var request = request
+                request.lease = try admit(request)
+                try route.body(request, parameters, reply)
+            }
+            return
+        }
+        let group = groupIndex(for: request.path)
+        var allowed = matching
+        if allowed.isEmpty {
+            let notFound = group.map { groups[$0].notFound } ?? Self.notFound
+            run(group, request, reply) { request, reply in try notFound(request, RouteParameters(), reply) }
+        } else {
+            if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+            run(group, request, reply) { request, _ in throw Self.methodNotAllowed(request, allowed) }
+        }
+    }
+
+    /// The head checks of the request's group (each middleware's ``Middleware/checkHead(_:)``, outermost
+    /// first), then its route's own (``HeadCheck``); the first refusal is answered in the group's error
+    /// format.
+    package func admitHead(_ request: HTTPRequest) -> HeadAdmission {
+        let route = route(request).found?.route
+        guard let group = route?.group ?? groupIndex(for: request.path) else { return .proceed(lease: nil) }
+        do {
+            for middleware in groups[group].middleware { try middleware.checkHead(request) }
+            return .proceed(lease: try route?.admit?(request))
+        } catch {
+            return .refuse(groups[group].errorResponse(error))
+        }
+    }
+
+    /// The route that takes the request and its parameters, or the methods other routes of its path take.
+    private func route(_ request: HTTPRequest) -> (
+        found: (route: Route, parameters: RouteParameters)?, matching: [HTTPMethod]
+    ) {
         var path = request.path
         // Every request is routed: the path is matched as bytes, its segments found once as offsets
         // (an array of Substrings per request cost more than the matching).
-        let (found, matching) = path.withUTF8 { bytes -> ((Route, RouteParameters)?, [HTTPMethod]) in
+        return path.withUTF8 { bytes -> ((Route, RouteParameters)?, [HTTPMethod]) in
             let segments = Self.segmentRanges(bytes)
             // HEAD is answered by a GET route when no route takes HEAD itself.
             if let found = firstRoute(request.method, bytes, segments)
@@ -151,19 +203,6 @@ package struct Router: HTTPHandler {
                 if let method = route.method, !allowed.contains(method) { allowed.append(method) }
             }
             return (nil, allowed)
-        }
-        if let (route, parameters) = found {
-            run(route.group, request, reply) { request, reply in try route.body(request, parameters, reply) }
-            return
-        }
-        let group = groupIndex(for: request.path)
-        var allowed = matching
-        if allowed.isEmpty {
-            let notFound = group.map { groups[$0].notFound } ?? Self.notFound
-            run(group, request, reply) { request, reply in try notFound(request, RouteParameters(), reply) }
-        } else {
-            if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
-            run(group, request, reply) { request, _ in throw Self.methodNotAllowed(request, allowed) }
         }
     }
 
@@ -281,7 +320,7 @@ package struct Router: HTTPHandler {
 package struct RouteGroup {
     /// `/_mock`; `/` is every path that no other group's prefix covers.
     package let prefix: String
-    fileprivate var routes: [(method: HTTPMethod?, pattern: String, body: Router.Body)] = []
+    fileprivate var routes: [(method: HTTPMethod?, pattern: String, body: Router.Body, admit: Router.HeadCheck?)] = []
 
     fileprivate init(prefix: String) {
         self.prefix = prefix
@@ -290,8 +329,16 @@ package struct RouteGroup {
     /// Adds a route; `method` nil takes every method. `pattern` is the whole path, under the prefix;
     /// segments in braces capture one segment.
     package mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Router.Body) {
+        add(method, pattern, admit: nil, body)
+    }
+
+    /// Adds a route whose requests `admit` checks first: on the head, before a large body is read, when
+    /// the server asks (``Router/admitHead(_:)``), else just before `body` runs.
+    package mutating func add(
+        _ method: HTTPMethod?, _ pattern: String, admit: Router.HeadCheck?, _ body: @escaping Router.Body
+    ) {
         precondition(Router.isUnder(pattern, prefix), "\(pattern) is not under the group's prefix \(prefix)")
-        routes.append((method, pattern, body))
+        routes.append((method, pattern, body, admit))
     }
 
     /// Adds a route whose body answers at once with a response (or throws).

@@ -125,8 +125,9 @@ final class Connection {
     /// Whether an HTTPS handshake is still under way.
     var isHandshaking: Bool { tls.map { !$0.isHandshakeComplete } ?? false }
 
-    /// Parses buffered input. Returns the next complete request to dispatch, if any.
-    func nextRequest(now: UInt64, server: String) -> HTTPRequest? {
+    /// Parses buffered input. Returns the next complete request to dispatch, if any. `handler` decides on
+    /// the head of a request whose body is large or awaited (``HTTPHandler/admitHead(_:)``).
+    func nextRequest(now: UInt64, server: String, handler: any HTTPHandler) -> HTTPRequest? {
         while !awaitingReply && !closeAfterFlush && !draining {
             do {
                 guard let event = try parser.next() else {
@@ -136,14 +137,24 @@ final class Connection {
                 }
                 // Consumed, so the request's fields are not shared with the event and change in place.
                 switch consume event {
+                case .head(var head):
+                    stamp(&head, now: now)
+                    switch handler.admitHead(head) {
+                    case .proceed(let lease):
+                        if case .continueExpected = try parser.admit(lease: lease) { expectContinue(now: now) }
+                    case .refuse(let response):
+                        // Nothing of the body is read: the answer, then the close.
+                        let date = HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds)
+                        enqueue(
+                            response.serialized(
+                                date: date, server: server, close: true, isHead: head.method == .head))
+                        closeAfterFlush = true
+                        enqueueCloseNotify()
+                    }
                 case .continueExpected:
-                    // RFC 9110 §10.1.1: an interim 100 lets the client send the body.
-                    enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                    bodyStartedAt = now
+                    expectContinue(now: now)
                 case .request(var request):
-                    request.remoteAddress = remoteAddress
-                    request.receivedAt = now
-                    request.isSecure = tls != nil
+                    stamp(&request, now: now)
                     awaitingReply = true
                     replyIsToHead = request.method == .head
                     replyKeepsAlive = request.wantsKeepAlive
@@ -158,6 +169,19 @@ final class Connection {
             }
         }
         return nil
+    }
+
+    /// Where and when the request came from.
+    private func stamp(_ request: inout HTTPRequest, now: UInt64) {
+        request.remoteAddress = remoteAddress
+        request.receivedAt = now
+        request.isSecure = tls != nil
+    }
+
+    /// RFC 9110 §10.1.1: an interim 100 lets the client send the body.
+    private func expectContinue(now: UInt64) {
+        enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        bodyStartedAt = now
     }
 
     /// Answers a malformed request or a timeout and closes after it.

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -22,16 +23,35 @@ package struct DeviceRunner: Sendable {
     /// Where `.apns` files are written, each in a folder of its own that only this user can read.
     let temporaryFolder: String
     private let queue = DispatchQueue(label: "campaign-mock.device-tools", attributes: .concurrent)
+    /// Most tools running at once; each holds a thread for up to the timeout.
+    package let concurrentRuns: Int
+    private let running = Running()
 
-    package init(tools: DeviceTools, timeoutMilliseconds: Int, temporaryFolder: String) {
+    private final class Running: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
+    package init(tools: DeviceTools, timeoutMilliseconds: Int, temporaryFolder: String, concurrentRuns: Int = 2) {
         self.tools = tools
         self.timeoutMilliseconds = timeoutMilliseconds
         self.temporaryFolder = temporaryFolder
+        self.concurrentRuns = concurrentRuns
     }
 
     /// Runs `work` off the event loops; it may wait for a tool and answer through a `ReplyChannel`.
-    package func perform(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+    /// Returns false, running nothing, when ``concurrentRuns`` are under way: the caller answers at once
+    /// instead of queueing behind runs that may take the whole timeout.
+    package func perform(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let running = running
+        guard running.count.add(1, ordering: .acquiringAndReleasing).newValue <= concurrentRuns else {
+            running.count.subtract(1, ordering: .acquiringAndReleasing)
+            return false
+        }
+        queue.async {
+            defer { running.count.subtract(1, ordering: .acquiringAndReleasing) }
+            work()
+        }
+        return true
     }
 
     // MARK: - iOS simulator
