@@ -32,8 +32,6 @@ package struct Router: HTTPHandler {
         let method: HTTPMethod?
         let segments: [Segment]
         let body: Body
-        /// Run on the head when the server asks (``admitHead(_:)``), else before the body.
-        let admit: HeadCheck?
         /// Index in `groups`.
         let group: Int
         /// The patterns of other routes that are literal where this one has `{name}`: the paths they match
@@ -55,6 +53,9 @@ package struct Router: HTTPHandler {
     }
 
     private var routes: [Route] = []
+    /// The head checks of the routes that have one, by index in `routes` (kept apart: a route is copied
+    /// for every request, and almost none has one).
+    private var headChecks: [Int: HeadCheck] = [:]
     private var groups: [Group] = []
 
     package init() {}
@@ -68,7 +69,18 @@ package struct Router: HTTPHandler {
             }
             return .literal(Array(bytes))
         }
-        var route = Route(method: method, segments: segments, body: body, admit: admit, group: group)
+        var body = body
+        if let admit {
+            headChecks[routes.count] = admit
+            // A request whose head was not checked (no body, so none was read) is checked now.
+            body = { [body] request, parameters, reply in
+                guard request.lease == nil else { return try body(request, parameters, reply) }
+                var request = request
+                request.lease = try admit(request)
+                try body(request, parameters, reply)
+            }
+        }
+        var route = Route(method: method, segments: segments, body: body, group: group)
         for index in routes.indices {
             if Self.isNarrower(segments, than: routes[index].segments) { routes[index].shadowedBy.append(segments) }
             if Self.isNarrower(routes[index].segments, than: segments) {
@@ -145,17 +157,25 @@ package struct Router: HTTPHandler {
     }
 
     package func handle(_ request: HTTPRequest, reply: ReplyChannel) {
-        let (found, matching) = route(request)
-        if let (route, parameters) = found {
-            run(route.group, request, reply) { request, reply in
-                guard let admit = route.admit, request.lease == nil else {
-                    return try route.body(request, parameters, reply)
-                }
-                // A request whose head was not checked (no body, so none was read): checked now.
-                var request = request
-                request.lease = try admit(request)
-                try route.body(request, parameters, reply)
+        var path = request.path
+        // Every request is routed: the path is matched as bytes, its segments found once as offsets
+        // (an array of Substrings per request cost more than the matching).
+        let (found, matching) = path.withUTF8 { bytes -> ((Route, RouteParameters)?, [HTTPMethod]) in
+            let segments = Self.segmentRanges(bytes)
+            // HEAD is answered by a GET route when no route takes HEAD itself.
+            if let found = firstRoute(request.method, bytes, segments)
+                ?? (request.method == .head ? firstRoute(.get, bytes, segments) : nil)
+            {
+                return (found, [])
             }
+            var allowed: [HTTPMethod] = []
+            for route in routes where Self.take(route, bytes, segments) != nil {
+                if let method = route.method, !allowed.contains(method) { allowed.append(method) }
+            }
+            return (nil, allowed)
+        }
+        if let (route, parameters) = found {
+            run(route.group, request, reply) { request, reply in try route.body(request, parameters, reply) }
             return
         }
         let group = groupIndex(for: request.path)
@@ -173,36 +193,22 @@ package struct Router: HTTPHandler {
     /// first), then its route's own (``HeadCheck``); the first refusal is answered in the group's error
     /// format.
     package func admitHead(_ request: HTTPRequest) -> HeadAdmission {
-        let route = route(request).found?.route
-        guard let group = route?.group ?? groupIndex(for: request.path) else { return .proceed(lease: nil) }
+        var path = request.path
+        let route = path.withUTF8 { bytes in
+            let segments = Self.segmentRanges(bytes)
+            return routes.indices.first { index in
+                (routes[index].method ?? request.method) == request.method
+                    && Self.take(routes[index], bytes, segments) != nil
+            }
+        }
+        guard let group = route.map({ routes[$0].group }) ?? groupIndex(for: request.path) else {
+            return .proceed(lease: nil)
+        }
         do {
             for middleware in groups[group].middleware { try middleware.checkHead(request) }
-            return .proceed(lease: try route?.admit?(request))
+            return .proceed(lease: try route.flatMap { headChecks[$0] }?(request))
         } catch {
             return .refuse(groups[group].errorResponse(error))
-        }
-    }
-
-    /// The route that takes the request and its parameters, or the methods other routes of its path take.
-    private func route(_ request: HTTPRequest) -> (
-        found: (route: Route, parameters: RouteParameters)?, matching: [HTTPMethod]
-    ) {
-        var path = request.path
-        // Every request is routed: the path is matched as bytes, its segments found once as offsets
-        // (an array of Substrings per request cost more than the matching).
-        return path.withUTF8 { bytes -> ((Route, RouteParameters)?, [HTTPMethod]) in
-            let segments = Self.segmentRanges(bytes)
-            // HEAD is answered by a GET route when no route takes HEAD itself.
-            if let found = firstRoute(request.method, bytes, segments)
-                ?? (request.method == .head ? firstRoute(.get, bytes, segments) : nil)
-            {
-                return (found, [])
-            }
-            var allowed: [HTTPMethod] = []
-            for route in routes where Self.take(route, bytes, segments) != nil {
-                if let method = route.method, !allowed.contains(method) { allowed.append(method) }
-            }
-            return (nil, allowed)
         }
     }
 

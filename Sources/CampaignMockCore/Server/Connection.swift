@@ -13,6 +13,9 @@ final class Connection {
     let socket: Socket
     let remoteAddress: SocketAddress?
     @exclusivity(unchecked) var parser: HTTPRequestParser
+    /// Decides on the head of a request whose body is large or awaited (``HTTPHandler/admitHead(_:)``).
+    /// Kept here, so the requests that never need it do not copy it.
+    private let handler: any HTTPHandler
     /// The TLS session on an HTTPS listener; nil on plain HTTP.
     private let tls: TLSSession?
     private var receivedAnyByte = false
@@ -51,8 +54,9 @@ final class Connection {
 
     init(
         id: UInt64, socket: Socket, remoteAddress: SocketAddress?, limits: HTTPRequestParser.Limits,
-        spooling: BodySpooling?, tls: TLSSession?, now: UInt64
+        spooling: BodySpooling?, tls: TLSSession?, handler: any HTTPHandler, now: UInt64
     ) {
+        self.handler = handler
         self.id = id
         self.socket = socket
         self.remoteAddress = remoteAddress
@@ -125,9 +129,8 @@ final class Connection {
     /// Whether an HTTPS handshake is still under way.
     var isHandshaking: Bool { tls.map { !$0.isHandshakeComplete } ?? false }
 
-    /// Parses buffered input. Returns the next complete request to dispatch, if any. `handler` decides on
-    /// the head of a request whose body is large or awaited (``HTTPHandler/admitHead(_:)``).
-    func nextRequest(now: UInt64, server: String, handler: any HTTPHandler) -> HTTPRequest? {
+    /// Parses buffered input. Returns the next complete request to dispatch, if any.
+    func nextRequest(now: UInt64, server: String) -> HTTPRequest? {
         while !awaitingReply && !closeAfterFlush && !draining {
             do {
                 guard let event = try parser.next() else {
@@ -172,6 +175,7 @@ final class Connection {
     }
 
     /// Where and when the request came from.
+    @inline(__always)
     private func stamp(_ request: inout HTTPRequest, now: UInt64) {
         request.remoteAddress = remoteAddress
         request.receivedAt = now

@@ -292,7 +292,7 @@ final class EventLoop: @unchecked Sendable {
         let connection = Connection(
             id: server.nextConnectionID(), socket: socket, remoteAddress: address,
             limits: server.configuration.limits, spooling: server.configuration.spooling, tls: session,
-            now: now)
+            handler: server.handler, now: now)
         do {
             try poller.register(socket.descriptor, interest: connection.interest)
         } catch {
@@ -351,7 +351,7 @@ final class EventLoop: @unchecked Sendable {
     /// a commit, a delay, a long poll) comes through the mailbox, and the next request waits for it.
     private func dispatchRequests(on connection: Connection, now: UInt64) {
         let serverName = server.configuration.serverName
-        while let request = connection.nextRequest(now: now, server: serverName, handler: server.handler) {
+        while let request = connection.nextRequest(now: now, server: serverName) {
             let id = connection.id
             let loopThread = threadID
             let reply = ReplyChannel { [self] reply in
