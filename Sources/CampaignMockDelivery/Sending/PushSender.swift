@@ -76,13 +76,14 @@ package final class PushSender: Sendable {
                     + "Send again once they are done.", done: done)
         }
         queue.async { [self] in
-            defer { pending.subtract(messages.count, ordering: .relaxed) }
             var sends: [PushSend] = []
             for message in messages {
                 let send = self.send(message, of: push, topic: topic)
                 _ = try? store.writeAndWait { try $0.recordSend(send) }
                 sends.append(send)
             }
+            // Freed before the caller hears: a send made on hearing the answer finds the room.
+            pending.subtract(messages.count, ordering: .relaxed)
             done(sends)
         }
     }
