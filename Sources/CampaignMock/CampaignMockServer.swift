@@ -108,7 +108,7 @@ package final class CampaignMockServer: Sendable {
                 operators: configuration.soapOperators,
                 bearerTokens: configuration.soapBearerTokens,
                 lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds),
-            pushIDStyle: configuration.pushIDStyle, server: server, composed: sender.composed)
+            pushIDStyle: configuration.pushIDStyle, server: server, composed: { sender.composed($0, fromPage: $1) })
         let health = HealthPages()
         let registrations = Platform.allCases.map { [store] in RegistrationEndpoint(platform: $0, store: store) }
 

@@ -409,6 +409,10 @@ extension CampaignMockClient {
                 "the console's one click; not wrapped yet (the answer's type is server-side)",
             "get /_mock/simulators": "what the server's machine runs, for the console",
             "get /_mock/emulators": "what the server's machine runs, for the console",
+            "post /_mock/devices/{token}/trust":
+                "a step the developer takes on their own machine (the console, curl), not a test's",
+            "delete /_mock/devices/{token}/trust":
+                "a step the developer takes on their own machine (the console, curl), not a test's",
         ]
     )
 }

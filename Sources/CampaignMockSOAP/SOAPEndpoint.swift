@@ -14,8 +14,9 @@ package struct SOAPEndpoint: Sendable {
     let pushIDStyle: MessageIDStyle
     /// Where this server listens (`nms:extAccount` describes it as an execution instance).
     let server: ServerReference
-    /// Told of every push a `PushEvent` composed, after it is stored.
-    let composed: @Sendable (ComposedPush) -> Void
+    /// Told of every push a `PushEvent` composed, after it is stored, with the web page the request came
+    /// from, if any (``HTTPRequest/crossSiteOrigin``).
+    let composed: @Sendable (ComposedPush, String?) -> Void
 
     package func decide(_ request: HTTPRequest) throws -> EndpointResult {
         guard request.method == .post else {
@@ -78,7 +79,7 @@ package struct SOAPEndpoint: Sendable {
         case "BuildQuery", "BuildQueryEx":
             return try buildQuery(call, method)
         case "PushEvent":
-            return try pushEvent(call)
+            return try pushEvent(call, fromPage: request.crossSiteOrigin)
         case "InstallPackage":
             return try installPackage(call, method)
         default:
@@ -173,7 +174,9 @@ package struct SOAPEndpoint: Sendable {
     /// with the same id: `<ctx>`'s `title` and `body` are the alert, its other simple fields payload
     /// variables. A mobile event that cannot be delivered answers `plId` 0 and is journaled with why, as
     /// Campaign does. Other channels (e-mail, `wishedChannel` 0) are accepted and stored.
-    private func pushEvent(_ call: SOAPCall) throws(SOAPFault) -> EndpointResult {
+    /// - Parameter page: the web page the request came from (``HTTPRequest/crossSiteOrigin``), if any: its
+    ///   push is composed, never sent.
+    private func pushEvent(_ call: SOAPCall, fromPage page: String?) throws(SOAPFault) -> EndpointResult {
         let event = try call.document("domEvent")
         guard event.localName == "rtEvent" else {
             throw .badParameters(call.method, service: call.service, "domEvent must be an <rtEvent> element")
@@ -189,7 +192,7 @@ package struct SOAPEndpoint: Sendable {
             registrationToken: token.isEmpty ? nil : token, appKey: app.isEmpty ? nil : app,
             context: XMLOutput.write(context))
         guard channel == "41" || channel == "42" || !token.isEmpty else {
-            return try storeEvent(stored, push: nil)
+            return try storeEvent(stored, push: nil, fromPage: page)
         }
         guard !token.isEmpty else {
             throw .badParameters(call.method, service: call.service, "a mobile rtEvent needs a registrationToken")
@@ -223,7 +226,7 @@ package struct SOAPEndpoint: Sendable {
                 )
             }
             stored.wishedChannel = Int(expected)
-            return try storeEvent(stored, push: push)
+            return try storeEvent(stored, push: push, fromPage: page)
         } catch let error as PushError {
             return failed(error.message)
         } catch let fault as SOAPFault {
@@ -234,7 +237,9 @@ package struct SOAPEndpoint: Sendable {
     }
 
     /// Stores the event (and composes its push) in one transaction; answers its id as `plId`.
-    private func storeEvent(_ event: RealTimeEvent, push: PushRequest?) throws(SOAPFault) -> EndpointResult {
+    private func storeEvent(_ event: RealTimeEvent, push: PushRequest?, fromPage page: String?) throws(SOAPFault)
+        -> EndpointResult
+    {
         let style = pushIDStyle
         do {
             let (id, composedPush) = try store.writeAndWait { transaction in
@@ -245,7 +250,7 @@ package struct SOAPEndpoint: Sendable {
                 try transaction.insertEvent(event, id: id, pushID: push == nil ? nil : id)
                 return (id, composedPush)
             }
-            if let composedPush { composed(composedPush) }
+            if let composedPush { composed(composedPush, page) }
             return EndpointResult(response: plID(id), appKey: event.appKey)
         } catch let error as PushError {
             return EndpointResult(
@@ -265,7 +270,7 @@ package struct SOAPEndpoint: Sendable {
     /// - Parameter composed: told of every push an event composed, once it is stored (sending it on).
     package init(
         store: Store, sessions: SOAPSessions, pushIDStyle: MessageIDStyle, server: ServerReference,
-        composed: @escaping @Sendable (ComposedPush) -> Void = { _ in }
+        composed: @escaping @Sendable (ComposedPush, String?) -> Void = { _, _ in }
     ) {
         self.composed = composed
         self.store = store

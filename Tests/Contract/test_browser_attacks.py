@@ -2,9 +2,13 @@
 
 A page on another site must not read or change the mock: DNS rebinding (the attacker's name resolving to
 127.0.0.1, simulated with Chromium's --host-resolver-rules), cross-site no-cors `fetch` and form posts,
-and framing the console. The console on its own origin keeps working (test_console.py).
+images that would run xcrun or adb, a registration and a SOAP PushEvent that would make --auto-send push
+the page's text, and framing the console. The console on its own origin keeps working (test_console.py).
 """
 import http.server
+import json
+import os
+import tempfile
 import threading
 
 import pytest
@@ -12,6 +16,9 @@ import requests
 
 from live_server import LiveServer
 from test_console import CHROMIUM, DRIVER, FORM, IOS_BODY, find, wait_for
+from test_push_sending import ATTACKER_TOKEN, IOS_TOKEN, apns_key, call, certificates, folder, ios_sender
+
+assert apns_key and certificates and folder  # the fixtures, imported for the tests below
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
                                 reason="needs Chromium and its driver (Debian: chromium chromium-driver)")
@@ -128,3 +135,71 @@ def test_the_console_cannot_be_framed(browser):
         headers = requests.get(f"{server.url}/_mock/ui/").headers
         assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
         assert headers["X-Frame-Options"] == "DENY"
+
+
+def fake_tools(folder):
+    """A fake `adb` and `xcrun` in `folder` that record each run in `folder/runs`, as PATH for the server."""
+    for name in ("adb", "xcrun"):
+        path = os.path.join(folder, name)
+        with open(path, "w") as script:
+            script.write(f"#!/bin/sh\necho \"{name} $*\" >> '{folder}/runs'\necho 'List of devices attached'\n")
+        os.chmod(path, 0o755)
+    return os.path.join(folder, "runs")
+
+
+def test_a_page_runs_no_tool(browser):
+    with tempfile.TemporaryDirectory() as folder:
+        runs = fake_tools(folder)
+        with LiveServer(env={"PATH": folder}) as server:
+            # Images and a no-cors fetch: GETs any page may send anywhere.
+            page = f"""<!doctype html><body>
+            <img src="{server.url}/_mock/emulators"><img src="{server.url}/_mock/simulators">
+            <script>
+              Promise.all([...document.images].map((image) => new Promise((done) => {{
+                image.onerror = image.onload = done; }})))
+                .then(() => fetch("{server.url}/_mock/emulators", {{mode: "no-cors"}}))
+                .finally(() => {{ document.title = "sent"; }});
+            </script></body>"""
+            with AttackerSite(page) as site:
+                browser.get(site.url)
+                wait_for(lambda: browser.title == "sent", what="the requests to be sent")
+            assert not os.path.exists(runs)
+            # The same call from a client that is not a browser runs the tool.
+            assert requests.get(f"{server.url}/_mock/emulators").status_code == 200
+            with open(runs) as recorded:
+                assert recorded.read() == "adb devices\n"
+
+
+def test_a_page_cannot_push_through_auto_send(browser, certificates, apns_key):
+    """A page registers its own token under the allowed userKey and sends a SOAP PushEvent on the default
+    session, both as simple cross-site requests: with --auto-send and a userKey: allow-list, nothing
+    reaches APNs."""
+    with ios_sender(certificates, apns_key, "--send-allow", "userKey:*@example.com", "--auto-send") as (apns, server):
+        apns.register(ATTACKER_TOKEN)
+        assert call(server, "POST", f"/_mock/devices/{IOS_TOKEN}/trust")[0] == 200
+        envelope = (
+            '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:urn="urn:nms:rtEvent">'
+            "<soapenv:Body><urn:PushEvent><urn:sessiontoken>admin/admin</urn:sessiontoken><urn:domEvent>"
+            '<rtEvent wishedChannel="41" type="rt_Sale" registrationToken="TOKEN" xmlns="">'
+            '<mobileApp uuid="shop-ios" _operation="none"/><ctx><title>Free money</title></ctx></rtEvent>'
+            "</urn:domEvent></urn:PushEvent></soapenv:Body></soapenv:Envelope>")
+        page = f"""<!doctype html><body><script>
+          const soap = (token) => fetch("{server.url}/nl/jsp/soaprouter.jsp", {{method: "POST", mode: "no-cors",
+            headers: {{"Content-Type": "text/plain"}}, body: {json.dumps(envelope)}.replace("TOKEN", token)}});
+          fetch("{server.url}/nms/mobile/1/registerIOS.jssp", {{method: "POST", mode: "no-cors",
+            body: new URLSearchParams({{registrationToken: "{ATTACKER_TOKEN}", mobileAppUuid: "shop-ios",
+                                        userKey: "jane@example.com"}})}})
+            .then(() => soap("{ATTACKER_TOKEN}")).then(() => soap("{IOS_TOKEN}"))
+            .finally(() => {{ document.title = "sent"; }});
+        </script></body>"""
+        with AttackerSite(page) as site:
+            browser.get(site.url)
+            wait_for(lambda: browser.title == "sent", what="the requests to be sent")
+        # Both pushes were composed, and each send was answered blocked, saying why.
+        sends = []
+        for push_id in (1, 2):
+            sends += wait_for(lambda: call(server, "GET", f"/_mock/push/{push_id}")[1].get("sends"),
+                              what=f"push {push_id}'s send")
+        assert sorted(sent["registrationToken"] for sent in sends) == sorted([ATTACKER_TOKEN, IOS_TOKEN])
+        assert all(sent["outcome"] == "blocked" and "from a web page" in sent["explanation"] for sent in sends), sends
+        assert apns.requests == []

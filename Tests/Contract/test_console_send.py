@@ -55,6 +55,9 @@ def test_send_to_device_shows_the_providers_answer(browser, apns):
         requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-ios", json={"bundleId": BUNDLE_ID}).raise_for_status()
         # KNOWN (user10) is on the allow-list and known to APNs; UNKNOWN (user11) is on the list, unknown to APNs.
         apns.register(KNOWN)
+        # The userKey pattern alone sends nothing: each device is trusted first, on its page.
+        for token in (KNOWN, UNKNOWN):
+            trust_on_its_page(browser, server, token)
         open_console(browser, server, "push")
         choose_and_compose(browser, KNOWN)
         button = find(browser, "[data-testid=push-send]")[0]
@@ -76,8 +79,20 @@ def test_send_to_device_shows_the_providers_answer(browser, apns):
         check_clean(browser, server)
 
 
+def trust_on_its_page(driver, server, token):
+    """Opens the device's page in the console and presses Trust for sending."""
+    open_console(driver, server, "devices")
+    find(driver, "#device-search")[0].send_keys(token)
+    wait_for(lambda: [row for row in find(driver, "[data-testid=device-row]") if row.get_attribute("data-token") == token],
+             what="the device's row")[0].click()
+    wait_for(lambda: find(driver, "[data-testid=device-trust]"), what="the trust button")[0].click()
+    outcome = wait_for(lambda: [o for o in find(driver, "[data-testid=device-trust-outcome]") if "Trusted" in o.text],
+                       what="the trust's answer")[0]
+    assert "until the server stops" in outcome.text
+
+
 def test_an_auto_sent_push_shows_its_answer_from_the_stream(browser, apns):
-    with LiveServer(*apns.flags, "--send-allow", "*", "--auto-send") as server:
+    with LiveServer(*apns.flags, "--send-allow", f"token:{AUTO}", "--auto-send") as server:
         register_many(server.url, range(200))
         register_phone(server.url, AUTO, "user20@example.com")
         requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-ios", json={"bundleId": BUNDLE_ID}).raise_for_status()

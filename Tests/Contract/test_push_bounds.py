@@ -54,7 +54,7 @@ def test_an_apns_answer_without_end_fails_the_send_and_the_next_goes_through(cer
     with HostileAPNs(certificates) as apns, \
             LiveServer(*IOS_APP, "--apns-key-file", key.path, "--apns-key-id", key.key_id, "--apns-team-id",
                        key.team_id, "--apns-url", apns.url, "--provider-ca", certificates.ca_path,
-                       "--send-allow", "*") as server:
+                       "--send-allow", "token:*") as server:
         register(server, "ios", IOS_TOKEN, "shop-ios")
         assert call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})[0] == 200
         before = peak_memory(server)
@@ -73,7 +73,7 @@ def test_an_apns_answer_without_end_fails_the_send_and_the_next_goes_through(cer
 def fcm_server(certificates, tmp_path, fcm):
     key_file = ServiceAccount("hostile").write(os.path.join(str(tmp_path), "service-account.json"), fcm.token_uri)
     return LiveServer(*IOS_APP, "--fcm-service-account", key_file, "--fcm-url", fcm.url, "--provider-ca",
-                      certificates.ca_path, "--send-allow", "*")
+                      certificates.ca_path, "--send-allow", "token:*")
 
 
 @pytest.mark.parametrize("behaviour", sorted(FCM_REASONS))

@@ -34,10 +34,11 @@ def call(server, method, path, body=None):
         return error.code, json.loads(error.read() or b"null")
 
 
-def register(server, platform, token, app, user_key="jane@example.com"):
+def register(server, platform, token, app, user_key="jane@example.com", headers=None):
     form = urllib.parse.urlencode({"registrationToken": token, "mobileAppUuid": app, "userKey": user_key}).encode()
     path = "/nms/mobile/1/registerIOS.jssp" if platform == "ios" else "/nms/mobile/1/registerAndroid.jssp"
-    with urllib.request.urlopen(server.url + path, data=form, timeout=10) as response:
+    request = urllib.request.Request(server.url + path, data=form, headers=headers or {})
+    with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 200
 
 
@@ -95,6 +96,14 @@ def ios_sender(certificates, key, *flags, signing_key=None, bundle_id=BUNDLE_ID)
 
 def test_an_ios_push_reaches_apns_with_a_verified_token_over_one_connection(certificates, apns_key):
     with ios_sender(certificates, apns_key, "--send-allow", "userKey:*@example.com") as (apns, server):
+        # The userKey matches, but the token is not confirmed yet: the answer says which step confirms it.
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+        assert sent["outcome"] == "blocked" and apns.requests == []
+        assert f"POST /_mock/devices/{IOS_TOKEN}/trust" in sent["explanation"], sent
+        assert f"sendAllow 'token:{IOS_TOKEN}'" in sent["explanation"]
+        assert call(server, "POST", f"/_mock/devices/{IOS_TOKEN}/trust") == \
+            (200, {"registrationToken": IOS_TOKEN, "trusted": True})
+
         first = compose(server, IOS_TOKEN, variables={"uri": "shop://sale"})
         [sent] = send(server, first["id"])
         assert sent["outcome"] == "accepted", sent
@@ -119,10 +128,17 @@ def test_an_ios_push_reaches_apns_with_a_verified_token_over_one_connection(cert
         status, stored = call(server, "GET", f"/_mock/push/{first['id']}")
         assert status == 200 and [entry["outcome"] for entry in stored["sends"]] == ["accepted"]
 
+        # Taken back, the token is blocked again; a token no device has is not found.
+        assert call(server, "DELETE", f"/_mock/devices/{IOS_TOKEN}/trust")[1]["trusted"] is False
+        assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "blocked"
+        assert len(apns.requests) == 2
+        status, answer = call(server, "POST", "/_mock/devices/ffff/trust")
+        assert status == 404 and "no device" in answer["error"]
+
 
 def test_apns_refusals_are_stored_and_explained(certificates, apns_key):
     with FakeAPNs(certificates, apns_key, topics=[BUNDLE_ID], environment="production") as apns, \
-            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates, "production"), "--send-allow", "*") as server:
+            LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates, "production"), "--send-allow", "token:*") as server:
         assert call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})[0] == 200
         # A sandbox token sent to production: APNs knows nothing of it.
         register(server, "ios", IOS_TOKEN, "shop-ios")
@@ -145,7 +161,7 @@ def test_apns_refusals_are_stored_and_explained(certificates, apns_key):
 
 
 def test_an_expired_provider_token_is_signed_again_once(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*") as (apns, server):
         assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
         # APNs now says the token is over an hour old (a clock that jumped): the sender signs a new one.
         apns.expire_provider_tokens()
@@ -159,14 +175,14 @@ def test_a_key_of_another_team_is_refused_as_an_invalid_provider_token(certifica
     # Another key under the same key id and team id, as when the .p8 file of another key was copied.
     os.makedirs(os.path.join(folder, "other"))
     other = APNsKey(os.path.join(folder, "other"), key_id=apns_key.key_id, team_id=apns_key.team_id)
-    with ios_sender(certificates, apns_key, "--send-allow", "*", signing_key=other) as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*", signing_key=other) as (apns, server):
         [sent] = send(server, compose(server, IOS_TOKEN)["id"])
         assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", 403, "InvalidProviderToken")
         assert "key id" in sent["explanation"]
 
 
 def test_apns_closing_its_connection_is_survived(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*") as (apns, server):
         assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
         apns.close_connections()
         [sent] = send(server, compose(server, IOS_TOKEN)["id"])
@@ -192,13 +208,13 @@ def test_the_allow_list_and_missing_settings_block_before_anything_is_sent(certi
             assert sent["outcome"] == "blocked" and "userKey:qa-*" not in sent["explanation"]
             assert "no sendAllow pattern matches" in sent["explanation"]
             # No bundle id: APNs needs a topic.
-        with LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "*") as server:
+        with LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--send-allow", "token:*") as server:
             register(server, "ios", IOS_TOKEN, "shop-ios")
             [sent] = send(server, compose(server, IOS_TOKEN)["id"])
             assert sent["outcome"] == "blocked" and "bundleId" in sent["explanation"]
         assert apns.requests == []
     # FCM not configured.
-    with LiveServer(*IOS_APP, "--send-allow", "*") as server:
+    with LiveServer(*IOS_APP, "--send-allow", "token:*") as server:
         register(server, "android", ANDROID_TOKEN, "shop-android")
         [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
         assert sent["outcome"] == "blocked" and "FCM is not configured" in sent["explanation"]
@@ -212,6 +228,8 @@ def test_an_android_push_goes_through_fcm_with_a_cached_access_token(certificate
         with LiveServer(*IOS_APP, "--fcm-service-account", key_file, "--fcm-url", fcm.url,
                         "--provider-ca", certificates.ca_path, "--send-allow", "app:shop-*") as server:
             register(server, "android", ANDROID_TOKEN, "shop-android")
+            # The app: pattern lets the device through once it is trusted on this machine.
+            assert call(server, "POST", f"/_mock/devices/{ANDROID_TOKEN}/trust")[0] == 200
             push = compose(server, ANDROID_TOKEN, variables={"uri": "shop://sale"})
             [sent] = send(server, push["id"])
             assert sent["outcome"] == "accepted", sent
@@ -240,7 +258,7 @@ def test_a_service_account_the_token_endpoint_refuses_is_a_failed_send(certifica
         key_file = stranger.write(os.path.join(folder, "stranger.json"), fcm.token_uri)
         fcm.register(ANDROID_TOKEN)
         with LiveServer(*IOS_APP, "--fcm-service-account", key_file, "--fcm-url", fcm.url,
-                        "--provider-ca", certificates.ca_path, "--send-allow", "*") as server:
+                        "--provider-ca", certificates.ca_path, "--send-allow", "token:*") as server:
             register(server, "android", ANDROID_TOKEN, "shop-android")
             [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
             assert sent["outcome"] == "failed" and "OAuth token endpoint refused" in sent["explanation"]
@@ -248,14 +266,14 @@ def test_a_service_account_the_token_endpoint_refuses_is_a_failed_send(certifica
 
 
 def test_auto_send_sends_every_composed_push(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*", "--auto-send") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*", "--auto-send") as (apns, server):
         push = compose(server, IOS_TOKEN)
         apns.wait_for_requests(1)
         assert apns.requests[0].payload["_mId"] == push["messages"][0]["messageId"]
 
 
 def test_the_push_command_sends_and_says_what_happened(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*") as (apns, server):
         done = subprocess.run([BINARY, "push", "--server", server.url, "--token", IOS_TOKEN, "--title", "Hi", "--send"],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
@@ -275,14 +293,14 @@ def test_credentials_never_reach_info_logs_or_state(certificates, apns_key, fold
         apns.register(IOS_TOKEN)
         fcm.register(ANDROID_TOKEN)
         with LiveServer(*IOS_APP, *apns_flags(apns, apns_key, certificates), "--fcm-service-account", key_file,
-                        "--fcm-url", fcm.url, "--send-allow", "*", "--log-level", "debug") as server:
+                        "--fcm-url", fcm.url, "--send-allow", "token:*", "--log-level", "debug") as server:
             register(server, "ios", IOS_TOKEN, "shop-ios")
             register(server, "android", ANDROID_TOKEN, "shop-android")
             call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
             assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
             assert send(server, compose(server, ANDROID_TOKEN)["id"])[0]["outcome"] == "accepted"
             status, info = call(server, "GET", "/_mock/info")
-            assert info["sending"] == {"apns": "sandbox", "fcm": "shop-project", "allowList": ["*"], "autoSend": False}
+            assert info["sending"] == {"apns": "sandbox", "fcm": "shop-project", "allowList": ["token:*"], "autoSend": False}
             exported = urllib.request.urlopen(server.url + "/_mock/state", timeout=10).read().decode()
             journal = urllib.request.urlopen(server.url + "/_mock/requests", timeout=10).read().decode()
             pushes = json.dumps([call(server, "GET", f"/_mock/push/{number}")[1] for number in (1, 2)])
@@ -325,7 +343,7 @@ def test_keys_given_as_text_in_the_environment_send_as_files_do(certificates, ap
         fcm.register(ANDROID_TOKEN)
         with LiveServer(*IOS_APP, "--apns-key-id", apns_key.key_id, "--apns-team-id", apns_key.team_id,
                         "--apns-url", apns.url, "--fcm-url", fcm.url, "--provider-ca", certificates.ca_path,
-                        "--send-allow", "*") as server:
+                        "--send-allow", "token:*") as server:
             register(server, "ios", IOS_TOKEN, "shop-ios")
             register(server, "android", ANDROID_TOKEN, "shop-android")
             call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})
@@ -345,7 +363,7 @@ def test_keys_given_as_text_in_the_environment_send_as_files_do(certificates, ap
 
 
 def test_the_push_command_reads_an_auto_sends_answers_instead_of_sending_twice(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*", "--auto-send", bundle_id=None) as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*", "--auto-send", bundle_id=None) as (apns, server):
         # The bundle id given when composing is the topic (the application has none).
         done = subprocess.run([BINARY, "push", "--server", server.url, "--token", IOS_TOKEN, "--title", "Hi",
                                "--bundle-id", BUNDLE_ID, "--send"], capture_output=True, text=True, timeout=60)
@@ -356,7 +374,7 @@ def test_the_push_command_reads_an_auto_sends_answers_instead_of_sending_twice(c
 
 
 def test_auto_send_sends_a_push_a_soap_push_event_composed(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*", "--auto-send") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*", "--auto-send") as (apns, server):
         envelope = (
             '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:urn="urn:nms:rtEvent">'
             "<soapenv:Header/><soapenv:Body><urn:PushEvent><urn:sessiontoken/><urn:domEvent>"
@@ -378,7 +396,7 @@ def test_auto_send_sends_a_push_a_soap_push_event_composed(certificates, apns_ke
 
 
 def test_a_topic_or_token_not_of_the_providers_form_never_reaches_it(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*") as (apns, server):
         push = compose(server, IOS_TOKEN)
         for topic in ("com.example.app/../x", "com.example.app\r\napns-priority: 5", "com.example.app?x", ""):
             status, answer = call(server, "POST", f"/_mock/push/{push['id']}/send", {"apnsTopic": topic})
@@ -404,7 +422,7 @@ def test_a_topic_or_token_not_of_the_providers_form_never_reaches_it(certificate
 
 
 def test_apns_key_refusals_are_explained_each(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*") as (apns, server):
         for reason, words in [("BadEnvironmentKeyIdInToken", "not enabled for the sandbox environment"),
                               ("BadEnvironmentKeyInToken", "not enabled for the sandbox environment"),
                               ("UnrelatedKeyIdInToken", "does not relate the key to 'com.example.app'"),
@@ -417,7 +435,7 @@ def test_apns_key_refusals_are_explained_each(certificates, apns_key):
 
 
 def test_a_clock_running_ahead_is_named_before_the_key_id(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*") as (apns, server):
         # APNs' clock an hour behind this machine's: the token's iat is in its future.
         apns.clock = lambda: time.time() - 3600
         [sent] = send(server, compose(server, IOS_TOKEN)["id"])
@@ -428,7 +446,7 @@ def test_a_clock_running_ahead_is_named_before_the_key_id(certificates, apns_key
 
 
 def test_a_connection_apns_dropped_while_idle_costs_no_send(certificates, apns_key):
-    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*") as (apns, server):
         assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
         # Closed without a GOAWAY, as an idle timeout, a NAT or a proxy does.
         apns.drop_connections()
@@ -442,7 +460,7 @@ def test_a_connection_apns_dropped_while_idle_costs_no_send(certificates, apns_k
 @pytest.mark.parametrize("status, reason", [(429, "TooManyRequests"), (500, "InternalServerError"),
                                             (503, "ServiceUnavailable")])
 def test_apns_throttling_and_failures_are_answered_once_not_retried(certificates, apns_key, status, reason):
-    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+    with ios_sender(certificates, apns_key, "--send-allow", "token:*") as (apns, server):
         apns.fail(IOS_TOKEN, status, reason)
         [sent] = send(server, compose(server, IOS_TOKEN)["id"])
         assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", status, reason)
@@ -460,7 +478,7 @@ def android_sender(certificates, folder):
         key_file = account.write(os.path.join(folder, "service-account.json"), fcm.token_uri)
         fcm.register(ANDROID_TOKEN)
         with LiveServer(*IOS_APP, "--fcm-service-account", key_file, "--fcm-url", fcm.url,
-                        "--provider-ca", certificates.ca_path, "--send-allow", "*") as server:
+                        "--provider-ca", certificates.ca_path, "--send-allow", "token:*") as server:
             register(server, "android", ANDROID_TOKEN, "shop-android")
             yield fcm, server
 
@@ -500,3 +518,75 @@ def test_a_token_of_another_project_is_explained_as_such(certificates, folder):
         [sent] = send(server, compose(server, "made-up-token")["id"])
         assert (sent["status"], sent["reason"]) == (400, "INVALID_ARGUMENT")
         assert "another Firebase project" not in sent["explanation"]
+
+
+PAGE = {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"}
+ATTACKER_TOKEN = "ee" * 32
+
+
+def push_event(server, token, title, headers=None):
+    """A SOAP PushEvent for `token` on the default admin/admin session, sent as a page can send it (a simple
+    request: text/plain); the push it composed, once its sends are stored."""
+    envelope = (
+        '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:urn="urn:nms:rtEvent">'
+        "<soapenv:Header/><soapenv:Body><urn:PushEvent><urn:sessiontoken>admin/admin</urn:sessiontoken><urn:domEvent>"
+        f'<rtEvent wishedChannel="41" type="rt_Sale" registrationToken="{token}" xmlns="">'
+        f'<mobileApp uuid="shop-ios" _operation="none"/><ctx><title>{title}</title></ctx></rtEvent>'
+        "</urn:domEvent></urn:PushEvent></soapenv:Body></soapenv:Envelope>")
+    request = urllib.request.Request(
+        server.url + "/nl/jsp/soaprouter.jsp", data=envelope.encode(), method="POST",
+        headers={"Content-Type": "text/plain", "SOAPAction": "nms:rtEvent#PushEvent", **(headers or {})})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer = response.read().decode()
+    event_id = answer.split("<plId", 1)[1].split(">", 1)[1].split("<", 1)[0]
+    assert int(event_id) > 0, answer
+    # The auto-send answers on the sender's queue: its outcome is stored with the push.
+    for _ in range(200):
+        status, push = call(server, "GET", f"/_mock/push/{event_id}")
+        if push.get("sends"):
+            return push
+        time.sleep(0.05)
+    raise AssertionError(f"no send stored for push {event_id}")
+
+
+def test_a_web_page_or_a_lan_peer_cannot_make_the_mock_send(certificates, apns_key):
+    """The documented setup, --auto-send with a userKey: allow-list: a page (cross-site Origin) or a LAN peer
+    registers its own token under the allowed userKey and sends a PushEvent; nothing reaches APNs. The
+    developer's phone, trusted on this machine, gets a backend's push, and still never a page's."""
+    with ios_sender(certificates, apns_key, "--send-allow", "userKey:*@example.com", "--auto-send") as (apns, server):
+        apns.register(ATTACKER_TOKEN)
+        register(server, "ios", ATTACKER_TOKEN, "shop-ios", headers=PAGE)
+        [sent] = push_event(server, ATTACKER_TOKEN, "Free money", headers=PAGE)["sends"]
+        assert sent["outcome"] == "blocked" and "from a web page (http://evil.example)" in sent["explanation"], sent
+
+        # Without browser headers, as a LAN peer sends it: composed and auto-sent, but the token is its own.
+        register(server, "ios", ATTACKER_TOKEN, "shop-ios")
+        [sent] = push_event(server, ATTACKER_TOKEN, "Free money")["sends"]
+        assert sent["outcome"] == "blocked" and "not confirmed on this machine" in sent["explanation"], sent
+
+        # The developer trusts their phone here: a backend's PushEvent reaches it, a page's does not.
+        assert call(server, "POST", f"/_mock/devices/{IOS_TOKEN}/trust")[0] == 200
+        [sent] = push_event(server, IOS_TOKEN, "Free money", headers=PAGE)["sends"]
+        assert sent["outcome"] == "blocked" and "web page" in sent["explanation"]
+        [sent] = push_event(server, IOS_TOKEN, "Flash sale")["sends"]
+        assert sent["outcome"] == "accepted", sent
+        assert [(request.device_token, request.payload["aps"]["alert"]["title"]) for request in apns.requests] == \
+            [(IOS_TOKEN, "Flash sale")]
+
+        # A page cannot trust a token for itself, nor send a composed push.
+        request = urllib.request.Request(server.url + f"/_mock/devices/{ATTACKER_TOKEN}/trust", method="POST",
+                                         headers=PAGE)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 403
+
+
+def test_a_token_pattern_confirms_its_token_and_no_other(certificates, apns_key):
+    with ios_sender(certificates, apns_key, "--send-allow", f"token:{IOS_TOKEN}", "--auto-send") as (apns, server):
+        apns.register(ATTACKER_TOKEN)
+        register(server, "ios", ATTACKER_TOKEN, "shop-ios")
+        [sent] = push_event(server, ATTACKER_TOKEN, "Free money")["sends"]
+        assert sent["outcome"] == "blocked" and "no sendAllow pattern matches" in sent["explanation"], sent
+        [sent] = push_event(server, IOS_TOKEN, "Flash sale")["sends"]
+        assert sent["outcome"] == "accepted", sent
+        assert [request.device_token for request in apns.requests] == [IOS_TOKEN]

@@ -354,7 +354,9 @@ extension Setting {
         },
         Setting(
             key: "sendAllow",
-            help: "Devices pushes may really be sent to: userKey:GLOB, token:GLOB, app:GLOB or *; none unless set.",
+            help:
+                "Devices pushes may really be sent to: token:GLOB, or userKey:GLOB, app:GLOB, * for those trusted "
+                + "on this machine (POST /_mock/devices/{token}/trust); none unless set.",
             form: .repeated
         ) { config, value in
             let items = try parseList(value, "is not a pattern") { _ in true }

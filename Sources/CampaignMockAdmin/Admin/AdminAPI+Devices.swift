@@ -45,7 +45,7 @@ extension AdminAPI {
         }
         guard let payload = message.apns else { throw AdminError(.conflict, "the message has no APNs payload") }
         let devices = devices
-        devices.perform {
+        try run(devices) {
             let run = devices.pushToSimulator(
                 xcrun: xcrun, apnsFile: PushComposer.apnsFile(payload, bundleID: bundleID),
                 fileName: PushComposer.apnsFileName(messageID: message.messageId), bundleID: bundleID, device: device)
@@ -76,7 +76,7 @@ extension AdminAPI {
             return nil
         }
         let devices = devices
-        devices.perform {
+        try run(devices) {
             let run = devices.runOnEmulator(
                 adb: adb, serial: target.serial, remoteCommand: PushComposer.broadcast(package: package, data: data))
             reply.send(Self.answer(run))
@@ -86,7 +86,7 @@ extension AdminAPI {
     private func listSimulators(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
         let xcrun = try tool(.xcrun)
         let devices = devices
-        devices.perform {
+        try run(devices) {
             switch devices.bootedSimulators(xcrun: xcrun) {
             case .success(let simulators): reply.send(AdminResponse.json(.ok, ["simulators": simulators]))
             case .failure(let failure): reply.send(Self.answer(failure.run))
@@ -97,7 +97,7 @@ extension AdminAPI {
     private func listEmulators(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
         let adb = try tool(.adb)
         let devices = devices
-        devices.perform {
+        try run(devices) {
             switch devices.emulators(adb: adb) {
             case .success(let emulators): reply.send(AdminResponse.json(.ok, ["emulators": emulators]))
             case .failure(let failure): reply.send(Self.answer(failure.run))
@@ -106,6 +106,16 @@ extension AdminAPI {
     }
 
     // MARK: - Helpers
+
+    /// Runs `work` off the event loops, or answers `503` at once when the tools are busy.
+    private func run(_ devices: DeviceRunner, _ work: @escaping @Sendable () -> Void) throws {
+        guard devices.perform(work) else {
+            throw AdminError(
+                .serviceUnavailable,
+                "\(devices.concurrentRuns) xcrun or adb runs are under way already (the most at once); send this "
+                    + "again when one is answered")
+        }
+    }
 
     /// The tool's path, or `503` when it was not found at start (saying where it was looked for).
     private func tool(_ tool: DeviceTool) throws -> String {

@@ -13,6 +13,25 @@ extension AdminAPI {
         group.add(.get, "/_mock/push/{id}", respond: showPush)
         group.add(.post, "/_mock/push/{id}/send", sendPush)
         group.add(.post, "/_mock/push/check", respond: checkPayload)
+        group.add(.post, "/_mock/devices/{token}/trust") { _, parameters in try trust(parameters, true) }
+        group.add(.delete, "/_mock/devices/{token}/trust") { _, parameters in try trust(parameters, false) }
+    }
+
+    /// What `POST` and `DELETE /_mock/devices/{token}/trust` answer.
+    private struct Trust: Codable {
+        var registrationToken: String
+        var trusted: Bool
+    }
+
+    /// Trusts the token for real sends (``PushSender/trust(_:)``), or takes it back: a step the developer
+    /// takes on this machine, through the admin API's access checks, which a device cannot take for itself.
+    private func trust(_ parameters: RouteParameters, _ trusted: Bool) throws -> HTTPResponse {
+        let token = parameters["token"] ?? ""
+        guard try !store.read({ try $0.devices(token: token, applicationKey: nil) }).isEmpty else {
+            throw AdminError(.notFound, "no device with registration token '\(token)'")
+        }
+        if trusted { sender.trust(token) } else { sender.distrust(token) }
+        return AdminResponse.json(.ok, Trust(registrationToken: token, trusted: trusted))
     }
 
     private func compose(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -27,7 +46,7 @@ extension AdminAPI {
             let composed = try store.writeAndWait {
                 try $0.createPush(push, style: style, compose: PushComposer.message)
             }
-            sender.composed(composed)
+            sender.composed(composed, fromPage: request.crossSiteOrigin)
             return AdminResponse.json(.created, composed)
         } catch let error as PushError {
             throw AdminError(error.isNotFound ? .notFound : .badRequest, error.message)
@@ -60,6 +79,13 @@ extension AdminAPI {
     /// Answers once every message is sent (or blocked), each answer stored; the sending runs on the
     /// sender's queue, never on the thread that read the request.
     private func sendPush(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
+        // Only a page that holds the admin token gets this far; even then a page never causes a send.
+        if let page = request.crossSiteOrigin {
+            throw AdminError(
+                .forbidden,
+                "a push is never sent for a web page (this request comes from \(page)); send it from "
+                    + "the console or from a client that is not a browser")
+        }
         let push = try storedPush(parameters)
         let options =
             request.body.isEmpty ? PushSendRequest() : try AdminResponse.decode(PushSendRequest.self, from: request)

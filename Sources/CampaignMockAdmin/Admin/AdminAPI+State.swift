@@ -3,12 +3,17 @@ import CampaignMockModel
 import CampaignMockRuntime
 import CampaignMockStorage
 import Dispatch
+import Synchronization
 
 /// `GET /_mock/state` and `PUT /_mock/state`: export and atomic import of the whole state.
 extension AdminAPI {
     func registerState(on group: inout RouteGroup) {
         group.add(.get, "/_mock/state", exportState)
-        group.add(.put, "/_mock/state", importState)
+        // The slot is taken on the head, before the body is written to a file: a second import waiting
+        // for the first would otherwise fill the disk with a body it cannot use yet. The request holds it
+        // (its lease) until the import, off the event loops, has answered.
+        let oneAtATime: Router.HeadCheck = { [importSlot] in try importSlot.take($0) }
+        group.add(.put, "/_mock/state", admit: oneAtATime, importState)
     }
 
     /// Streamed as it is read, a page of rows at a time, and only as fast as the client takes it: memory
@@ -62,5 +67,29 @@ extension AdminAPI {
         waits.notifyEverything()
         stream.publish(.reset, ["imported": counts])
         return AdminResponse.json(.ok, counts)
+    }
+}
+
+/// The one state import that may run at a time: taken on the request's head, held by the request
+/// (``HTTPRequest/lease``) while its body arrives and is imported, given back when the request goes
+/// (answered, or its connection closed midway).
+final class ImportSlot: Sendable {
+    private let taken = Atomic<Bool>(false)
+
+    /// A lease on the slot, or `409` when another import holds it.
+    func take(_ request: HTTPRequest) throws -> (any Sendable & AnyObject)? {
+        guard taken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            throw AdminError(
+                .conflict,
+                "another import (PUT /_mock/state) is under way; imports run one at a time: send this one again "
+                    + "when it is answered")
+        }
+        return Lease(self)
+    }
+
+    private final class Lease: Sendable {
+        let slot: ImportSlot
+        init(_ slot: ImportSlot) { self.slot = slot }
+        deinit { slot.taken.store(false, ordering: .releasing) }
     }
 }

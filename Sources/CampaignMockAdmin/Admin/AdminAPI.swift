@@ -23,6 +23,8 @@ package struct AdminAPI: Sendable {
     let sender: PushSender
     /// Runs `xcrun simctl` and `adb` for the one-click pushes to a simulator or an emulator.
     let devices: DeviceRunner
+    /// The one state import that may run at a time.
+    let importSlot = ImportSlot()
 
     /// The admin group's middleware, outermost first: every answer is logged and counted, and access is
     /// checked before any route runs. (Errors are answered as JSON: ``AdminError/response(for:)``.)

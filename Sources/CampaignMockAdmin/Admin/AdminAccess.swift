@@ -5,8 +5,13 @@ import CampaignMockSupport
 /// - a request that presents the right `--admin-token` (`Authorization: Bearer <token>`) always may;
 /// - otherwise its `Host` must be one the server answers to (``HostAllowList``: DNS rebinding), its
 ///   client must be on loopback when no token is set, and it must present the token when one is;
-/// - a request that changes state must not come from another site's page (`Origin`, `Sec-Fetch-Site`:
-///   a page elsewhere could otherwise post to the mock with `fetch(..., {mode: "no-cors"})`).
+/// - a request must not come from another site's page (``HTTPRequest/crossSiteOrigin``: `Origin`,
+///   `Sec-Fetch-Site`). A page elsewhere cannot read an answer (no CORS headers), but it could post to the
+///   mock with `fetch(..., {mode: "no-cors"})` or a form, and even a GET (an `<img>`) runs `xcrun` or
+///   `adb` (`/_mock/simulators`) or reads the whole store (`/_mock/state`).
+///
+/// It is decided on the request's head (``Middleware/checkHead(_:)``), before a large body is read or
+/// `100 Continue` is sent, and again on the complete request.
 ///
 /// The SDK endpoints never need any of this, and neither do the probes `/_mock/health` and
 /// `/_mock/ready` (they reveal nothing and must work in containers, whatever `Host` they send). The
@@ -56,36 +61,14 @@ package struct AdminAccess: Sendable {
             return AdminError(
                 .forbidden, "the admin API answers loopback clients only; start with --admin-token to allow others")
         }
-        if let site = Self.crossSiteCaller(request) {
+        if let site = request.crossSiteOrigin {
             return AdminError(
                 .forbidden,
-                "\(request.method) \(request.path) refused: it comes from a page on \(site); the admin API changes "
-                    + "state only for its own console and for clients that are not browsers (or that send the "
+                "\(request.method) \(request.path) refused: it comes from a page on \(site); the admin API answers "
+                    + "its own console, a URL opened by hand, and clients that are not browsers (or that send the "
                     + "--admin-token)")
         }
         return nil
-    }
-
-    /// The other site a state-changing request comes from, or nil when it comes from the console's own
-    /// origin or from a client that is not a browser (no `Origin`, no `Sec-Fetch-Site`). Reads are left
-    /// alone: a page elsewhere cannot read the answer (no CORS headers), and the `Host` check stops
-    /// DNS rebinding.
-    private static func crossSiteCaller(_ request: HTTPRequest) -> String? {
-        switch request.method {
-        case .get, .head, .options: return nil
-        default: break
-        }
-        let origin = request.headers[HTTPHeaderName(rawValue: "Origin")]
-        if let site = request.headers[HTTPHeaderName(rawValue: "Sec-Fetch-Site")]?.lowercased(),
-            site != "same-origin" && site != "none"
-        {
-            return origin ?? "another site (Sec-Fetch-Site: \(site))"
-        }
-        guard let origin else { return nil }
-        // RFC 6454 §7: `scheme "://" host [ ":" port ]`, or `null` for an opaque origin.
-        let parts = origin.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].hasSuffix(":"), parts[1].isEmpty else { return origin }
-        return parts[2].lowercased() == request.headers[.host]?.lowercased() ? nil : origin
     }
 
     /// The token a request presents: `Authorization: Bearer <token>`, or, for `GET /_mock/stream` only,

@@ -55,4 +55,9 @@ extension AdminAccess: Middleware {
         if let refusal = refusal(for: request) { throw refusal }
         next(request, reply)
     }
+
+    /// Refuses on the head alone, before the body of an import is read.
+    package func checkHead(_ request: HTTPRequest) throws {
+        if let refusal = refusal(for: request) { throw refusal }
+    }
 }

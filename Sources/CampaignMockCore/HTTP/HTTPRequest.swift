@@ -16,6 +16,7 @@ package struct HTTPRequest: Sendable {
         var receivedAt: UInt64
         var isSecure: Bool
         var spooledBody: SpooledBody?
+        var lease: (any Sendable & AnyObject)?
 
         init(
             method: HTTPMethod, target: String, path: String, version: (major: Int, minor: Int),
@@ -37,6 +38,7 @@ package struct HTTPRequest: Sendable {
                 method: method, target: target, path: path, version: version, headers: headers, body: body,
                 remoteAddress: remoteAddress, receivedAt: receivedAt, isSecure: isSecure)
             copy.spooledBody = spooledBody
+            copy.lease = lease
             return copy
         }
     }
@@ -97,6 +99,13 @@ package struct HTTPRequest: Sendable {
         set { unique().spooledBody = newValue }
     }
 
+    /// What the route's head check (``RouteGroup/add(_:_:admit:_:)``) took for this request, such as the one
+    /// slot of an import; held as long as the request is, and given back when the last copy goes.
+    package var lease: (any Sendable & AnyObject)? {
+        get { storage.lease }
+        set { unique().lease = newValue }
+    }
+
     /// Who sent it; nil for requests built in tests.
     package var remoteAddress: SocketAddress? {
         get { storage.remoteAddress }
@@ -145,4 +154,22 @@ package struct HTTPRequest: Sendable {
 
     /// The body as UTF-8 text (invalid sequences replaced).
     package var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// The other site a browser sent this request from, or nil when it comes from the server's own origin
+    /// (`Origin` is its `scheme://Host`), from the user typing or opening it (`Sec-Fetch-Site: none`), or
+    /// from a client that is not a browser (neither header: curl, the SDKs, test code). Read as browsers
+    /// send them: `Sec-Fetch-Site` other than `same-origin` and `none`, or an `Origin` of another host.
+    package var crossSiteOrigin: String? {
+        let origin = headers[HTTPHeaderName(rawValue: "Origin")]
+        if let site = headers[HTTPHeaderName(rawValue: "Sec-Fetch-Site")]?.lowercased(),
+            site != "same-origin" && site != "none"
+        {
+            return origin ?? "another site (Sec-Fetch-Site: \(site))"
+        }
+        guard let origin else { return nil }
+        // RFC 6454 §7: `scheme "://" host [ ":" port ]`, or `null` for an opaque origin.
+        let parts = origin.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].hasSuffix(":"), parts[1].isEmpty else { return origin }
+        return parts[2].lowercased() == headers[.host]?.lowercased() ? nil : origin
+    }
 }

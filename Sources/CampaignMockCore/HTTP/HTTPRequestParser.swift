@@ -32,6 +32,10 @@ package struct HTTPRequestParser {
 
     /// What ``next()`` found.
     package enum Event: Sendable {
+        /// The head (no body yet) of a request whose body goes to a file (``BodySpooling``) or that asked
+        /// for `100 Continue`: nothing more is read until ``admit(lease:)`` lets the body come (or the
+        /// connection refuses the request and closes).
+        case head(HTTPRequest)
         /// The head asked for `Expect: 100-continue` and no body byte has arrived yet: send `100 Continue`.
         case continueExpected
         /// A complete request.
@@ -47,13 +51,23 @@ package struct HTTPRequestParser {
         var body: [UInt8] = []
         /// Where the body goes instead of `body` when the request may send a large one.
         var spooled: SpooledBody?
+        /// What the head's admission gave the request (``HTTPRequest/lease``).
+        var lease: (any Sendable & AnyObject)?
 
         var bodyCount: Int { spooled?.count ?? body.count }
+    }
+
+    /// How the body is delimited.
+    private enum Framing {
+        case length(Int)
+        case chunked
     }
 
     private enum State {
         case requestLine
         case headers(Head)
+        /// The head was handed out (``Event/head(_:)``); waiting for ``admit(lease:)``.
+        case admitting(Head, Framing, spools: Bool, expectsContinue: Bool)
         case fixedBody(Head, remaining: Int)
         case chunkSize(Head)
         case chunkData(Head, remaining: Int)
@@ -139,6 +153,9 @@ package struct HTTPRequestParser {
                 head.headers.append(name, value)
                 state = .headers(head)
 
+            case .admitting:
+                return nil
+
             case .fixedBody(var head, let remaining):
                 let available = min(remaining, buffer.count - start)
                 if available == 0 { return nil }
@@ -218,8 +235,8 @@ package struct HTTPRequestParser {
             }
         }
         let expectsContinue = isHTTP11 && expectation != nil
-        var head = head
 
+        let framing: Framing
         if !codings.isEmpty {
             // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 message means faulty framing.
             if !isHTTP11 { throw HTTPError(.badRequest, "Transfer-Encoding in an HTTP/1.0 request") }
@@ -228,16 +245,48 @@ package struct HTTPRequestParser {
                 throw HTTPError(.badRequest, "both Content-Length and Transfer-Encoding")
             }
             try Self.checkTransferCodings(codings)
-            try spoolIfAccepted(&head)
-            state = .chunkSize(head)
-            return continueEvent(expectsContinue)
+            framing = .chunked
+        } else {
+            let length = try Self.contentLength(lengths)
+            if length == 0 { return complete(head) }
+            framing = .length(length)
         }
+        // Asked only of requests with a body, and cheaply: every registration asks.
+        let spools = spooling?.accepts(head.method, target: head.target) ?? false
+        if case .length(let length) = framing, length > bodyLimit(spooled: spools) {
+            throw bodyTooLarge(spooled: spools)
+        }
+        // Asked only of the requests that may send much, or wait to be told to: never a registration.
+        guard spools || expectsContinue else {
+            return try startBody(head, framing, spools: false, expectsContinue: false)
+        }
+        state = .admitting(head, framing, spools: spools, expectsContinue: expectsContinue)
+        return .head(request(head))
+    }
 
-        let length = try Self.contentLength(lengths)
-        if length == 0 { return complete(head) }
-        try spoolIfAccepted(&head)
-        if length > bodyLimit(head) { throw bodyTooLarge(head) }
-        state = .fixedBody(head, remaining: length)
+    /// Lets the body of the request handed out as ``Event/head(_:)`` come; the request it completes
+    /// carries `lease`. Returns `.continueExpected` when the client waits for `100 Continue`.
+    package mutating func admit(lease: (any Sendable & AnyObject)?) throws(HTTPError) -> Event? {
+        guard case .admitting(var head, let framing, let spools, let expectsContinue) = state else { return nil }
+        head.lease = lease
+        return try startBody(head, framing, spools: spools, expectsContinue: expectsContinue)
+    }
+
+    private mutating func startBody(_ head: Head, _ framing: Framing, spools: Bool, expectsContinue: Bool)
+        throws(HTTPError) -> Event?
+    {
+        var head = head
+        if spools, let spooling {
+            do {
+                head.spooled = try SpooledBody(directory: spooling.directory)
+            } catch {
+                throw HTTPError(.insufficientStorage, "cannot keep the request body: \(error)")
+            }
+        }
+        switch framing {
+        case .chunked: state = .chunkSize(head)
+        case .length(let length): state = .fixedBody(head, remaining: length)
+        }
         return continueEvent(expectsContinue)
     }
 
@@ -248,12 +297,17 @@ package struct HTTPRequestParser {
 
     private mutating func complete(_ head: Head) -> Event {
         state = .requestLine
+        return .request(request(head))
+    }
+
+    private func request(_ head: Head) -> HTTPRequest {
         // The connection sets when it was received (a clock read here would be thrown away).
         var request = HTTPRequest(
             method: head.method, target: head.target, version: head.version,
             headers: head.headers, body: head.body, receivedAt: 0)
         request.spooledBody = head.spooled
-        return .request(request)
+        if let lease = head.lease { request.lease = lease }
+        return request
     }
 
     /// Moves `count` buffered bytes to the body.
@@ -273,24 +327,17 @@ package struct HTTPRequestParser {
         start += count
     }
 
-    private func bodyLimit(_ head: Head) -> Int {
-        if head.spooled != nil, let spooling { return spooling.limit }
+    private func bodyLimit(_ head: Head) -> Int { bodyLimit(spooled: head.spooled != nil) }
+
+    private func bodyLimit(spooled: Bool) -> Int {
+        if spooled, let spooling { return spooling.limit }
         return limits.bodyBytes
     }
 
-    private func bodyTooLarge(_ head: Head) -> HTTPError {
-        HTTPError(.contentTooLarge, "request body is larger than \(bodyLimit(head)) bytes")
-    }
+    private func bodyTooLarge(_ head: Head) -> HTTPError { bodyTooLarge(spooled: head.spooled != nil) }
 
-    /// Sends the body of a request ``BodySpooling`` accepts to a temporary file. Asked only of requests
-    /// with a body, and cheaply: every registration asks.
-    private func spoolIfAccepted(_ head: inout Head) throws(HTTPError) {
-        guard let spooling, spooling.accepts(head.method, target: head.target) else { return }
-        do {
-            head.spooled = try SpooledBody(directory: spooling.directory)
-        } catch {
-            throw HTTPError(.insufficientStorage, "cannot keep the request body: \(error)")
-        }
+    private func bodyTooLarge(spooled: Bool) -> HTTPError {
+        HTTPError(.contentTooLarge, "request body is larger than \(bodyLimit(spooled: spooled)) bytes")
     }
 
     private static let uriTooLong = HTTPError(.uriTooLong, "request line is too long")

@@ -6,6 +6,24 @@ import Synchronization
 /// or a long poll), but exactly once.
 package protocol HTTPHandler: Sendable {
     func handle(_ request: HTTPRequest, reply: ReplyChannel)
+
+    /// Decides on a request's head (no body yet) whether its body may be read: asked before a body is
+    /// spooled to a file (``BodySpooling``) or `100 Continue` is sent, never for the other requests. A
+    /// refused request is answered and its connection closed without reading the body. By default every
+    /// head proceeds.
+    func admitHead(_ request: HTTPRequest) -> HeadAdmission
+}
+
+extension HTTPHandler {
+    package func admitHead(_ request: HTTPRequest) -> HeadAdmission { .proceed(lease: nil) }
+}
+
+/// What ``HTTPHandler/admitHead(_:)`` decided.
+package enum HeadAdmission: Sendable {
+    /// Read the body; the request carries `lease` (``HTTPRequest/lease``) to its handler.
+    case proceed(lease: (any Sendable & AnyObject)?)
+    /// Answer this and close, without reading the body.
+    case refuse(HTTPResponse)
 }
 
 /// What the connection does with an exchange.

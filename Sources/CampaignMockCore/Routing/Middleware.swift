@@ -9,6 +9,16 @@
 /// other (a channel is one-shot, so the error must not travel past one that a middleware is watching).
 package protocol Middleware: Sendable {
     func handle(_ request: HTTPRequest, reply: ReplyChannel, next: MiddlewareNext) throws
+
+    /// Checks a request on its head alone, before its body is read (``HTTPHandler/admitHead(_:)``): a
+    /// throw refuses it at once, and its connection closes without reading the body. Access rules that
+    /// need no body belong here as well as in ``handle(_:reply:next:)``, which still runs on the complete
+    /// request. By default nothing is checked.
+    func checkHead(_ request: HTTPRequest) throws
+}
+
+extension Middleware {
+    package func checkHead(_ request: HTTPRequest) throws {}
 }
 
 /// The rest of a middleware chain: the next middleware, or the route. It answers its errors itself.

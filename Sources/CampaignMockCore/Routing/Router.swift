@@ -20,6 +20,10 @@ package struct Router: HTTPHandler {
     /// A route's body: answers on the channel, now or later, or throws.
     package typealias Body = @Sendable (HTTPRequest, RouteParameters, ReplyChannel) throws -> Void
 
+    /// A route's check of a request's head, before its body is read: it throws to refuse the request, or
+    /// gives what the request holds while it is handled (``HTTPRequest/lease``), such as a slot of its own.
+    package typealias HeadCheck = @Sendable (HTTPRequest) throws -> (any Sendable & AnyObject)?
+
     /// The response for an error a route or middleware threw.
     package typealias ErrorResponse = @Sendable (any Error) -> HTTPResponse
 
@@ -49,16 +53,32 @@ package struct Router: HTTPHandler {
     }
 
     private var routes: [Route] = []
+    /// The head checks of the routes that have one, by index in `routes` (kept apart: a route is copied
+    /// for every request, and almost none has one).
+    private var headChecks: [Int: HeadCheck] = [:]
     private var groups: [Group] = []
 
     package init() {}
 
-    private mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body, group: Int) {
+    private mutating func add(
+        _ method: HTTPMethod?, _ pattern: String, _ body: @escaping Body, admit: HeadCheck?, group: Int
+    ) {
         let segments = pattern.utf8.split(separator: UInt8(ascii: "/")).map { bytes -> Segment in
             if bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}") {
                 return .parameter(String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self))
             }
             return .literal(Array(bytes))
+        }
+        var body = body
+        if let admit {
+            headChecks[routes.count] = admit
+            // A request whose head was not checked (no body, so none was read) is checked now.
+            body = { [body] request, parameters, reply in
+                guard request.lease == nil else { return try body(request, parameters, reply) }
+                var request = request
+                request.lease = try admit(request)
+                try body(request, parameters, reply)
+            }
         }
         var route = Route(method: method, segments: segments, body: body, group: group)
         for index in routes.indices {
@@ -111,7 +131,9 @@ package struct Router: HTTPHandler {
             Group(
                 prefix: prefix, middleware: middleware, notFound: notFound ?? Self.notFound,
                 errorResponse: errorResponse))
-        for route in group.routes { add(route.method, route.pattern, route.body, group: groups.count - 1) }
+        for route in group.routes {
+            add(route.method, route.pattern, route.body, admit: route.admit, group: groups.count - 1)
+        }
     }
 
     /// Whether `path` is `prefix` or below it.
@@ -164,6 +186,29 @@ package struct Router: HTTPHandler {
         } else {
             if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
             run(group, request, reply) { request, _ in throw Self.methodNotAllowed(request, allowed) }
+        }
+    }
+
+    /// The head checks of the request's group (each middleware's ``Middleware/checkHead(_:)``, outermost
+    /// first), then its route's own (``HeadCheck``); the first refusal is answered in the group's error
+    /// format.
+    package func admitHead(_ request: HTTPRequest) -> HeadAdmission {
+        var path = request.path
+        let route = path.withUTF8 { bytes in
+            let segments = Self.segmentRanges(bytes)
+            return routes.indices.first { index in
+                (routes[index].method ?? request.method) == request.method
+                    && Self.take(routes[index], bytes, segments) != nil
+            }
+        }
+        guard let group = route.map({ routes[$0].group }) ?? groupIndex(for: request.path) else {
+            return .proceed(lease: nil)
+        }
+        do {
+            for middleware in groups[group].middleware { try middleware.checkHead(request) }
+            return .proceed(lease: try route.flatMap { headChecks[$0] }?(request))
+        } catch {
+            return .refuse(groups[group].errorResponse(error))
         }
     }
 
@@ -281,7 +326,7 @@ package struct Router: HTTPHandler {
 package struct RouteGroup {
     /// `/_mock`; `/` is every path that no other group's prefix covers.
     package let prefix: String
-    fileprivate var routes: [(method: HTTPMethod?, pattern: String, body: Router.Body)] = []
+    fileprivate var routes: [(method: HTTPMethod?, pattern: String, body: Router.Body, admit: Router.HeadCheck?)] = []
 
     fileprivate init(prefix: String) {
         self.prefix = prefix
@@ -290,8 +335,16 @@ package struct RouteGroup {
     /// Adds a route; `method` nil takes every method. `pattern` is the whole path, under the prefix;
     /// segments in braces capture one segment.
     package mutating func add(_ method: HTTPMethod?, _ pattern: String, _ body: @escaping Router.Body) {
+        add(method, pattern, admit: nil, body)
+    }
+
+    /// Adds a route whose requests `admit` checks first: on the head, before a large body is read, when
+    /// the server asks (``Router/admitHead(_:)``), else just before `body` runs.
+    package mutating func add(
+        _ method: HTTPMethod?, _ pattern: String, admit: Router.HeadCheck?, _ body: @escaping Router.Body
+    ) {
         precondition(Router.isUnder(pattern, prefix), "\(pattern) is not under the group's prefix \(prefix)")
-        routes.append((method, pattern, body))
+        routes.append((method, pattern, body, admit))
     }
 
     /// Adds a route whose body answers at once with a response (or throws).

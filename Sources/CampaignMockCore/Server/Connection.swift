@@ -13,6 +13,9 @@ final class Connection {
     let socket: Socket
     let remoteAddress: SocketAddress?
     @exclusivity(unchecked) var parser: HTTPRequestParser
+    /// Decides on the head of a request whose body is large or awaited (``HTTPHandler/admitHead(_:)``).
+    /// Kept here, so the requests that never need it do not copy it.
+    private let handler: any HTTPHandler
     /// The TLS session on an HTTPS listener; nil on plain HTTP.
     private let tls: TLSSession?
     private var receivedAnyByte = false
@@ -51,8 +54,9 @@ final class Connection {
 
     init(
         id: UInt64, socket: Socket, remoteAddress: SocketAddress?, limits: HTTPRequestParser.Limits,
-        spooling: BodySpooling?, tls: TLSSession?, now: UInt64
+        spooling: BodySpooling?, tls: TLSSession?, handler: any HTTPHandler, now: UInt64
     ) {
+        self.handler = handler
         self.id = id
         self.socket = socket
         self.remoteAddress = remoteAddress
@@ -136,14 +140,24 @@ final class Connection {
                 }
                 // Consumed, so the request's fields are not shared with the event and change in place.
                 switch consume event {
+                case .head(var head):
+                    stamp(&head, now: now)
+                    switch handler.admitHead(head) {
+                    case .proceed(let lease):
+                        if case .continueExpected = try parser.admit(lease: lease) { expectContinue(now: now) }
+                    case .refuse(let response):
+                        // Nothing of the body is read: the answer, then the close.
+                        let date = HTTPDate.imfFixdate(secondsSince1970: Clock.wallClock().seconds)
+                        enqueue(
+                            response.serialized(
+                                date: date, server: server, close: true, isHead: head.method == .head))
+                        closeAfterFlush = true
+                        enqueueCloseNotify()
+                    }
                 case .continueExpected:
-                    // RFC 9110 §10.1.1: an interim 100 lets the client send the body.
-                    enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                    bodyStartedAt = now
+                    expectContinue(now: now)
                 case .request(var request):
-                    request.remoteAddress = remoteAddress
-                    request.receivedAt = now
-                    request.isSecure = tls != nil
+                    stamp(&request, now: now)
                     awaitingReply = true
                     replyIsToHead = request.method == .head
                     replyKeepsAlive = request.wantsKeepAlive
@@ -158,6 +172,20 @@ final class Connection {
             }
         }
         return nil
+    }
+
+    /// Where and when the request came from.
+    @inline(__always)
+    private func stamp(_ request: inout HTTPRequest, now: UInt64) {
+        request.remoteAddress = remoteAddress
+        request.receivedAt = now
+        request.isSecure = tls != nil
+    }
+
+    /// RFC 9110 §10.1.1: an interim 100 lets the client send the body.
+    private func expectContinue(now: UInt64) {
+        enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        bodyStartedAt = now
     }
 
     /// Answers a malformed request or a timeout and closes after it.

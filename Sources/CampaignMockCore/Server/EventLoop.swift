@@ -292,7 +292,7 @@ final class EventLoop: @unchecked Sendable {
         let connection = Connection(
             id: server.nextConnectionID(), socket: socket, remoteAddress: address,
             limits: server.configuration.limits, spooling: server.configuration.spooling, tls: session,
-            now: now)
+            handler: server.handler, now: now)
         do {
             try poller.register(socket.descriptor, interest: connection.interest)
         } catch {

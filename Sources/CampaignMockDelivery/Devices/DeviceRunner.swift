@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -24,16 +25,36 @@ package struct DeviceRunner: Sendable {
     private let queue = DispatchQueue(label: "campaign-mock.device-tools", attributes: .concurrent)
     /// The tools running now, which ``stopTools()`` stops.
     private let running = RunningTools()
+    /// Most tools running at once; each holds a thread for up to the timeout.
+    package let concurrentRuns: Int
+    private let runs = RunCount()
 
-    package init(tools: DeviceTools, timeoutMilliseconds: Int, temporaryFolder: String) {
+    /// How many `perform` calls are under way.
+    private final class RunCount: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    package init(tools: DeviceTools, timeoutMilliseconds: Int, temporaryFolder: String, concurrentRuns: Int = 2) {
         self.tools = tools
         self.timeoutMilliseconds = timeoutMilliseconds
         self.temporaryFolder = temporaryFolder
+        self.concurrentRuns = concurrentRuns
     }
 
     /// Runs `work` off the event loops; it may wait for a tool and answer through a `ReplyChannel`.
-    package func perform(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+    /// Returns false, running nothing, when ``concurrentRuns`` are under way: the caller answers at once
+    /// instead of queueing behind runs that may take the whole timeout.
+    package func perform(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let runs = runs
+        guard runs.value.add(1, ordering: .acquiringAndReleasing).newValue <= concurrentRuns else {
+            runs.value.subtract(1, ordering: .acquiringAndReleasing)
+            return false
+        }
+        queue.async {
+            defer { runs.value.subtract(1, ordering: .acquiringAndReleasing) }
+            work()
+        }
+        return true
     }
 
     /// Stops the tools still running (each with everything it started) and starts no more: the server is

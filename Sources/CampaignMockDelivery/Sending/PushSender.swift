@@ -8,8 +8,9 @@ import Synchronization
 
 /// Sends composed messages to real devices through APNs and FCM, off the request path: sends run one at
 /// a time on the sender's own queue, and each answer is stored with its push (and so reaches the event
-/// stream) before the caller hears of it. Only devices registered in this mock, and only those the
-/// allow-list lets through.
+/// stream) before the caller hears of it. Only devices registered in this mock, only those the allow-list
+/// lets through (a `token:` pattern, or another pattern and a token trusted on this machine), and never
+/// because a web page asked (docs/security.md).
 package final class PushSender: Sendable {
     /// What is configured, for `/_mock/info` and the console: no path, key or id of a credential.
     package let status: ConsoleInfo.Sending
@@ -17,6 +18,8 @@ package final class PushSender: Sendable {
     private let store: Store
     private let allowList: SendAllowList
     private let autoSend: Bool
+    /// The tokens the developer trusted on this machine (``trust(_:)``), until the server stops.
+    private let trusted = Mutex<Set<String>>([])
     private let queue = DispatchQueue(label: "campaign-mock.push-sender")
     /// Messages queued and not yet answered.
     private let pending = Atomic<Int>(0)
@@ -67,33 +70,61 @@ package final class PushSender: Sendable {
         let waiting = pending.add(messages.count, ordering: .relaxed).newValue
         guard waiting <= queueLimit else {
             pending.subtract(messages.count, ordering: .relaxed)
-            let refused = messages.map { message in
-                Self.unsent(
-                    message, of: push,
-                    "Not sent: \(queueLimit) messages are already waiting to be sent (a slow or unreachable provider). "
-                        + "Send again once they are done.")
-            }
-            let record: @Sendable (StoreTransaction) throws -> Void = { transaction in
-                for send in refused { try transaction.recordSend(send) }
-            }
-            store.write(record, completion: { _ in done(refused) })
-            return
+            return block(
+                messages, of: push,
+                "Not sent: \(queueLimit) messages are already waiting to be sent (a slow or unreachable provider). "
+                    + "Send again once they are done.", done: done)
         }
         queue.async { [self] in
-            defer { pending.subtract(messages.count, ordering: .relaxed) }
             var sends: [PushSend] = []
             for message in messages {
                 let send = self.send(message, of: push, topic: topic)
                 _ = try? store.writeAndWait { try $0.recordSend(send) }
                 sends.append(send)
             }
+            // Freed before the caller hears: a send made on hearing the answer finds the room.
+            pending.subtract(messages.count, ordering: .relaxed)
             done(sends)
         }
     }
 
-    /// Sends a push just composed when `autoSend` is on; does nothing otherwise.
-    package func composed(_ push: ComposedPush) {
-        if autoSend { send(push) }
+    /// Sends a push just composed when `autoSend` is on; does nothing otherwise. A push a web page's
+    /// request composed (`fromPage`: ``HTTPRequest/crossSiteOrigin``) is not sent: its messages are
+    /// answered `blocked`, saying how to send it.
+    package func composed(_ push: ComposedPush, fromPage page: String?) {
+        guard autoSend else { return }
+        guard let page else { return send(push) }
+        block(
+            push.messages, of: push,
+            "Not sent automatically: the push was composed by a request from a web page (\(page)), and a page "
+                + "never causes a send. Send it from the console or with POST /_mock/push/\(push.id)/send.")
+    }
+
+    /// Lets pushes go to `token` when the allow-list has a pattern for it (``SendAllowList/verdict(_:trusted:)``),
+    /// until the server stops; the console's *Trust for sending* and `POST /_mock/devices/{token}/trust`.
+    package func trust(_ token: String) {
+        trusted.withLock { _ = $0.insert(token) }
+    }
+
+    /// Takes back ``trust(_:)``.
+    package func distrust(_ token: String) {
+        trusted.withLock { _ = $0.remove(token) }
+    }
+
+    package func isTrusted(_ token: String) -> Bool {
+        trusted.withLock { $0.contains(token) }
+    }
+
+    /// Answers each of `messages` `blocked` with `explanation`, stored with the push, without sending.
+    private func block(
+        _ messages: [ComposedMessage], of push: ComposedPush, _ explanation: String,
+        done: @escaping @Sendable ([PushSend]) -> Void = { _ in }
+    ) {
+        let refused = messages.map { Self.unsent($0, of: push, explanation) }
+        let record: @Sendable (StoreTransaction) throws -> Void = { transaction in
+            for send in refused { try transaction.recordSend(send) }
+        }
+        store.write(record, completion: { _ in done(refused) })
     }
 
     /// Holds the provider clients; only the sender's queue uses them.
@@ -127,8 +158,10 @@ package final class PushSender: Sendable {
             return finish(.blocked, "Not sent: the device is no longer registered in this mock.")
         }
         let subject = SendAllowList.Device(userKey: device.userKey, token: device.registrationToken, app: message.app)
-        guard allowList.allows(subject) else {
-            return finish(.blocked, Self.notAllowed(subject, listEmpty: allowList.patterns.isEmpty))
+        switch allowList.verdict(subject, trusted: isTrusted(subject.token)) {
+        case .allowed: break
+        case .needsTrust(let pattern): return finish(.blocked, Self.needsTrust(subject, pattern))
+        case .notListed: return finish(.blocked, Self.notAllowed(subject, listEmpty: allowList.patterns.isEmpty))
         }
         if let problem = ProviderInput.tokenProblem(message.registrationToken, for: provider) {
             return finish(.blocked, "Not sent: \(problem).")
@@ -185,8 +218,15 @@ package final class PushSender: Sendable {
             explanation: explanation)
     }
 
+    private static func needsTrust(_ device: SendAllowList.Device, _ pattern: SendAllowList.Pattern) -> String {
+        "Not sent: sendAllow '\(pattern)' matches this device, but its token was not confirmed on this machine "
+            + "(a device registers itself, so a userKey or app alone is no proof it is yours). Trust it in the "
+            + "console (Devices, the device, Trust for sending) or with POST /_mock/devices/\(device.token)/trust, "
+            + "or add sendAllow 'token:\(device.token)'."
+    }
+
     private static func notAllowed(_ device: SendAllowList.Device, listEmpty: Bool) -> String {
-        let suggestion = device.userKey.map { "userKey:\($0)" } ?? "token:\(device.token)"
+        let suggestion = "token:\(device.token)"
         if listEmpty {
             return
                 "Not sent: the send allow-list is empty, so nothing goes to a real device. Let this one through with "

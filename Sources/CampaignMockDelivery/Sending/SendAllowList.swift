@@ -2,6 +2,11 @@
 /// application (`userKey:*@example.com`, `token:80f1*`, `app:my-ios-key`, or `*` for every device).
 /// `*` matches any run of characters, and matching is case-sensitive. An empty list lets nothing
 /// through: sending to a real phone is something to switch on per device or team, not by accident.
+///
+/// A device registers itself, and anyone who reaches the mock can register any token under any userKey
+/// and application (docs/security.md). So only a `token:` pattern, which the developer wrote on this
+/// machine, lets a device through on its own; `userKey:`, `app:` and `*` let through only the devices
+/// among those it matches whose token was confirmed on this machine (trusted: ``verdict(_:trusted:)``).
 package struct SendAllowList: Sendable, Equatable {
     /// One pattern: the field it tests and the glob.
     package struct Pattern: Sendable, Equatable, CustomStringConvertible {
@@ -88,9 +93,24 @@ package struct SendAllowList: Sendable, Equatable {
         self.patterns = patterns
     }
 
-    /// Whether some pattern lets `device` through.
-    package func allows(_ device: Device) -> Bool {
-        patterns.contains { $0.matches(device) }
+    /// What the list says of a device.
+    package enum Verdict: Sendable, Equatable {
+        /// A `token:` pattern matches, or the device is trusted and some pattern matches.
+        case allowed
+        /// This pattern (`userKey:`, `app:` or `*`) matches, but the device's token is not trusted.
+        case needsTrust(Pattern)
+        /// No pattern matches.
+        case notListed
+    }
+
+    /// Whether the list lets `device` through, when its token is `trusted` on this machine or not.
+    package func verdict(_ device: Device, trusted: Bool) -> Verdict {
+        var untrusted: Pattern?
+        for pattern in patterns where pattern.matches(device) {
+            if trusted || pattern.field == .token { return .allowed }
+            untrusted = untrusted ?? pattern
+        }
+        return untrusted.map { .needsTrust($0) } ?? .notListed
     }
 }
 

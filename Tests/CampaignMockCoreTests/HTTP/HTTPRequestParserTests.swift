@@ -12,7 +12,10 @@ private func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) -
     parser.append(Array(text.utf8))
     var events: [HTTPRequestParser.Event] = []
     do {
-        while let event = try parser.next() { events.append(event) }
+        while let event = try parser.next() {
+            events.append(event)
+            if case .head = event, let next = try parser.admit(lease: nil) { events.append(next) }
+        }
         return .success(events)
     } catch {
         return .failure(error)
@@ -256,7 +259,14 @@ struct HTTPRequestParserTests {
     @Test func announcesContinueOnlyBeforeTheBody() throws {
         var parser = HTTPRequestParser()
         parser.append(Array("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n".utf8))
-        guard case .continueExpected = try parser.next() else {
+        // The head first: the server decides on it before it lets the body come.
+        guard case .head(let head) = try parser.next() else {
+            Issue.record("expected the head")
+            return
+        }
+        #expect(head.path == "/" && head.body.isEmpty)
+        #expect(try parser.next() == nil)
+        guard case .continueExpected = try parser.admit(lease: nil) else {
             Issue.record("expected 100-continue")
             return
         }
@@ -269,7 +279,8 @@ struct HTTPRequestParserTests {
         #expect(request.bodyText == "ok")
 
         let eager = try parse("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nok").get()
-        #expect(eager.count == 1)
+        #expect(eager.count == 2)
+        if case .continueExpected = eager[0] { Issue.record("100 Continue after the body came") }
     }
 
     @Test func keepAliveFollowsVersionAndConnectionHeader() throws {
@@ -312,9 +323,37 @@ struct SpooledBodyTests {
         // One byte at a time: every piece of the body goes through the file.
         for byte in text.utf8 {
             parser.append([byte])
-            if let event = try parser.next(), case .request(let request) = event { return request }
+            switch try parser.next() {
+            case .request(let request): return request
+            case .head: _ = try parser.admit(lease: nil)
+            default: break
+            }
         }
         return nil
+    }
+
+    /// Until the server admits the head, nothing of the body is taken and no file is made; the request
+    /// carries what the admission gave it.
+    @Test func theBodyWaitsForTheHeadToBeAdmitted() throws {
+        var parser = parser()
+        parser.append(Array("PUT /_mock/state HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nbody".utf8))
+        guard case .head(let head) = try parser.next() else {
+            Issue.record("expected the head")
+            return
+        }
+        #expect(head.spooledBody == nil && head.lease == nil)
+        #expect(try parser.next() == nil)
+        #expect(parser.unparsedByteCount == 4)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        final class Token: Sendable {}
+        let token = Token()
+        #expect(try parser.admit(lease: token) == nil)
+        guard case .request(let request) = try parser.next() else {
+            Issue.record("expected the request")
+            return
+        }
+        #expect(request.lease === token)
+        #expect(try request.bodySource.read(at: 0, length: 10) == Array("body".utf8))
     }
 
     @Test func aSpooledRouteTakesABodyPastTheMemoryLimitIntoAnUnlinkedFile() throws {

@@ -12,13 +12,18 @@ import Testing
         SendAllowList(try patterns.map { text throws(SendAllowListError) in try SendAllowList.Pattern(parsing: text) })
     }
 
-    @Test func anEmptyListLetsNothingThrough() {
-        #expect(!SendAllowList().allows(jane))
+    /// Whether the list lets `device` through, trusted on this machine.
+    private func allows(_ list: SendAllowList, _ device: SendAllowList.Device) -> Bool {
+        list.verdict(device, trusted: true) == .allowed
     }
 
-    @Test func aStarLetsEveryDeviceThrough() throws {
-        #expect(try list("*").allows(jane))
-        #expect(try list("*").allows(SendAllowList.Device(userKey: nil, token: "t", app: "a")))
+    @Test func anEmptyListLetsNothingThrough() {
+        #expect(SendAllowList().verdict(jane, trusted: true) == .notListed)
+    }
+
+    @Test func aStarLetsEveryTrustedDeviceThrough() throws {
+        #expect(allows(try list("*"), jane))
+        #expect(allows(try list("*"), SendAllowList.Device(userKey: nil, token: "t", app: "a")))
     }
 
     @Test(arguments: [
@@ -29,13 +34,26 @@ import Testing
         ("userKey:jane*example.com*", true), ("userKey:*a*a*", true), ("userKey:*a*a*a*", false),
     ])
     func aPatternTestsItsField(_ pattern: String, _ allowed: Bool) throws {
-        #expect(try list(pattern).allows(jane) == allowed)
+        #expect(allows(try list(pattern), jane) == allowed)
+    }
+
+    /// A device registers itself under any userKey and app it likes: only a `token:` pattern, written on
+    /// this machine, lets an untrusted device through; the others name the pattern that needs the trust.
+    @Test func onlyATokenPatternLetsAnUntrustedDeviceThrough() throws {
+        #expect(try list("token:80f1*").verdict(jane, trusted: false) == .allowed)
+        for pattern in ["userKey:jane@example.com", "app:shop-ios", "*"] {
+            let parsed = try SendAllowList.Pattern(parsing: pattern)
+            #expect(try list(pattern).verdict(jane, trusted: false) == .needsTrust(parsed))
+            #expect(try list(pattern).verdict(jane, trusted: true) == .allowed)
+        }
+        #expect(try list("userKey:bob@*", "token:80f1a2b3").verdict(jane, trusted: false) == .allowed)
+        #expect(try list("userKey:bob@*").verdict(jane, trusted: true) == .notListed)
     }
 
     @Test func aDeviceWithoutUserKeyMatchesNoUserKeyPattern() throws {
         let anonymous = SendAllowList.Device(userKey: nil, token: "80f1", app: "shop-ios")
-        #expect(!(try list("userKey:*").allows(anonymous)))
-        #expect(try list("userKey:*", "app:shop-ios").allows(anonymous))
+        #expect(!allows(try list("userKey:*"), anonymous))
+        #expect(allows(try list("userKey:*", "app:shop-ios"), anonymous))
     }
 
     @Test(arguments: ["user:jane", "jane@example.com", "token:", "*foo", "app"])

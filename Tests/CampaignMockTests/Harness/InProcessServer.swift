@@ -77,15 +77,27 @@ final class InProcessServer: TestServer {
         var parser = HTTPRequestParser(limits: listener.limits, spooling: listener.spooling)
         parser.append(try requestBytes(method, path, body: body, headers: headers))
         var request: HTTPRequest?
+        var refusal: HTTPResponse?
         do throws(HTTPError) {
-            while request == nil, let event = try parser.next() {
+            while request == nil && refusal == nil, let event = try parser.next() {
                 // `continueExpected` needs no answer here: the whole body is in the parser already.
-                if case .request(let parsed) = event { request = parsed }
+                switch event {
+                case .head(var head):
+                    // Decided on the head as the listener decides it (Connection.nextRequest).
+                    head.remoteAddress = remoteAddress
+                    switch server.handlerForTesting.admitHead(head) {
+                    case .proceed(let lease): _ = try parser.admit(lease: lease)
+                    case .refuse(let response): refusal = response
+                    }
+                case .request(let parsed): request = parsed
+                case .continueExpected: break
+                }
             }
         } catch {
             // What the connection answers before it closes (Connection.fail).
             return try read(error.response, close: true, isHead: method == "HEAD")
         }
+        if let refusal { return try read(refusal, close: true, isHead: method == "HEAD") }
         guard var request else { throw URLError(.badServerResponse) }
         request.remoteAddress = remoteAddress
         request.receivedAt = Clock.monotonicNanoseconds()

@@ -415,7 +415,7 @@ function openDevice(device) {
         closeDrawer();
         choosePushDevice(full);
         location.hash = "#push";
-      } }, "Compose a push for this device")),
+      } }, "Compose a push for this device"), ...trustControls(full.registrationToken)),
       element("h3", {}, "Registration history"),
       table(["Received", "Changed", "userKey", "Params"], history, "None."),
       element("h3", {}, "Pushes"),
@@ -715,9 +715,32 @@ function sendBlock(push, message) {
       button.disabled = false;
     }
   } }, `Send to device (${where})`);
-  const allow = sending.allowList.length ? `Allow-list: ${sending.allowList.join(", ")}.` : "The allow-list is empty: nothing will be sent until --send-allow lets this device through.";
+  const allow = sending.allowList.length
+    ? `Allow-list: ${sending.allowList.join(", ")}. A device goes through on a token: pattern, or on another pattern once trusted for sending on its page (Devices).`
+    : "The allow-list is empty: nothing will be sent until --send-allow lets this device through.";
   return element("div", { class: "payload" }, cardHeading("Send to the device"), element("p", { class: "muted" }, allow),
     element("div", { class: "row" }, button), outcome);
+}
+
+/** "Trust for sending": the step on this machine that lets real pushes go to a device a userKey:, app: or *
+ * pattern matches (a device registers itself, so the pattern alone proves nothing). Shown when the server
+ * has a provider configured. */
+function trustControls(token) {
+  const sending = (state.info && state.info.sending) || {};
+  if (!sending.apns && !sending.fcm) return [];
+  const outcome = element("span", { class: "muted", "data-testid": "device-trust-outcome" });
+  const button = element("button", { type: "button", "data-testid": "device-trust", onclick: async () => {
+    button.disabled = true;
+    try {
+      const answer = await api(`/_mock/devices/${encodeURIComponent(token)}/trust`, { method: "POST" });
+      if (answer.trusted) outcome.textContent = "Trusted: pushes may be sent to this device when an allow-list pattern matches it, until the server stops.";
+    } catch (failure) {
+      outcome.textContent = failure.message;
+    } finally {
+      button.disabled = false;
+    }
+  } }, "Trust for sending");
+  return [button, outcome];
 }
 
 /** Shows a send's outcome beside its message when that push is on screen, and keeps the last ones for a

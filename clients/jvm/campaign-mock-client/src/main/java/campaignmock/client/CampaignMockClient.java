@@ -416,5 +416,6 @@ public final class CampaignMockClient {
             "delete /_mock/apps/{key}", "get /_mock/ca", "get /_mock/metrics", "get /_mock/openapi.json",
             "get /_mock/ui", "get /_mock/ui/{file}", "get /_mock/stream", "post /_mock/push/{id}/send",
             "post /_mock/push/check", "post /_mock/push/{id}/simulator", "post /_mock/push/{id}/emulator",
-            "get /_mock/simulators", "get /_mock/emulators");
+            "get /_mock/simulators", "get /_mock/emulators", "post /_mock/devices/{token}/trust",
+            "delete /_mock/devices/{token}/trust");
 }
