@@ -21,12 +21,26 @@ struct PushCommandTests {
     @Test func writesTheAPNsFileAndPrintsTheSimctlLine() throws {
         let directory = TemporaryDirectory()
         let (server, port) = try startServe(
-            ["--in-memory", "--app", "ios:ios-key", "--app", "android:android-key"], in: directory)
+            ["--in-memory", "--app", "ios:ios-key:Shop:com.example.app", "--app", "android:android-key"], in: directory)
         defer { server.signal(SIGTERM) }
         try register(
             port, "/nms/mobile/1/registerIOS.jssp", "registrationToken=\(DeviceTokens.apns)&mobileAppUuid=ios-key")
         try register(port, "/nms/mobile/1/registerAndroid.jssp", "registrationToken=fcm-1&mobileAppUuid=android-key")
         let url = "http://127.0.0.1:\(port)"
+
+        // Without --bundle-id, the line names the application's bundle id, as the file does.
+        let appsOwn = try runProcess(
+            binary,
+            [
+                "push", "--server", url, "--token", DeviceTokens.apns, "--body", "Hi", "--format", "simctl", "--out",
+                "app.apns",
+            ],
+            workingDirectory: directory.path)
+        #expect(appsOwn.code == 0, "\(appsOwn.error)")
+        #expect(appsOwn.output == "xcrun simctl push booted com.example.app app.apns\n")
+        let appsFile = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: directory.path + "/app.apns")))
+        #expect((appsFile as? [String: Any])?["Simulator Target Bundle"] as? String == "com.example.app")
 
         let simctl = try runProcess(
             binary,

@@ -213,11 +213,17 @@ def test_the_allow_list_and_missing_settings_block_before_anything_is_sent(certi
             [sent] = send(server, compose(server, IOS_TOKEN)["id"])
             assert sent["outcome"] == "blocked" and "bundleId" in sent["explanation"]
         assert apns.requests == []
-    # FCM not configured.
+    # APNs and FCM not configured: the explanation names the flags (and config keys) that configure them.
     with LiveServer(*IOS_APP, "--send-allow", "token:*") as server:
         register(server, "android", ANDROID_TOKEN, "shop-android")
         [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
         assert sent["outcome"] == "blocked" and "FCM is not configured" in sent["explanation"]
+        assert "--fcm-service-account" in sent["explanation"]
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+        assert sent["outcome"] == "blocked" and "APNs is not configured" in sent["explanation"]
+        for flag in ["--apns-key-file", "--apns-key-id", "--apns-team-id"]:
+            assert flag in sent["explanation"]
 
 
 def test_an_android_push_goes_through_fcm_with_a_cached_access_token(certificates, folder):

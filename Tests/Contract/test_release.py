@@ -716,11 +716,12 @@ def test_the_formulas_service_serves_with_https_from_a_data_directory_of_the_use
 # The container image's settings, with the release binary in a bare Debian (no Docker engine here).
 
 def readme_docker_run():
-    """The README's `docker run` line: (published container ports, volume target, -e variables, image)."""
+    """The README's `docker run` line: (published container ports, volume target, -e variables, image,
+    container name)."""
     readme = (ROOT / "README.md").read_text()
     lines = re.search(r"^(docker run .*?)^```", readme, re.M | re.S).group(1)
     words = shlex.split(lines.replace("\\\n", " "))
-    ports, volumes, variables = [], [], {}
+    ports, volumes, variables, container = [], [], {}, None
     index = 2
     while words[index].startswith("-"):
         flag = words[index]
@@ -735,8 +736,10 @@ def readme_docker_run():
         elif flag == "-e":
             name, _, setting = value.partition("=")
             variables[name] = setting
+        elif flag == "--name":
+            container = value
         index += 2
-    return ports, volumes, variables, words[index]
+    return ports, volumes, variables, words[index], container
 
 
 def image_environment():
@@ -750,8 +753,12 @@ def test_the_readmes_docker_run_line_is_the_one_the_docs_show():
     line = re.search(r"^docker run .*?\n(?:.*\\\n)*.*$", (ROOT / "README.md").read_text(), re.M).group(0)
     for document in ("docs/install.md", "docs/configuration.md"):
         assert line in (ROOT / document).read_text(), document
-    ports, volumes, variables, image = readme_docker_run()
+    ports, volumes, variables, image, container = readme_docker_run()
     assert image.startswith("ghcr.io/OWNER/campaign-mock:")
+    # The container is named, so the CLI the docs show runs in it by that name.
+    assert container == "campaign-mock"
+    for document in ("README.md", "docs/install.md", "docs/configuration.md"):
+        assert f"docker exec -i {container} campaign-mock " in (ROOT / document).read_text(), document
     assert volumes == ["/data"] and variables["CAMPAIGN_MOCK_TLS"] == "auto" and variables["CAMPAIGN_MOCK_ADMIN_TOKEN"]
     environment = image_environment()
     # The published ports are those the server listens on in the image: CAMPAIGN_MOCK_PORT, and 8443 for HTTPS.
@@ -773,7 +780,7 @@ def test_in_a_bare_debian_the_readmes_docker_settings_serve_https_keep_the_ca_an
     image's ENV and the line's -e variables, as the image's user (65532), its volume a folder of the root
     file system. Only the ports differ: free ones (CAMPAIGN_MOCK_PORT, CAMPAIGN_MOCK_TLS_PORT), where the
     container has the published 8080 and 8443."""
-    _, volumes, variables, _ = readme_docker_run()
+    _, volumes, variables, _, _ = readme_docker_run()
     volume = rootfs / volumes[0].lstrip("/")
     shutil.rmtree(volume, ignore_errors=True)
     volume.mkdir()

@@ -119,7 +119,7 @@ extension AdminAPI {
             }
             waitFor(
                 kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply,
-                earlier: fromNow ? earlier : nil
+                earlier: fromNow ? earlier : nil, app: filter.applicationKey
             ) { after, limit in
                 try store.read { reader in
                     let last = try reader.lastRegistrationID()
@@ -173,7 +173,7 @@ extension AdminAPI {
             }
             waitFor(
                 kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply,
-                earlier: fromNow ? earlier : nil
+                earlier: fromNow ? earlier : nil, app: filter.appKey
             ) { [filter] after, limit in
                 try store.read { reader in
                     let last = reader.lastJournalID()
@@ -192,10 +192,11 @@ extension AdminAPI {
     private typealias Earlier<Item> = @Sendable () throws -> (count: Int, newest: Item, description: String)?
 
     /// Waits for `wanted` items; each look reads only what was committed since the previous one. A
-    /// timeout names what `earlier` finds, so a wait called after its event says how to count it.
+    /// timeout names what `earlier` finds, so a wait called after its event says how to count it, and an
+    /// `app` filter no application has at that moment (one may be added during the wait).
     private func waitFor<Item: Codable & Sendable>(
         _ kind: ChangeKind, wanted: Int, timeout: Int, start: Int64, allowed: [ChangeFact: Set<String>],
-        reply: ReplyChannel, earlier: Earlier<Item>?, look: @escaping WaitProgress<Item>.Look
+        reply: ReplyChannel, earlier: Earlier<Item>?, app: String? = nil, look: @escaping WaitProgress<Item>.Look
     ) {
         let progress = WaitProgress<Item>(cursor: start)
         waits.wait(for: kind, allowed: allowed, timeoutMilliseconds: timeout, reply: reply) { timedOut in
@@ -216,6 +217,7 @@ extension AdminAPI {
                             + "newest \(found.description)): add since=0 to count every one kept, or "
                             + "since=<RFC 3339 time> to count from then"
                     }
+                    if let app, let unknown = try? unknownApplication(app) { error += "; " + unknown }
                     let answer = WaitAnswer(
                         kind: kind.rawValue, wanted: wanted, count: found.count, items: found, error: error,
                         earlier: before)
@@ -227,6 +229,13 @@ extension AdminAPI {
                 }
             }
         }
+    }
+
+    /// `no application has the key 'K' (keys: …)` when none has `key`, else nil.
+    private func unknownApplication(_ key: String) throws -> String? {
+        guard try store.application(key: key) == nil else { return nil }
+        let keys = try store.read { try $0.applications() }.map(\.integrationKey).sorted()
+        return "no application has the key '\(key)' (keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", ")))"
     }
 
     /// The filters given, as the values each fact may have.

@@ -117,10 +117,13 @@ extension AdminAPI {
         }
     }
 
-    /// The tool's path, or `503` when it was not found at start (saying where it was looked for).
+    /// The tool's path, or `503` when it was not found at start (saying where it was looked for, and what to
+    /// do instead).
     private func tool(_ tool: DeviceTool) throws -> String {
         guard let path = devices.tools.paths[tool] else {
-            throw AdminError(.serviceUnavailable, "\(tool.rawValue) was \(devices.tools.lookup[tool] ?? "not found")")
+            throw AdminError(
+                .serviceUnavailable,
+                "\(tool.rawValue) was \(devices.tools.lookup[tool] ?? "not found"); \(tool.withoutIt)")
         }
         return path
     }

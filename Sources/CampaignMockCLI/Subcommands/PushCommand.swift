@@ -51,7 +51,9 @@ struct PushCommand: ParsableCommand {
     var androidPriority: String?
     @Option(name: .customLong("id-style"), help: "v7, v7-negative, v7-64 or v8 (default: the server's).") var idStyle:
         String?
-    @Option(name: .customLong("bundle-id"), help: "iOS bundle id, for the .apns file and the simctl line.")
+    @Option(
+        name: .customLong("bundle-id"),
+        help: "iOS bundle id, for the .apns file and the simctl line (default: the application's).")
     var bundleID: String?
     @Option(name: .customLong("android-package"), help: "Android package, for the adb lines.") var androidPackage:
         String?
@@ -207,7 +209,8 @@ struct PushCommand: ParsableCommand {
             if format == .apns { return try write(file) }
             let path = out ?? "campaign-mock-\(message.messageId).apns"
             try save(file, to: path)
-            Output.standardOutput("xcrun simctl push booted \(bundleID ?? "YOUR.BUNDLE.ID") \(path)")
+            // The server's bundle id: --bundle-id, else the application's (as in the file's Simulator Target Bundle).
+            Output.standardOutput("xcrun simctl push booted \(message.bundleId ?? "YOUR.BUNDLE.ID") \(path)")
         case .fcm:
             let message = try single(push, .android)
             try write(JSONText.pretty(message.fcm))

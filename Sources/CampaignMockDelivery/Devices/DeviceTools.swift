@@ -26,6 +26,18 @@ package enum DeviceTool: String, Sendable, CaseIterable {
         case .adb: "the Android platform tools"
         }
     }
+
+    /// What to do without it, for the `503` of the calls that need it.
+    package var withoutIt: String {
+        switch self {
+        case .xcrun:
+            "without it, write the file with campaign-mock push --token T --format simctl --out F and run the "
+                + "printed xcrun line on a Mac"
+        case .adb:
+            "without it, print the adb lines with campaign-mock push --token T --format json and run them where "
+                + "adb reaches the emulator"
+        }
+    }
 }
 
 /// Where each ``DeviceTool`` was found at start, or where it was looked for.

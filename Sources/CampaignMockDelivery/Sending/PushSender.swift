@@ -170,7 +170,10 @@ package final class PushSender: Sendable {
         switch provider {
         case .apns:
             guard let apns = clients.apns else {
-                return finish(.blocked, "Not sent: APNs is not configured (apnsKeyFile, apnsKeyId, apnsTeamId).")
+                return finish(
+                    .blocked,
+                    "Not sent: APNs is not configured: start the server with --apns-key-file, --apns-key-id and "
+                        + "--apns-team-id (config keys apnsKeyFile, apnsKeyId, apnsTeamId).")
             }
             send.destination = apns.settings.environment.rawValue
             guard let topic = topic ?? message.bundleId ?? application.bundleId else {
@@ -192,7 +195,10 @@ package final class PushSender: Sendable {
             }
         case .fcm:
             guard let fcm = clients.fcm else {
-                return finish(.blocked, "Not sent: FCM is not configured (fcmServiceAccount).")
+                return finish(
+                    .blocked,
+                    "Not sent: FCM is not configured: start the server with --fcm-service-account "
+                        + "(config key fcmServiceAccount).")
             }
             send.destination = fcm.projectID
             guard let body = message.fcm else { return finish(.blocked, "Not sent: the message has no FCM message.") }

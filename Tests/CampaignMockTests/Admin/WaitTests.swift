@@ -121,6 +121,26 @@ struct WaitTests {
         #expect((requests.object["earlier"] as? [String: Any])?["count"] as? Int == 2)
     }
 
+    /// A timeout with an `app` no application has says so and names the keys; once it exists, it does not.
+    @Test func aTimeoutNamesAnAppKeyNoApplicationHas() throws {
+        let live = try InProcessServer.withSDKApplications()
+        let unknown = "no application has the key 'nope' (keys: integrationKey, pausedKey, testIntegrationKey)"
+        for kind in ["registration", "request"] {
+            let answer = try live.json("GET", "/_mock/wait?for=\(kind)&app=nope&timeout=100ms")
+            #expect(answer.status == 408)
+            #expect((answer.object["error"] as? String)?.hasSuffix("; " + unknown) == true, "\(answer.object)")
+        }
+        let known = try live.json("GET", "/_mock/wait?for=registration&app=integrationKey&timeout=100ms")
+        #expect(known.status == 408)
+        #expect((known.object["error"] as? String)?.contains("no application") == false)
+
+        let added = try live.json("POST", "/_mock/apps", body: #"{"platform":"ios","integrationKey":"nope"}"#)
+        #expect(added.status == 201)
+        let afterwards = try live.json("GET", "/_mock/wait?for=registration&app=nope&timeout=100ms")
+        #expect(afterwards.status == 408)
+        #expect((afterwards.object["error"] as? String)?.contains("no application") == false)
+    }
+
     @Test func aHundredConcurrentWaitersAreAllReleased() throws {
         let live = try LiveServer.withSDKApplications()
         let waiters = (0..<100).map { index in

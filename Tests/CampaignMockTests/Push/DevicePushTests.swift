@@ -321,13 +321,21 @@ struct DevicePushTests {
         #expect(
             lookup["xcrun"]
                 == "not found at start: looked on PATH (no absolute folder in it); it comes with Xcode, on macOS")
-        for (path, tool) in [("/_mock/push/1/simulator", "xcrun"), ("/_mock/push/2/emulator", "adb")] {
-            let answer = try live.json("POST", path)
+        // The 503 says where the tool was looked for and what to do without it.
+        let instead = [
+            "xcrun": "without it, write the file with campaign-mock push --token T --format simctl --out F and run "
+                + "the printed xcrun line on a Mac",
+            "adb": "without it, print the adb lines with campaign-mock push --token T --format json and run them "
+                + "where adb reaches the emulator",
+        ]
+        for (path, tool) in [
+            ("/_mock/push/1/simulator", "xcrun"), ("/_mock/push/2/emulator", "adb"), ("/_mock/simulators", "xcrun"),
+            ("/_mock/emulators", "adb"),
+        ] {
+            let answer = try live.json(path.hasPrefix("/_mock/push") ? "POST" : "GET", path)
             #expect(answer.status == 503)
-            #expect(answer.object["error"] as? String == "\(tool) was \(lookup[tool] ?? "")")
+            #expect(answer.object["error"] as? String == "\(tool) was \(lookup[tool] ?? ""); \(instead[tool] ?? "")")
         }
-        #expect(try live.json("GET", "/_mock/simulators").status == 503)
-        #expect(try live.json("GET", "/_mock/emulators").status == 503)
     }
 
     @Test func refusesWhatItCannotRun() throws {

@@ -20,6 +20,7 @@ final class PushRegistrationUITests: XCTestCase {
             let alert = XCUIApplication(bundleIdentifier: "com.apple.springboard").alerts.firstMatch
             if alert.waitForExistence(timeout: 10) { alert.buttons["Allow"].tap() }
 
+            // The app's integration key: your --app key (campaign-mock-demo-ios is the demo application's).
             try await expectRegistration(app: "campaign-mock-demo-ios", userKey: "jane@example.com")
         }
     #endif

@@ -13,7 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The campaign-mock the tests talk to: {@code CAMPAIGN_MOCK_BINARY}, started once on a free port with an
+ * The campaign-mock the tests talk to: {@code CAMPAIGN_MOCK_BINARY} (default {@code ../../.build/debug/campaign-mock},
+ * from clients/jvm, where build.sh runs them), started once on a free port with an
  * in-memory store and stopped when the JVM exits. Its URL goes into {@code CAMPAIGN_MOCK_SERVER} (a system
  * property), as a CI job's environment or an instrumentation argument would hand it to the client.
  */
@@ -24,7 +25,9 @@ final class LiveServer {
 
     static synchronized String url() throws Exception {
         if (url != null) return url;
-        String binary = System.getenv().getOrDefault("CAMPAIGN_MOCK_BINARY", "../../.build/debug/campaign-mock");
+        // Absolute: a relative path would be looked up from the temporary folder the server starts in.
+        String binary = Path.of(System.getenv().getOrDefault("CAMPAIGN_MOCK_BINARY", "../../.build/debug/campaign-mock"))
+                .toAbsolutePath().normalize().toString();
         Path directory = Files.createTempDirectory("campaign-mock-jvm");
         Process server = new ProcessBuilder(binary, "serve", "--port", "0", "--in-memory").directory(directory.toFile())
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
