@@ -8,7 +8,8 @@
 #                  project-local Python environment in .venv/ with Tests/Contract/requirements.txt
 #   make test      setup-test, then build and run the whole test suite: the Swift tests, then
 #                  Tests/Contract/: the admin API contract test (schemathesis), the SOAP router driven by
-#                  zeep and the examples of the README and docs/, all against live servers, then the kill -9
+#                  zeep and the examples of the README and docs/, all against live servers, then the app-side
+#                  package Examples/SwiftClientConsumer (built with the client alone), then the kill -9
 #                  durability check (5 kills)
 #   make lint      check formatting (swift format, strict), every shell script (shellcheck), the workflows
 #                  (actionlint), the Dockerfiles (hadolint) and the Homebrew formula (ruby -c); setup-lint
@@ -52,7 +53,14 @@ SERVER_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev pkg-config
 # project-local test environment.
 TEST_PACKAGES := curl openssl python3-venv apache2-utils
 BROWSER_PACKAGES := chromium chromium-driver
-JVM_PACKAGES := default-jdk-headless junit5
+# The JVM client: a JDK, Maven with the plugins its offline build takes from Debian's /usr/share/maven-repo
+# (clients/jvm/build.sh), and JUnit 4 and 5 for its rule, extension and tests.
+JVM_PACKAGES := default-jdk-headless maven libmaven-compiler-plugin-java libmaven-jar-plugin-java \
+	libmaven-source-plugin-java libmaven-resources-plugin-java libmaven-install-plugin-java junit4 junit5
+# What the JVM client's build and tests find when JVM_PACKAGES are installed.
+JVM_READY := command -v javac >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1 \
+	&& [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-source-plugin ] \
+	&& [ -f /usr/share/java/junit-platform-console-standalone.jar ] && [ -f /usr/share/java/junit4.jar ]
 # What `make lint` needs besides Swift: shellcheck, Ruby (the Homebrew formula's syntax and test block) and
 # Python's venv for the linters of Tests/Contract/requirements-lint.txt (hadolint, actionlint).
 LINT_PACKAGES := shellcheck ruby python3-venv
@@ -63,7 +71,7 @@ DIST_TEST_PACKAGES := debootstrap ruby curl
 VENV := .venv
 VENV_PYTHON := $(VENV)/bin/python
 BIN_PATH = $$($(SWIFT) build --show-bin-path)
-SWIFT_SOURCES := Sources Tests Fuzz Package.swift
+SWIFT_SOURCES := Sources Tests Fuzz Examples Package.swift
 
 .PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench bench-retention durability dist setup-lint test-dist
 
@@ -105,8 +113,8 @@ setup-test: setup
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES) >/dev/null; } \
 			|| echo "    could not install them: the console's browser tests will be skipped"; \
 	fi
-	@# A JDK and Debian's JUnit 5 for the JVM client's tests (clients/jvm); skipped, saying why, without them.
-	@if command -v dpkg >/dev/null 2>&1 && ! { command -v javac >/dev/null 2>&1 && [ -f /usr/share/java/junit-platform-console-standalone.jar ]; }; then \
+	@# A JDK, Maven and Debian's JUnit 4 and 5 for the JVM client (clients/jvm); skipped, saying why, without them.
+	@if command -v dpkg >/dev/null 2>&1 && ! { $(JVM_READY); }; then \
 		echo "==> installing Debian packages: $(JVM_PACKAGES) (for the JVM client's tests)"; \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(JVM_PACKAGES) >/dev/null; } \
 			|| echo "    could not install them: the JVM client's tests will be skipped"; \
@@ -156,11 +164,13 @@ test: setup-test
 	@PYTHON=$(VENV_PYTHON) Tests/Contract/schemathesis.sh "$(BIN_PATH)/campaign-mock"
 	@echo "==> SOAP clients (zeep, acc-js-sdk when ACC_JS_SDK_DIR is set) and the examples of the README and docs/ (pytest)"
 	@CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider \
-		--ignore=Tests/Contract/test_release.py Tests/Contract
-	@echo "==> JVM client (javac --release 11, JUnit 5)"
-	@if command -v javac >/dev/null 2>&1 && [ -f /usr/share/java/junit-platform-console-standalone.jar ]; then \
+		--ignore=Tests/Contract/test_release.py --ignore=Tests/Contract/test_swift_consumer.py Tests/Contract
+	@echo "==> SwiftPM consumer (Examples/SwiftClientConsumer): the client alone, built without the server's -dev packages"
+	@SWIFT=$(SWIFT) $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider Tests/Contract/test_swift_consumer.py
+	@echo "==> JVM client (Maven offline; Java 8 and Android API 24; JUnit 4 and 5 against a live server)"
+	@if $(JVM_READY); then \
 		CAMPAIGN_MOCK_BINARY="$(BIN_PATH)/campaign-mock" clients/jvm/build.sh test; \
-	else echo "    skipped: needs javac and Debian's junit5 (make setup-test installs them)"; fi
+	else echo "    skipped: needs a JDK, Maven and Debian's Maven plugins, junit4 and junit5 (make setup-test installs them)"; fi
 	@echo "==> kill -9 durability (5 kills)"
 	@$(VENV_PYTHON) bench/durability.py --kills 5 --binary "$(BIN_PATH)/campaign-mock"
 	@echo "==> release artifact: make dist, then it runs in a bare Debian, installs with install.sh and passes the formula's test (make test-dist)"
@@ -175,7 +185,7 @@ test-dist: dist
 	@$(VENV_PYTHON) Tests/Contract/requirements_met.py || $(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Contract/requirements.txt
 	@CAMPAIGN_MOCK_DIST_DIR=dist $(VENV_PYTHON) -m pytest -q -rs -p no:cacheprovider Tests/Contract/test_release.py
 
-# The JVM client's jar (clients/jvm/build/campaign-mock-client.jar), built with the JDK alone.
+# The JVM client's jars, sources jars and poms (clients/jvm/build/), built by Maven offline (clients/jvm/build.sh).
 jvm-client:
 	clients/jvm/build.sh
 

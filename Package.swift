@@ -22,21 +22,28 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
 #if os(macOS)
     /// macOS has SQLite in its SDK: the binary uses the system's library, nothing from Homebrew.
     let sqlitePackage: String? = nil
-    /// OpenSSL comes from Homebrew. SwiftPM looks for `openssl.pc` with the `brew` and `pkg-config` on PATH,
-    /// and Xcode has neither there: so the manifest names Homebrew's file itself (Apple silicon, then Intel)
-    /// unless PKG_CONFIG_PATH says where to look. `libcrypto.pc`, not `openssl.pc`: it requires no other
-    /// file, found by name only, and gives the same folders (the module map links both libraries).
-    let openSSLPackage: String =
-        Context.environment["PKG_CONFIG_PATH"] != nil
-        ? "openssl"
-        : ["/opt/homebrew", "/usr/local"].map { $0 + "/opt/openssl@3/lib/pkgconfig/libcrypto.pc" }
-            .first { FileManager.default.fileExists(atPath: $0) } ?? "openssl"
-    /// nghttp2 (HTTP/2 for APNs) comes from Homebrew's `libnghttp2`, found the same way.
-    let nghttp2Package: String =
-        Context.environment["PKG_CONFIG_PATH"] != nil
-        ? "libnghttp2"
-        : ["/opt/homebrew", "/usr/local"].map { $0 + "/opt/libnghttp2/lib/pkgconfig/libnghttp2.pc" }
-            .first { FileManager.default.fileExists(atPath: $0) } ?? "libnghttp2"
+    /// Homebrew's prefix for the architecture the manifest is built for: Apple silicon's Homebrew lives in
+    /// /opt/homebrew, Intel's in /usr/local, and a Mac may have both (an Intel one under Rosetta). A manifest
+    /// sees only the host's architecture, so a cross or universal build names its libraries through
+    /// PKG_CONFIG_PATH instead, as scripts/dist.sh does.
+    #if arch(arm64)
+        let homebrew = "/opt/homebrew"
+    #else
+        let homebrew = "/usr/local"
+    #endif
+    /// A library from Homebrew: SwiftPM looks for `.pc` files with the `brew` and `pkg-config` on PATH, and
+    /// Xcode has neither there, so the manifest names Homebrew's file itself unless PKG_CONFIG_PATH says where
+    /// to look (or Homebrew has no such file: then `name` is looked up as usual).
+    func homebrewPackage(_ name: String, file: String) -> String {
+        let path = homebrew + "/opt/" + file
+        return Context.environment["PKG_CONFIG_PATH"] == nil && FileManager.default.fileExists(atPath: path)
+            ? path : name
+    }
+    /// OpenSSL from Homebrew's openssl@3. `libcrypto.pc`, not `openssl.pc`: it requires no other file, found by
+    /// name only, and gives the same folders (the module map links both libraries).
+    let openSSLPackage = homebrewPackage("openssl", file: "openssl@3/lib/pkgconfig/libcrypto.pc")
+    /// nghttp2 (HTTP/2 for APNs) from Homebrew's libnghttp2.
+    let nghttp2Package = homebrewPackage("libnghttp2", file: "libnghttp2/lib/pkgconfig/libnghttp2.pc")
 #else
     let sqlitePackage: String? = "sqlite3"
     let openSSLPackage = "openssl"
@@ -133,7 +140,7 @@ let package = Package(
             name: "CampaignMockDelivery",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockCore",
+                "CampaignMockCore", "CLinux",
             ],
             swiftSettings: swiftSettings
         ),

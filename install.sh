@@ -73,6 +73,16 @@ Darwin)
     x86_64 | arm64 | aarch64) platform=macos-universal ;;
     *) fail "no macOS build for $arch: the macOS one is for arm64 and x86_64" ;;
     esac
+    # The binary is built for macOS 15 and uses what macOS has from 15 on (Synchronization's Mutex).
+    macos_version=$(SYSTEM_VERSION_COMPAT=0 sw_vers -productVersion 2>/dev/null || true)
+    major=${macos_version%%.*}
+    case "$major" in
+    *[!0-9]* | "")
+        fail "cannot tell this Mac's version (sw_vers -productVersion printed '$macos_version'): campaign-mock needs macOS 15 or newer"
+        ;;
+    esac
+    [ "$major" -ge 15 ] \
+        || fail "campaign-mock needs macOS 15 (Sequoia) or newer, and this Mac runs macOS $macos_version; nothing was installed"
     ;;
 *) fail "no build for $os: there are Linux and macOS ones (or build from source: docs/install.md)" ;;
 esac
@@ -141,11 +151,16 @@ mkdir -p "$work/unpacked"
 tar -xzf "$work/$artifact" -C "$work/unpacked" || fail "$artifact is not a readable tarball"
 [ -f "$work/unpacked/campaign-mock" ] || fail "$artifact holds no campaign-mock"
 mkdir -p "$bin_dir" || fail "cannot create $bin_dir (choose another with --bin-dir)"
-# Replaced in one step, so a running campaign-mock keeps its file.
 cp "$work/unpacked/campaign-mock" "$bin_dir/.campaign-mock.new"
 chmod 755 "$bin_dir/.campaign-mock.new"
+# It must start here before it replaces anything: what it prints when it does not is the reason.
+if ! started=$("$bin_dir/.campaign-mock.new" version 2>&1); then
+    rm -f "$bin_dir/.campaign-mock.new"
+    fail "the downloaded campaign-mock does not start on this machine; nothing was installed. It said: $started"
+fi
+# Replaced in one step, so a running campaign-mock keeps its file.
 mv -f "$bin_dir/.campaign-mock.new" "$bin_dir/campaign-mock"
-say "installed $("$bin_dir/campaign-mock" version 2>/dev/null || echo "campaign-mock $version") in $bin_dir"
+say "installed $started in $bin_dir"
 
 case ":$PATH:" in
 *":$bin_dir:"*) ;;

@@ -8,6 +8,9 @@ class CampaignMock < Formula
   homepage "https://github.com/OWNER/campaign-mock"
   version "0.1.0"
 
+  # The macOS binary is built for macOS 15 and uses what it has from 15 on (Synchronization's Mutex).
+  depends_on macos: :sequoia
+
   on_macos do
     url "https://github.com/OWNER/campaign-mock/releases/download/v0.1.0/campaign-mock-0.1.0-macos-universal.tar.gz"
     sha256 "0000000000000000000000000000000000000000000000000000000000000000"
@@ -26,6 +29,23 @@ class CampaignMock < Formula
 
   def install
     bin.install "campaign-mock"
+  end
+
+  # brew services start campaign-mock: HTTP on 8080, HTTPS on 8443 (--tls auto, for the AEP extension), its
+  # state in a data directory of the user's own, as `campaign-mock serve` keeps it per project. The log is
+  # in Homebrew's var/log.
+  service do
+    data = if OS.mac?
+      "#{Dir.home}/Library/Application Support/campaign-mock/service"
+    else
+      # brew clears its environment and hands XDG_DATA_HOME on as HOMEBREW_XDG_DATA_HOME.
+      xdg = ENV.fetch("HOMEBREW_XDG_DATA_HOME") { ENV.fetch("XDG_DATA_HOME", "#{Dir.home}/.local/share") }
+      "#{xdg}/campaign-mock/service"
+    end
+    run [opt_bin/"campaign-mock", "serve", "--tls", "auto", "--data-dir", data]
+    keep_alive true
+    log_path var/"log/campaign-mock.log"
+    error_log_path var/"log/campaign-mock.log"
   end
 
   test do

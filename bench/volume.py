@@ -35,7 +35,8 @@ def serve(data):
 
 
 def populate(path):
-    """Devices in the two demo applications, a registration each, and hits spread over them."""
+    """Devices in the two demo applications, a registration each, hits spread over them, and a composed
+    message for every tenth device (token-000042 among them), which one hit in ten names."""
     db = sqlite3.connect(path)
     now = int(time.time() * 1_000_000)
     db.executescript(f"""
@@ -54,6 +55,10 @@ def populate(path):
         SELECT {now} - ({EVENTS} - i) * 100, printf('h%x,d%d,%d', 1000 + i % 500, i, 1 + i % 2),
             printf('%x', 1000 + i % 500), 1000 + i % 500, printf('d%d', i), 1 + i % 2,
             CASE WHEN i % 10 = 0 THEN 1 + i % {DEVICES} END, 1 + i % 2 FROM n;
+        INSERT INTO messages (message_id, numeric_value, low32, delivery_id, device_id, application_id, created_at)
+        SELECT printf('%d', 1000000 + id), 1000000 + id, 1000000 + id, printf('d%d', id), id, application_id,
+            created_at FROM devices WHERE id % 10 = 2;
+        UPDATE tracking_events SET message_ref = 1 + (id / 20) % (SELECT count(*) FROM messages) WHERE id % 20 IN (0, 1);
     """)
     db.commit()
     db.close()
@@ -94,7 +99,7 @@ def main():
             ("events, type=open", "/_mock/events?limit=100&type=open"),
             ("events, messageId (reads every event)", "/_mock/events?limit=100&messageId=1000"),
             ("events of one device (the drawer)", "/_mock/events?limit=200&token=token-000042"),
-            ("one device with history (the drawer)", "/_mock/devices/token-000042"),
+            ("one device with history and a message (the drawer)", "/_mock/devices/token-000042"),
             ("devices, param.plan=gold (reads the params)", "/_mock/devices?limit=100&param.plan=gold"),
             ("requests, first page", "/_mock/requests?limit=100"),
         ]:

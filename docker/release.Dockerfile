@@ -10,9 +10,11 @@ COPY --chmod=755 linux-${TARGETARCH}/campaign-mock /usr/local/bin/campaign-mock
 # The state volume, owned by the user the server runs as (a named volume takes this ownership).
 COPY --chown=65532:65532 data /data
 WORKDIR /data
+# The local CA of --tls auto (CAMPAIGN_MOCK_CAROOT) is kept in the volume too, so devices keep trusting it.
 ENV CAMPAIGN_MOCK_HOST=0.0.0.0 \
     CAMPAIGN_MOCK_PORT=8080 \
-    CAMPAIGN_MOCK_DATA_DIR=/data
+    CAMPAIGN_MOCK_DATA_DIR=/data \
+    CAMPAIGN_MOCK_CAROOT=/data/ca
 VOLUME ["/data"]
 EXPOSE 8080 8443
 # `campaign-mock health` asks /_mock/ready on 127.0.0.1:$CAMPAIGN_MOCK_PORT: no curl needed.

@@ -17,8 +17,19 @@
 # nghttp2 come static from Homebrew's openssl@3 and libnghttp2 the same way. The build stops if the binary links anything else
 # (scripts/check-linkage.sh).
 #
+# On macOS the binary is built for macOS 15, the oldest the release claims (Package.swift, install.sh, the
+# formula), and the build stops if Homebrew's archives or the binary are built for a newer one
+# (scripts/check-macos-target.sh): Homebrew's bottles follow the macOS they were made on, and Homebrew
+# drops MACOSX_DEPLOYMENT_TARGET from its own builds, so on a newer Mac build OpenSSL and nghttp2 yourself
+# with -mmacosx-version-min=15.0, laid out as PREFIX/opt/openssl@3 and PREFIX/opt/libnghttp2, and pass
+# DIST_HOMEBREW_PREFIX=PREFIX.
+# DIST_ARCH=x86_64 on Apple silicon (or arm64 on Intel) builds for the other architecture, with the
+# libraries of that architecture's Homebrew (/usr/local, or /opt/homebrew), named through PKG_CONFIG_PATH
+# as every build here does.
+#
 # Environment: SWIFT (default swift), DIST_DIR (default dist), DIST_BUILD_PATH (default .build-dist),
-# CAMPAIGN_MOCK_COMMIT (default: git rev-parse --short=12 HEAD), the commit `campaign-mock --version` names.
+# CAMPAIGN_MOCK_COMMIT (default: git rev-parse --short=12 HEAD), the commit `campaign-mock --version` names;
+# on macOS DIST_ARCH (default: this Mac's) and DIST_HOMEBREW_PREFIX (default: the architecture's Homebrew).
 set -eu
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
@@ -64,19 +75,30 @@ Linux)
     ;;
 Darwin)
     os=macos
-    arch=$(uname -m)
-    openssl=$(brew --prefix openssl@3)
+    arch=${DIST_ARCH:-$(uname -m)}
+    case "$arch" in
+    arm64) homebrew=${DIST_HOMEBREW_PREFIX:-/opt/homebrew} ;;
+    x86_64) homebrew=${DIST_HOMEBREW_PREFIX:-/usr/local} ;;
+    *) echo "dist: no macOS build for $arch (arm64 or x86_64)" >&2; exit 1 ;;
+    esac
+    macos_target=15.0
+    MACOSX_DEPLOYMENT_TARGET=$macos_target
+    export MACOSX_DEPLOYMENT_TARGET
+    openssl=$homebrew/opt/openssl@3
     for archive in "$openssl/lib/libssl.a" "$openssl/lib/libcrypto.a"; do
         [ -f "$archive" ] || { echo "dist: $archive is missing (brew install openssl@3)" >&2; exit 1; }
         ln -s "$archive" "$static/"
     done
     for module in openssl libssl libcrypto; do pc "$module" "-I$openssl/include" -lssl -lcrypto; done
-    nghttp2=$(brew --prefix libnghttp2)
+    nghttp2=$homebrew/opt/libnghttp2
     [ -f "$nghttp2/lib/libnghttp2.a" ] || { echo "dist: $nghttp2/lib/libnghttp2.a is missing (brew install libnghttp2)" >&2; exit 1; }
     ln -s "$nghttp2/lib/libnghttp2.a" "$static/"
     pc libnghttp2 "-I$nghttp2/include" -lnghttp2
     # No sqlite3.pc: SQLite is the SDK's (/usr/lib/libsqlite3.dylib), never Homebrew's.
+    scripts/check-macos-target.sh "$macos_target" "$static/libssl.a" "$static/libcrypto.a" "$static/libnghttp2.a"
+    # SwiftPM targets Package.swift's macOS 15 by itself; the other architecture is named by its triple.
     set -- -Xlinker -L"$static"
+    [ "$arch" = "$(uname -m)" ] || set -- "$@" --triple "$arch-apple-macosx$macos_target"
     ;;
 *)
     echo "dist: no release build for $(uname -s)" >&2
@@ -93,8 +115,9 @@ echo "==> building campaign-mock for $os-$arch (release, commit $commit) in $scr
 CAMPAIGN_MOCK_COMMIT=$commit
 export CAMPAIGN_MOCK_COMMIT
 "$swift" build -c release --product campaign-mock --scratch-path "$scratch" "$@"
-binary="$("$swift" build -c release --scratch-path "$scratch" --show-bin-path)/campaign-mock"
+binary="$("$swift" build -c release --scratch-path "$scratch" --show-bin-path "$@")/campaign-mock"
 scripts/check-linkage.sh "$binary"
+[ "$os" != macos ] || scripts/check-macos-target.sh "$macos_target" "$binary"
 
 version=$("$binary" version | awk '{ print $2 }')
 case "$version" in

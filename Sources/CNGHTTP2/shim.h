@@ -93,4 +93,9 @@ static inline int CNGHTTP2_frame_ends_stream(const nghttp2_frame *frame) {
 /* Whether a received frame is a GOAWAY: the server will take no new streams on this connection. */
 static inline int CNGHTTP2_frame_is_goaway(const nghttp2_frame *frame) { return frame->hd.type == NGHTTP2_GOAWAY; }
 
+/* Whether a received frame is the acknowledgement of a PING this side sent. */
+static inline int CNGHTTP2_frame_is_ping_ack(const nghttp2_frame *frame) {
+    return frame->hd.type == NGHTTP2_PING && (frame->hd.flags & NGHTTP2_FLAG_ACK) != 0;
+}
+
 #endif

@@ -45,6 +45,8 @@ package final class CampaignMockServer: Sendable {
     private let devices: DeviceRunner
     /// The local CA's fingerprint with `--tls auto`, for the banner.
     package let certificateAuthorityFingerprint: String?
+    /// Where that CA is kept and where it came from, for the banner.
+    private let certificateAuthorityPlace: (folder: String, origin: LocalCertificateAuthority.Origin)?
 
     /// Opens the store (migrating it), applies the configured applications and fault rules, and
     /// starts listening.
@@ -90,8 +92,7 @@ package final class CampaignMockServer: Sendable {
             store: store, log: log, faults: faults, metrics: metrics, waits: waits, stream: stream)
         let server = ServerReference()
         devices = DeviceRunner(
-            tools: DeviceTools(
-                searchPath: configuration.toolSearchPath ?? getenv("PATH").map { String(cString: $0) } ?? ""),
+            tools: DeviceTools(environment: configuration.toolEnvironment),
             timeoutMilliseconds: configuration.deviceToolTimeoutMilliseconds, temporaryFolder: Self.temporaryFolder)
         let admin = AdminAPI(
             store: store, log: log, startedAt: startedAt,
@@ -156,6 +157,7 @@ package final class CampaignMockServer: Sendable {
         do {
             let (context, authority) = try Self.tlsContext(configuration, dataDirectory: dataDirectory)
             certificateAuthorityFingerprint = authority?.fingerprint
+            certificateAuthorityPlace = authority.map { ($0.folder, $0.origin) }
             if let authority {
                 server.setCertificateFiles(
                     Dictionary(
@@ -240,9 +242,13 @@ package final class CampaignMockServer: Sendable {
         case .off:
             return (nil, nil)
         case .auto:
-            let authority = try LocalCertificateAuthority(directory: dataDirectory.map { $0.path + "/tls" })
+            guard let folder = configuration.certificateAuthorityFolder else {
+                throw ConfigurationError("--tls auto: \(CertificateAuthorityFolder.missing)")
+            }
+            let serverFolder = dataDirectory.map { $0.absolutePath + "/tls" }
+            let authority = try LocalCertificateAuthority(folder: folder, olderFolder: serverFolder)
             let names = LocalCertificateAuthority.defaultNames(extra: configuration.tlsNames)
-            let credentials = try authority.serverCredentials(names: names)
+            let credentials = try authority.serverCredentials(names: names, directory: serverFolder)
             let context = try TLSContext(certificateChainPEM: credentials.chainPEM, privateKeyPEM: credentials.keyPEM)
             return (context, authority)
         case .files(let certificate, let key):
@@ -291,8 +297,11 @@ package final class CampaignMockServer: Sendable {
         let list = applications.map { application in
             let padding = String(repeating: " ", count: width - application.name.count)
             let state = application.enabled ? "" : "  (disabled)"
+            let target =
+                (application.bundleId.map { ", bundle id \($0)" } ?? "")
+                + (application.packageName.map { ", package \($0)" } ?? "")
             return "    \(application.name)\(padding)  \(application.platform.rawValue.leftPadded(7, with: " "))  "
-                + "integration key \(application.integrationKey)\(state)"
+                + "integration key \(application.integrationKey)\(target)\(state)"
         }
         let access = configuration.adminToken == nil ? "loopback clients only" : "needs the admin token"
         var lines = [
@@ -307,8 +316,23 @@ package final class CampaignMockServer: Sendable {
             let urlWidth = devices.map(\.url.count).max() ?? 0
             lines += devices.map { "    \($0.url)\(String(repeating: " ", count: urlWidth - $0.url.count))  \($0.use)" }
         }
-        if let fingerprint = certificateAuthorityFingerprint {
+        if let fingerprint = certificateAuthorityFingerprint, let place = certificateAuthorityPlace {
             lines.append("  Local CA (SHA-256)         \(fingerprint)")
+            lines.append("    kept in \(place.folder)")
+            switch place.origin {
+            case .found: break
+            case .made:
+                lines.append(
+                    "    made now; every data directory of this user shares it (\(CertificateAuthorityFolder.variable) "
+                        + "names another folder)")
+            case .moved(let older): lines.append("    moved there from \(older), where older versions kept it")
+            case .dataDirectory(let perUser):
+                lines.append(
+                    "    as older versions did; \(perUser) holds another CA, shared by your other data directories:")
+                lines.append(
+                    "    to use that one here, delete \(place.folder)/ca-cert.pem and ca-key.pem (devices then trust it instead)"
+                )
+            }
             lines.append("    devices must trust it: \(command) ca export --format pem|mobileconfig|android-nsc")
         }
         lines += [
@@ -352,9 +376,10 @@ package final class CampaignMockServer: Sendable {
         return urls
     }
 
-    /// Stops accepting, answers waiters, finishes requests in flight (up to the grace period), then
-    /// closes the store.
+    /// Stops the device tools still running, stops accepting, answers waiters, finishes requests in flight
+    /// (up to the grace period), then closes the store.
     package func shutdown() {
+        devices.stopTools()
         retention.stop()
         waits.finishAll()
         stream.finishAll()

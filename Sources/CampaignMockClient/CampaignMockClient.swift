@@ -30,14 +30,20 @@ public struct CampaignMockClient: Sendable {
 
     /// The client for the server named by `CAMPAIGN_MOCK_SERVER` and `CAMPAIGN_MOCK_ADMIN_TOKEN` (how CI
     /// passes them to a test process), else `http://127.0.0.1:8080`.
+    ///
+    /// `xcodebuild test` hands the test runner only the job's variables prefixed `TEST_RUNNER_`, with the
+    /// prefix taken off; a job therefore sets `TEST_RUNNER_CAMPAIGN_MOCK_SERVER`. Its other steps see that
+    /// name as it is, so it is read too (and `TEST_RUNNER_CAMPAIGN_MOCK_ADMIN_TOKEN`); the plain name wins
+    /// when both are set.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> CampaignMockClient
     {
-        let text = environment["CAMPAIGN_MOCK_SERVER"] ?? "http://127.0.0.1:8080"
+        func value(_ name: String) -> String? { environment[name] ?? environment["TEST_RUNNER_" + name] }
+        let text = value("CAMPAIGN_MOCK_SERVER") ?? "http://127.0.0.1:8080"
         guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
             throw CampaignMockError.badServerURL(text)
         }
-        return CampaignMockClient(url: url, adminToken: environment["CAMPAIGN_MOCK_ADMIN_TOKEN"])
+        return CampaignMockClient(url: url, adminToken: value("CAMPAIGN_MOCK_ADMIN_TOKEN"))
     }
 
     // MARK: - Health and control

@@ -1,12 +1,31 @@
 extension Application {
-    /// Parses `ios:KEY[:NAME]` or `android:KEY[:NAME]` (the `--app` flag and `CAMPAIGN_MOCK_APPS`).
+    /// Parses `PLATFORM:KEY[:NAME[:ID]]` (the `--app` flag and `CAMPAIGN_MOCK_APPS`): PLATFORM `ios` or
+    /// `android`; ID the iOS bundle id or the Android package name, which pushes to a simulator or an
+    /// emulator need. A NAME may hold colons: what follows its last colon is the ID only when it has no
+    /// spaces (`ios:KEY:Shop: the app` is named `Shop: the app`); an empty NAME takes the default.
     public init(specification: String) throws(ApplicationError) {
         let parts = specification.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2, let platform = Platform(rawValue: parts[0].lowercased()) else {
-            throw ApplicationError("'\(specification)' is not PLATFORM:KEY[:NAME] with PLATFORM ios or android")
+            throw ApplicationError(
+                "'\(specification)' is not PLATFORM:KEY[:NAME[:ID]] with PLATFORM ios or android (ID: the bundle id "
+                    + "or package name)")
         }
-        let name = parts.count == 3 && !parts[2].isEmpty ? parts[2] : Self.defaultName(platform, parts[1])
-        self.init(name: name, platform: platform, integrationKey: parts[1])
+        var name = parts.count == 3 ? parts[2] : ""
+        var identifier: String?
+        if let colon = name.lastIndex(of: ":") {
+            let tail = String(name[name.index(after: colon)...])
+            if !tail.isEmpty && !tail.contains(where: \.isWhitespace) {
+                identifier = tail
+                name = String(name[..<colon])
+            }
+        }
+        self.init(
+            name: name.isEmpty ? Self.defaultName(platform, parts[1]) : name, platform: platform,
+            integrationKey: parts[1])
+        switch platform {
+        case .ios: bundleId = identifier
+        case .android: packageName = identifier
+        }
         try validate()
     }
 

@@ -37,6 +37,7 @@ public struct PayloadCheck: Sendable, Codable, Equatable {
         case fcmDataReservedKey = "fcm.data.reserved-key"
         case fcmSize = "fcm.size"
         case fcmAndroidPriority = "fcm.android.priority"
+        case fcmAndroidPriorityMissing = "fcm.android.priority.missing"
         case fcmAndroidTTL = "fcm.android.ttl"
         case fcmNotification = "fcm.notification"
         case sdkMessageIDMissing = "sdk.mId.missing"

@@ -19,6 +19,9 @@ public struct PushRequest: Sendable, Codable, Equatable {
     public var mutableContent: Bool?
     /// Shown by rich-notification extensions; also sets `mutable-content` on iOS.
     public var mediaUrl: String?
+    /// The FCM message's `android.priority`: `high` for a notification, `normal` for a silent push when not
+    /// given.
+    public var androidPriority: AndroidPriority?
     /// Free keys copied into the payload (as strings).
     public var variables: [String: String]?
     public var idStyle: MessageIDStyle?
@@ -31,8 +34,9 @@ public struct PushRequest: Sendable, Codable, Equatable {
     public init(
         token: String? = nil, userKey: String? = nil, app: String? = nil, platform: Platform? = nil,
         title: String? = nil, body: String? = nil, sound: String? = nil, badge: Int? = nil, category: String? = nil,
-        silent: Bool? = nil, mutableContent: Bool? = nil, mediaUrl: String? = nil, variables: [String: String]? = nil,
-        idStyle: MessageIDStyle? = nil, bundleId: String? = nil, androidPackage: String? = nil
+        silent: Bool? = nil, mutableContent: Bool? = nil, mediaUrl: String? = nil,
+        androidPriority: AndroidPriority? = nil, variables: [String: String]? = nil, idStyle: MessageIDStyle? = nil,
+        bundleId: String? = nil, androidPackage: String? = nil
     ) {
         self.token = token
         self.userKey = userKey
@@ -46,6 +50,7 @@ public struct PushRequest: Sendable, Codable, Equatable {
         self.silent = silent
         self.mutableContent = mutableContent
         self.mediaUrl = mediaUrl
+        self.androidPriority = androidPriority
         self.variables = variables
         self.idStyle = idStyle
         self.bundleId = bundleId
@@ -64,6 +69,9 @@ public struct PushRequest: Sendable, Codable, Equatable {
             throw PushError("a notification needs a title or a body (or silent: true)")
         }
         if let badge, badge < 0 { throw PushError("badge must be 0 or more") }
+        if variables?.keys.contains("") == true {
+            throw PushError("a variable's key is empty: every payload key needs a name")
+        }
         for reserved in ["aps", "_mId", "_dId"] where variables?[reserved] != nil {
             throw PushError("variable '\(reserved)' is set by the mock")
         }
@@ -74,6 +82,18 @@ public struct PushRequest: Sendable, Codable, Equatable {
             throw PushError(error.message)
         }
     }
+}
+
+/// How soon FCM delivers a message to an Android device (FCM's `AndroidConfig.priority`).
+public enum AndroidPriority: String, Sendable, ClosedSet {
+    /// Delivered at once while the device is awake; held while it dozes, to save the battery.
+    case normal
+    /// Delivered at once, waking a dozing device: for notifications the user sees.
+    case high
+
+    /// What a message gets when it names no priority: `high` for one that shows a notification, `normal` for
+    /// a silent one (FCM's own default for a data message).
+    public static func `default`(silent: Bool) -> Self { silent ? .normal : .high }
 }
 
 /// Why a push cannot be composed (answered 400, or 404 when no device matches).

@@ -10,7 +10,7 @@ import CampaignMockCore
 package enum FileBytes {
     /// The file's bytes, or nil when it cannot be read.
     package static func read(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
+        guard let file = stream(path, O_RDONLY, 0, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -23,8 +23,10 @@ package enum FileBytes {
     /// False (and errno set) on failure.
     package static func writeAtomically(_ bytes: [UInt8], to path: String, ownerOnly: Bool = false) -> Bool {
         let temporary = path + ".partial"
-        guard let file = fopen(temporary, "wb") else { return false }
-        if ownerOnly { fchmod(fileno(file), 0o600) }
+        guard let file = stream(temporary, O_WRONLY | O_CREAT | O_TRUNC, ownerOnly ? 0o600 : 0o666, "wb") else {
+            return false
+        }
+        if ownerOnly { fchmod(fileno(file), 0o600) }  // a leftover .partial keeps its mode through open
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         let closed = fclose(file) == 0
         guard written == bytes.count && closed && rename(temporary, path) == 0 else {
@@ -32,6 +34,22 @@ package enum FileBytes {
             return false
         }
         return true
+    }
+
+    /// A stdio stream on `path`, opened close-on-exec so no child process inherits it. `fopen`'s `e` flag
+    /// would say the same, but Darwin's `fopen` ignores it.
+    private static func stream(_ path: String, _ flags: Int32, _ permissions: mode_t, _ mode: String)
+        -> UnsafeMutablePointer<FILE>?
+    {
+        let descriptor = open(path, flags | O_CLOEXEC, permissions)
+        guard descriptor >= 0 else { return nil }
+        guard let file = fdopen(descriptor, mode) else {
+            let failure = errno
+            close(descriptor)
+            errno = failure
+            return nil
+        }
+        return file
     }
 
     /// Creates `path` (with `mode`) and its missing parents (0755). Nil on success, else why it failed.

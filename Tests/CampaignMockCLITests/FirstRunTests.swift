@@ -117,7 +117,7 @@ struct FirstRunTests {
         let (server, port) = try startServe(["--in-memory"], in: directory)
         defer { server.signal(SIGTERM) }
         let client = try RawHTTPClient(port: port)
-        let body = "registrationToken=6e6577&mobileAppUuid=campaign-mock-demo-ios"
+        let body = "registrationToken=\(DeviceTokens.apns)&mobileAppUuid=campaign-mock-demo-ios"
         try client.send(
             "POST /nms/mobile/1/registerIOS.jssp HTTP/1.1\r\nHost: m\r\n"
                 + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
@@ -126,12 +126,15 @@ struct FirstRunTests {
 
         let fcm = try runProcess(
             binary,
-            ["push", "--server", "http://127.0.0.1:\(port)", "--token", "6e6577", "--body", "Hi", "--format", "fcm"])
+            [
+                "push", "--server", "http://127.0.0.1:\(port)", "--token", DeviceTokens.apns, "--body", "Hi",
+                "--format", "fcm",
+            ])
         #expect(fcm.code == 1)
-        #expect(fcm.error.contains("no registered Android device with token '6e6577'"))
+        #expect(fcm.error.contains("no registered Android device with token '\(DeviceTokens.apns)'"))
         try client.send("GET /_mock/push/1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(try client.readResponse().status == 404)
-        try client.send("GET /_mock/devices/6e6577 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        try client.send("GET /_mock/devices/\(DeviceTokens.apns) HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let device = try JSONSerialization.jsonObject(with: Data(try client.readResponse().body)) as? [String: Any]
         #expect((device?["messages"] as? [Any])?.isEmpty == true)
     }

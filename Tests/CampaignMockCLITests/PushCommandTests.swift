@@ -23,14 +23,16 @@ struct PushCommandTests {
         let (server, port) = try startServe(
             ["--in-memory", "--app", "ios:ios-key", "--app", "android:android-key"], in: directory)
         defer { server.signal(SIGTERM) }
-        try register(port, "/nms/mobile/1/registerIOS.jssp", "registrationToken=6e6577&mobileAppUuid=ios-key")
+        try register(
+            port, "/nms/mobile/1/registerIOS.jssp", "registrationToken=\(DeviceTokens.apns)&mobileAppUuid=ios-key")
         try register(port, "/nms/mobile/1/registerAndroid.jssp", "registrationToken=fcm-1&mobileAppUuid=android-key")
         let url = "http://127.0.0.1:\(port)"
 
         let simctl = try runProcess(
             binary,
             [
-                "push", "--server", url, "--token", "6e6577", "--title", "Sale", "--body", "20% off", "--var", "VAR=x",
+                "push", "--server", url, "--token", DeviceTokens.apns, "--title", "Sale", "--body", "20% off", "--var",
+                "VAR=x",
                 "--bundle-id", "com.example.shop", "--format", "simctl", "--out", "sale.apns",
             ],
             workingDirectory: directory.path)
@@ -48,6 +50,17 @@ struct PushCommandTests {
         #expect(fcm.code == 0, "\(fcm.error)")
         let message = try #require(try JSONSerialization.jsonObject(with: Data(fcm.output.utf8)) as? [String: Any])
         #expect(((message["message"] as? [String: Any])?["data"] as? [String: String])?["_msg"] == "Hi")
+        #expect(((message["message"] as? [String: Any])?["android"] as? [String: String]) == ["priority": "high"])
+        let normal = try runProcess(
+            binary,
+            [
+                "push", "--server", url, "--token", "fcm-1", "--body", "Hi", "--android-priority", "normal", "--format",
+                "fcm",
+            ])
+        #expect(normal.code == 0, "\(normal.error)")
+        let normalMessage = try JSONSerialization.jsonObject(with: Data(normal.output.utf8)) as? [String: Any]
+        #expect(
+            ((normalMessage?["message"] as? [String: Any])?["android"] as? [String: String]) == ["priority": "normal"])
 
         let wrongPlatform = try runProcess(
             binary, ["push", "--server", url, "--token", "fcm-1", "--body", "Hi", "--format", "apns"])
@@ -63,6 +76,10 @@ struct PushCommandTests {
         (["push", "--title", "x"], "give token, or userKey with app"),
         (["push", "--token", "t", "--title", "x", "--var", "novalue"], "--var must be KEY=VALUE"),
         (["push", "--token", "t", "--title", "x", "--id-style", "v9"], "--id-style must be"),
+        (
+            ["push", "--token", "t", "--title", "x", "--android-priority", "HIGH"],
+            "--android-priority must be normal or high"
+        ),
         (["push", "--token", "t", "--title", "x", "--server", "https://localhost:8443"], "must be an http:// URL"),
     ])
     func refusesBadUsageWithExit2(_ arguments: [String], _ message: String) throws {

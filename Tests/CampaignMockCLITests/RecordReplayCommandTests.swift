@@ -17,7 +17,7 @@ struct RecordReplayCommandTests {
     }
 
     private func register(_ port: UInt16, key: String) throws -> Int {
-        let body = "registrationToken=6e6577&mobileAppUuid=\(key)&userKey=jane%40example.com"
+        let body = "registrationToken=\(DeviceTokens.apns)&mobileAppUuid=\(key)&userKey=jane%40example.com"
         return try send(
             port,
             "POST /nms/mobile/1/registerIOS.jssp HTTP/1.1\r\nHost: m\r\nContent-Type: application/x-www-form-urlencoded"
@@ -41,7 +41,7 @@ struct RecordReplayCommandTests {
             ]
         )
         let text = try String(contentsOfFile: recording + "/" + files[1], encoding: .utf8)
-        #expect(!text.contains("secret-ios-key") && !text.contains("6e6577") && !text.contains("jane"))
+        #expect(!text.contains("secret-ios-key") && !text.contains(DeviceTokens.apns) && !text.contains("jane"))
 
         // A fresh server knows the key; replaying the directory fills the placeholders from its secrets.json.
         let (target, targetPort) = try startServe(["--in-memory", "--app", "ios:secret-ios-key"], in: directory)
@@ -85,7 +85,7 @@ struct RecordReplayCommandTests {
             try JSONSerialization.jsonObject(
                 with: Data(contentsOf: URL(fileURLWithPath: recording + "/secrets.json"))) as? [String: String]
         #expect(secrets?["redacted-integrationKey-1"] == "secret-ios-key")
-        #expect(secrets?["redacted-registrationToken-1"] == "6e6577")
+        #expect(secrets?["redacted-registrationToken-1"] == DeviceTokens.apns)
         #expect(try String(contentsOfFile: recording + "/.gitignore", encoding: .utf8) == "secrets.json\n")
 
         // git agrees: the recording can be committed without its secrets.

@@ -17,11 +17,13 @@ private final class TLSServer {
     var caFile: String { directory.path + "/ca.pem" }
     var dataDirectory: String { directory.path + "/.campaign-mock" }
 
-    init(_ extra: [String] = [], directory given: TemporaryDirectory? = nil) throws {
+    init(
+        _ extra: [String] = [], directory given: TemporaryDirectory? = nil, environment: [String: String] = [:]
+    ) throws {
         let directory = given ?? self.directory
         process = try ChildProcess(
             binary, ["serve", "--port", "0", "--tls", "auto", "--tls-port", "0", "--host", "::"] + extra,
-            workingDirectory: directory.path)
+            workingDirectory: directory.path, environment: environment)
         guard let banner = process.waitForOutput(containing: "Stop with Ctrl-C") else {
             throw RawClientError("no banner: \(process.standardError)")
         }
@@ -31,7 +33,8 @@ private final class TLSServer {
         else { throw RawClientError("no HTTPS URL in \(banner)") }
         httpsPort = port
         let export = try runProcess(
-            binary, ["ca", "export", "--out", directory.path + "/ca.pem"], workingDirectory: directory.path)
+            binary, ["ca", "export", "--out", directory.path + "/ca.pem"], workingDirectory: directory.path,
+            environment: environment)
         guard export.code == 0 else { throw RawClientError("ca export failed: \(export.error)") }
         if given != nil { _ = try FileManager.default.copyItem(atPath: directory.path + "/ca.pem", toPath: caFile) }
     }
@@ -278,5 +281,119 @@ struct TLSTests {
         let bad = try runProcess(binary, ["ca", "export", "--format", "p12"], workingDirectory: directory.path)
         #expect(bad.code == 2)
         #expect(bad.error.contains("--format must be one of pem, der, mobileconfig, android-nsc"))
+    }
+}
+
+/// One CA per user (`CAMPAIGN_MOCK_CAROOT`, or the user's data folder), shared by every data directory.
+@Suite("the per-user local CA", .timeLimit(.minutes(3)))
+struct PerUserCertificateAuthorityTests {
+    /// The fingerprint openssl reads from a PEM file, as the banner shows it.
+    private func fingerprint(_ file: String) throws -> String {
+        let result = try runProcess(opensslTool, ["x509", "-in", file, "-noout", "-fingerprint", "-sha256"])
+        return String(result.output.split(separator: "=").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func twoDataDirectoriesAndAnInMemoryServerShareOneCA() throws {
+        let home = TemporaryDirectory()
+        let environment = ["CAMPAIGN_MOCK_CAROOT": "", "XDG_DATA_HOME": "", "HOME": home.path]
+        let one = try TLSServer(environment: environment)
+        let two = try TLSServer(environment: environment)
+        let inMemory = try TLSServer(["--in-memory"], environment: environment)
+        #if os(macOS)
+            let folder = home.path + "/Library/Application Support/campaign-mock/ca"
+        #else
+            let folder = home.path + "/.local/share/campaign-mock/ca"
+        #endif
+        #expect(one.banner.contains("kept in \(folder)"))
+        #expect(one.fingerprint != nil && one.fingerprint == two.fingerprint && two.fingerprint == inMemory.fingerprint)
+        #expect(try fingerprint(folder + "/ca-cert.pem") == one.fingerprint)
+        // Each data directory keeps its own server certificate, and no CA of its own.
+        let first = try String(contentsOfFile: one.dataDirectory + "/tls/server-cert.pem", encoding: .utf8)
+        #expect(try String(contentsOfFile: two.dataDirectory + "/tls/server-cert.pem", encoding: .utf8) != first)
+        #expect(!FileManager.default.fileExists(atPath: one.dataDirectory + "/tls/ca-key.pem"))
+        // A CA exported from one project's folder is trusted by the other project's server.
+        #expect(try two.curl("localhost", extra: ["--cacert", one.caFile]).output.hasSuffix("\n200"))
+        let path = try runProcess(binary, ["ca", "path"], environment: environment)
+        #expect(path.code == 0 && path.output == folder + "\n")
+    }
+
+    /// The CA exported anywhere is the one the running server hands out at `GET /_mock/ca`.
+    @Test func caExportFromAnotherFolderMatchesWhatTheServerServes() throws {
+        let caroot = TemporaryDirectory()
+        let environment = ["CAMPAIGN_MOCK_CAROOT": caroot.path + "/ca"]
+        let server = try TLSServer(environment: environment)
+        let elsewhere = TemporaryDirectory()
+        let exported = try runProcess(
+            binary, ["ca", "export", "--out", "exported.pem"], workingDirectory: elsewhere.path,
+            environment: environment)
+        #expect(exported.code == 0, "\(exported.error)")
+        #expect(exported.error.contains("the CA in \(caroot.path)/ca, SHA-256 \(server.fingerprint ?? "?")"))
+        #expect(!FileManager.default.fileExists(atPath: elsewhere.path + "/.campaign-mock"), "no data directory made")
+        let served = try server.curl(
+            "localhost", "/_mock/ca?format=pem", extra: ["-o", elsewhere.path + "/served.pem"])
+        #expect(served.output.hasSuffix("200"))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: elsewhere.path + "/served.pem"))
+                == Data(contentsOf: URL(fileURLWithPath: elsewhere.path + "/exported.pem")))
+        let path = try runProcess(binary, ["ca", "path"], environment: environment)
+        #expect(path.output == caroot.path + "/ca\n")
+    }
+
+    /// A team's CA made with openssl, given through CAMPAIGN_MOCK_CAROOT: used as it is, never rewritten.
+    @Test func aSuppliedCAIsUsedAndItsFingerprintShown() throws {
+        let caroot = TemporaryDirectory()
+        let made = try runProcess(
+            opensslTool,
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "30",
+                "-subj", "/CN=Team CA", "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+                "-keyout", caroot.path + "/ca-key.pem", "-out", caroot.path + "/ca-cert.pem",
+            ])
+        #expect(made.code == 0, "\(made.error)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: caroot.path + "/ca-cert.pem"))
+        let server = try TLSServer(environment: ["CAMPAIGN_MOCK_CAROOT": caroot.path])
+        #expect(server.fingerprint == (try fingerprint(caroot.path + "/ca-cert.pem")))
+        #expect(server.banner.contains("kept in \(caroot.path)"))
+        #expect(
+            try server.curl("localhost", extra: ["--cacert", caroot.path + "/ca-cert.pem"]).output.hasSuffix("\n200"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: caroot.path + "/ca-cert.pem")) == before)
+    }
+
+    @Test func aCertificateWithoutItsKeyIsRefusedAtStart() throws {
+        let caroot = TemporaryDirectory()
+        let made = try runProcess(
+            binary, ["ca", "export", "--out", caroot.path + "/ca-cert.pem"], workingDirectory: caroot.path,
+            environment: ["CAMPAIGN_MOCK_CAROOT": caroot.path + "/elsewhere"])
+        #expect(made.code == 0)
+        let directory = TemporaryDirectory()
+        let started = try runProcess(
+            binary, ["serve", "--port", "0", "--tls", "auto", "--tls-port", "0"], workingDirectory: directory.path,
+            environment: ["CAMPAIGN_MOCK_CAROOT": caroot.path])
+        #expect(started.code == 1)
+        #expect(started.error.contains("ca-cert.pem is there without ca-key.pem"), "\(started.error)")
+        #expect(started.error.contains("CAMPAIGN_MOCK_CAROOT"))
+        #expect(!FileManager.default.fileExists(atPath: caroot.path + "/ca-key.pem"))
+        let exported = try runProcess(
+            binary, ["ca", "export"], workingDirectory: directory.path,
+            environment: ["CAMPAIGN_MOCK_CAROOT": caroot.path])
+        #expect(exported.code == 1 && exported.error.contains("without ca-key.pem"))
+    }
+
+    /// A data directory made by an older version holds its CA in tls/: the first start moves it into an
+    /// empty per-user folder, so the devices that trust it keep working, and the banner says so.
+    @Test func theCAOfAnOlderDataDirectoryMovesIntoTheEmptyFolder() throws {
+        let directory = TemporaryDirectory()
+        let tls = directory.path + "/.campaign-mock/tls"
+        let caroot = TemporaryDirectory()
+        let older = try runProcess(
+            binary, ["ca", "export"], workingDirectory: caroot.path, environment: ["CAMPAIGN_MOCK_CAROOT": tls])
+        #expect(older.code == 0)
+        let olderFingerprint = try fingerprint(tls + "/ca-cert.pem")
+        let server = try TLSServer(directory: directory, environment: ["CAMPAIGN_MOCK_CAROOT": caroot.path + "/ca"])
+        #expect(server.fingerprint == olderFingerprint)
+        #expect(server.banner.contains("moved there from \(tls)"), "\(server.banner)")
+        #expect(try fingerprint(caroot.path + "/ca/ca-cert.pem") == olderFingerprint)
+        #expect(!FileManager.default.fileExists(atPath: tls + "/ca-key.pem"))
     }
 }

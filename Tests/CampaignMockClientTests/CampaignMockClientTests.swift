@@ -122,8 +122,9 @@ struct CampaignMockClientTests {
 
     @Test func composesAPushAndSeesTheSDKsTrackingComeBackLinked() async throws {
         let mock = try Mock()
-        #expect(try await mock.register("6e6577") == 200)
-        let push = try await mock.client.push(PushRequest(token: "6e6577", title: "Sale", variables: ["VAR": "x"]))
+        #expect(try await mock.register(DeviceTokens.apns) == 200)
+        let push = try await mock.client.push(
+            PushRequest(token: DeviceTokens.apns, title: "Sale", variables: ["VAR": "x"]))
         let message = try #require(push.messages.first)
         #expect(message.apns?["_mId"]?.string == message.messageId)
         #expect(message.apns?["VAR"]?.string == "x")
@@ -131,14 +132,14 @@ struct CampaignMockClientTests {
         try await mock.client.simulateTracking(message.tracking.receive)
         try await mock.client.simulateTracking(message.tracking.open)
         let opens = try await mock.client.waitForEvent(.open, messageId: message.messageId)
-        #expect(opens[0].linked?.registrationToken == "6e6577")
-        #expect(try await mock.client.events(token: "6e6577").total == 2)
+        #expect(opens[0].linked?.registrationToken == DeviceTokens.apns)
+        #expect(try await mock.client.events(token: DeviceTokens.apns).total == 2)
     }
 
     @Test func checksAPayloadAndAComposedPushCarriesItsCheck() async throws {
         let mock = try Mock()
-        #expect(try await mock.register("6e6577") == 200)
-        let push = try await mock.client.push(PushRequest(token: "6e6577", title: "Sale"))
+        #expect(try await mock.register(DeviceTokens.apns) == 200)
+        let push = try await mock.client.push(PushRequest(token: DeviceTokens.apns, title: "Sale"))
         #expect(push.messages.first?.check == PayloadCheck(findings: []))
         let check = try await mock.client.checkPayload(
             PayloadCheck.Request(apns: .object(["aps": .object(["alert": .string("Hi")]), "_mId": .number(1)])))
@@ -204,6 +205,24 @@ struct CampaignMockClientTests {
         #expect(throws: CampaignMockError.badServerURL("ftp://x")) {
             try CampaignMockClient.fromEnvironment(["CAMPAIGN_MOCK_SERVER": "ftp://x"])
         }
+    }
+
+    /// A job sets `TEST_RUNNER_CAMPAIGN_MOCK_SERVER` for xcodebuild; the plain name wins over it.
+    @Test func readsTheTestRunnerPrefixedVariables() throws {
+        let prefixed = try CampaignMockClient.fromEnvironment([
+            "TEST_RUNNER_CAMPAIGN_MOCK_SERVER": "http://127.0.0.1:9001",
+            "TEST_RUNNER_CAMPAIGN_MOCK_ADMIN_TOKEN": "runner-token",
+        ])
+        #expect(prefixed.url.absoluteString == "http://127.0.0.1:9001")
+        #expect(prefixed.adminToken == "runner-token")
+        let both = try CampaignMockClient.fromEnvironment([
+            "CAMPAIGN_MOCK_SERVER": "http://127.0.0.1:9002",
+            "TEST_RUNNER_CAMPAIGN_MOCK_SERVER": "http://127.0.0.1:9001",
+            "CAMPAIGN_MOCK_ADMIN_TOKEN": "plain-token", "TEST_RUNNER_CAMPAIGN_MOCK_ADMIN_TOKEN": "runner-token",
+        ])
+        #expect(both.url.absoluteString == "http://127.0.0.1:9002")
+        #expect(both.adminToken == "plain-token")
+        #expect(try CampaignMockClient.fromEnvironment([:]).url.absoluteString == "http://127.0.0.1:8080")
     }
 
     /// Every operation of the OpenAPI document is either called by the client or left out with a reason.

@@ -9,6 +9,14 @@ import Foundation
 /// Serialises process launches (see ChildProcess.init).
 private let launchLock = NSLock()
 
+/// The folder of the local CA (`CAMPAIGN_MOCK_CAROOT`) every child process gets unless a test names its
+/// own: one for the whole test run, so that no test makes or reads a CA in the user's home.
+public let testCertificateAuthorityFolder: String = {
+    let folder = NSTemporaryDirectory() + "campaign-mock-test-ca-\(getpid())"
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "campaign-mock-test-ca-\(getpid())") }
+    return folder
+}()
+
 /// A child process with its standard output and error captured to files, for CLI tests.
 public final class ChildProcess {
     private let process = Process()
@@ -16,7 +24,8 @@ public final class ChildProcess {
     private var outputPath: String { directory.path + "/stdout" }
     private var errorPath: String { directory.path + "/stderr" }
 
-    /// Starts `executable` with `arguments` in `workingDirectory`, with `environment` added.
+    /// Starts `executable` with `arguments` in `workingDirectory`, with `environment` added (and
+    /// `CAMPAIGN_MOCK_CAROOT` set to ``testCertificateAuthorityFolder`` unless `environment` sets it).
     public init(
         _ executable: String, _ arguments: [String], workingDirectory: String? = nil,
         environment: [String: String] = [:]
@@ -26,7 +35,8 @@ public final class ChildProcess {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["CAMPAIGN_MOCK_CAROOT": testCertificateAuthorityFolder]) { $1 }.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path + "/stdout"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path + "/stderr"))

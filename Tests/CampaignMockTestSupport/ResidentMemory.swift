@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The test process's resident memory in MiB, for tests that check a flood leaves no growth behind; nil
 /// where it cannot be read.
 public enum ResidentMemory {

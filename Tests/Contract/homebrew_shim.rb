@@ -7,7 +7,9 @@
 # SOURCE_DIR holds the unpacked release tarball (what Homebrew's staging directory would hold); the
 # formula installs into PREFIX and its test block runs in a fresh directory. Prints one JSON line: the
 # version and each platform's url and sha256 as the formula declares them. Exits non-zero when the
-# install or a test assertion fails. Used by Tests/Contract/test_release.py.
+# install or a test assertion fails. With a service block (brew services), the JSON has "service": its
+# command and settings, evaluated as `brew services start` would for this user. Used by
+# Tests/Contract/test_release.py.
 require "fileutils"
 require "json"
 require "open3"
@@ -41,6 +43,7 @@ class Formula
     def desc(text) = @declared["desc"] = text
     def homepage(text) = @declared["homepage"] = text
     def license(text) = @declared["license"] = text
+    def depends_on(requirement) = (@declared["depends_on"] ||= []) << requirement
 
     def version(text = nil)
       @declared["version"] = text if text
@@ -67,6 +70,12 @@ class Formula
     def test(&block)
       @test_block = block
     end
+
+    def service(&block)
+      @service_block = block
+    end
+
+    attr_reader :service_block
   end
 
   def initialize(prefix)
@@ -76,6 +85,8 @@ class Formula
   attr_reader :prefix
 
   def bin = prefix / "bin"
+  def opt_bin = bin
+  def var = prefix / "var"
   def version = self.class.version
   def testpath = Pathname(Dir.pwd)
 
@@ -114,6 +125,31 @@ class Formula
   end
 end
 
+# Homebrew's OS.mac? / OS.linux?, for the service block.
+module OS
+  def self.mac? = RUBY_PLATFORM.include?("darwin")
+  def self.linux? = RUBY_PLATFORM.include?("linux")
+end
+
+# What `brew services` reads from a formula's service block (Homebrew::Service): the command and the
+# launchd / systemd settings, with the formula's paths (opt_bin, var) delegated to it.
+class Service
+  def initialize(formula)
+    @formula = formula
+    @declared = {}
+  end
+
+  attr_reader :declared
+
+  def opt_bin = @formula.opt_bin
+  def var = @formula.var
+  def run(command) = @declared["run"] = Array(command).map(&:to_s)
+  def keep_alive(value) = @declared["keep_alive"] = value
+  def log_path(path) = @declared["log_path"] = path.to_s
+  def error_log_path(path) = @declared["error_log_path"] = path.to_s
+  def working_dir(path) = @declared["working_dir"] = path.to_s
+end
+
 formula_file, source_dir, prefix = ARGV
 abort "usage: ruby homebrew_shim.rb FORMULA.rb SOURCE_DIR PREFIX" unless prefix
 load File.expand_path(formula_file)
@@ -123,4 +159,10 @@ Dir.chdir(source_dir) { formula.install }
 abort "the formula installed no #{formula.bin}/campaign-mock" unless File.executable?(formula.bin / "campaign-mock")
 abort "the formula has no test block" unless formula_class.test_block
 Dir.mktmpdir("formula-test-") { |dir| Dir.chdir(dir) { formula.instance_eval(&formula_class.test_block) } }
-puts JSON.generate(formula_class.declared)
+declared = formula_class.declared
+if formula_class.service_block
+  service = Service.new(formula)
+  service.instance_eval(&formula_class.service_block)
+  declared = declared.merge("service" => service.declared)
+end
+puts JSON.generate(declared)

@@ -15,10 +15,11 @@ examples=${SCHEMATHESIS_EXAMPLES:-25}
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# PATH names only the empty work folder: the server finds no xcrun or adb, so the operations that run
-# them (POST /_mock/push/{id}/simulator and /emulator, GET /_mock/simulators and /_mock/emulators)
-# answer without starting anything, whatever is installed on this machine.
-PATH="$work" "$binary" serve --port 0 --in-memory --log-level warning > "$work/banner" 2> "$work/log" &
+# PATH and HOME name only the empty work folder and the Android SDK variables are empty: the server finds
+# no xcrun or adb, so the operations that run them (POST /_mock/push/{id}/simulator and /emulator,
+# GET /_mock/simulators and /_mock/emulators) answer without starting anything, whatever is installed
+# on this machine.
+PATH="$work" HOME="$work" ANDROID_HOME="" ANDROID_SDK_ROOT="" "$binary" serve --port 0 --in-memory --log-level warning > "$work/banner" 2> "$work/log" &
 server=$!
 for _ in $(seq 1 100); do
     grep -q 'Stop with Ctrl-C' "$work/banner" 2>/dev/null && break

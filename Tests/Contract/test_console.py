@@ -327,6 +327,55 @@ def test_the_payload_check_is_shown_beside_the_previews(browser):
         check_clean(browser, server)
 
 
+def test_long_tokens_are_shortened_on_the_push_page_which_never_scrolls_sideways(browser):
+    """Real tokens are long (64 hex digits from APNs, about 160 characters from FCM): among thousands of
+    devices, a push to one of each keeps the page within 1,280 px, each token shortened in its card
+    headers, whole on hover and copied on click."""
+    apns_token = "6e6577" * 10 + "c0de"
+    fcm_token = "fcm" + "A1b2C3d4E5f6G7h8" * 10 + ":APA91b"
+    with LiveServer() as server:
+        register_many(server.url, range(2000))
+        for platform, token in (("ios", apns_token), ("android", fcm_token)):
+            path = "registerIOS" if platform == "ios" else "registerAndroid"
+            answer = requests.post(f"{server.url}/nms/mobile/1/{path}.jssp", headers=FORM,
+                                   data={"registrationToken": token, "mobileAppUuid": f"campaign-mock-demo-{platform}",
+                                         "userKey": "long@example.com"})
+            assert answer.text == "OK"
+        browser.set_window_size(1280, 1000)
+        open_console(browser, server, "push")
+        assert browser.execute_script("return window.innerWidth") <= 1280
+        for token in (apns_token, fcm_token):
+            choose_push_device(browser, token)
+            find(browser, "[data-testid=push-form] [name=title]")[0].clear()
+            find(browser, "[data-testid=push-form] [name=title]")[0].send_keys("Sale")
+            find(browser, "[data-testid=push-submit]")[0].click()
+            wait_for(lambda: [chip for chip in find(browser, "[data-testid=token-chip]") if chip.get_attribute("title")
+                              and chip.get_attribute("title").startswith(token)], what="the shortened token")
+            find(browser, "[data-testid=push-device-search]")[0].clear()
+            sizes = browser.execute_script(
+                "const page = document.scrollingElement; return [page.scrollWidth, page.clientWidth];")
+            assert sizes[0] <= sizes[1], f"the page scrolls sideways: {sizes[0]} px of content in {sizes[1]}"
+            chips = find(browser, "[data-testid=token-chip]")
+            headers = [h.text for h in find(browser, "#view-push h4")]
+            assert not [h for h in headers if token in h], f"a header shows the whole token: {headers}"
+            assert [h for h in headers if h.startswith("Payload check (") and token[:8] in h and token[-6:] in h]
+            assert all(chip.get_attribute("data-token") == token for chip in chips)
+            assert all(chip.get_attribute("title").startswith(token) for chip in chips)
+            for header in find(browser, "#view-push .payload h4"):
+                box = browser.execute_script(
+                    "const r = arguments[0].getBoundingClientRect(), p = arguments[0].parentElement.getBoundingClientRect();"
+                    "return [r.right, p.right, arguments[0].scrollWidth, arguments[0].clientWidth];", header)
+                assert box[0] <= box[1] + 0.5 and box[2] <= box[3], f"{header.text!r} runs out of its card: {box}"
+        browser.execute_script("document.querySelector('#push-result').scrollIntoView()")
+        screenshot(browser, "push-long-tokens")
+        chip = find(browser, "#payloads [data-testid=token-chip]")[-1]
+        shortened = chip.text
+        chip.click()
+        wait_for(lambda: chip.text == "Copied", what="the copy")
+        wait_for(lambda: chip.text == shortened, what="the shortened token again")
+        check_clean(browser, server)
+
+
 def test_the_device_picker_chooses_with_enter_and_compose_needs_a_device(browser):
     from selenium.webdriver.common.keys import Keys
     with LiveServer() as server:
@@ -442,6 +491,53 @@ def test_overview_shows_urls_keys_and_sdk_configuration(browser):
         check_clean(browser, server)
 
 
+def test_an_application_gets_its_bundle_id_or_package_name_in_the_form(browser):
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    with LiveServer("--app", "ios:shop-ios:Shop:com.example.shop") as server:
+        open_console(browser, server, "overview")
+        wait_for(lambda: "shop-ios" in find(browser, "#apps")[0].text, what="the applications")
+        edits = find(browser, "[data-testid=app-identifier-edit]")
+        assert [edit.get_attribute("value") for edit in edits] == ["com.example.shop"], "from --app"
+
+        form = find(browser, "#app-form")[0]
+
+        def add(platform, key, name, identifier):
+            Select(form.find_element("name", "platform")).select_by_visible_text(platform)
+            form.find_element("name", "integrationKey").send_keys(key)
+            form.find_element("name", "name").send_keys(name)
+            form.find_element("name", "identifier").send_keys(identifier)
+            form.find_element("css selector", "button[type=submit]").click()
+
+        add("android", "shop-android", "Shop", "com.example.shop.debug")
+        wait_for(lambda: "shop-android" in find(browser, "#apps")[0].text, what="the Android application")
+        apps = {app["integrationKey"]: app for app in requests.get(f"{server.url}/_mock/apps").json()["apps"]}
+        assert apps["shop-android"]["packageName"] == "com.example.shop.debug"
+        assert "bundleId" not in apps["shop-android"] or apps["shop-android"]["bundleId"] is None
+        assert form.find_element("name", "identifier").get_attribute("value") == "", "the form is emptied"
+
+        # A name that is no bundle id is refused with the server's reason, and nothing is added.
+        add("ios", "broken", "Broken", "not a bundle id")
+        error = wait_for(lambda: [e for e in find(browser, "#app-error") if e.is_displayed()], what="the error")[0]
+        assert "bundleId" in error.text
+        assert "broken" not in {app["integrationKey"] for app in requests.get(f"{server.url}/_mock/apps").json()["apps"]}
+        for field in ("integrationKey", "name", "identifier"):
+            form.find_element("name", field).clear()
+
+        # An application that exists gets its id changed in its row.
+        edit = find(browser, "[data-testid=app-identifier-edit][aria-label='Bundle id of Shop']")[0]
+        edit.send_keys(Keys.CONTROL, "a")  # typed over, as a person would (clear() would save the empty field)
+        edit.send_keys("com.example.renamed", Keys.TAB)
+        wait_for(lambda: [app.get("bundleId") for app in requests.get(f"{server.url}/_mock/apps").json()["apps"]
+                          if app["integrationKey"] == "shop-ios"] == ["com.example.renamed"], what="the changed bundle id")
+        assert not find(browser, "#app-error")[0].is_displayed()
+        screenshot(browser, "applications")
+        # The refused application's 400 is expected; nothing else went wrong.
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"
+                  and "/_mock/apps - Failed to load resource: the server responded with a status of 400" not in e["message"]]
+        assert not errors, errors
+
+
 def fake_tools(folder, adb_exit=0):
     """Fake `xcrun` and `adb` in `folder`, which record their arguments (one per line) to folder/calls."""
     calls = folder / "calls"
@@ -471,7 +567,8 @@ def compose_in_console(browser, token):
 def test_a_composed_push_goes_to_the_simulator_or_emulator_in_one_click(browser, tmp_path):
     calls = fake_tools(tmp_path, adb_exit=1)
     with LiveServer(env={"PATH": f"{tmp_path}:{os.environ['PATH']}"}) as server:
-        assert requests.get(f"{server.url}/_mock/info").json()["tools"] == {"xcrun": f"{tmp_path}/xcrun", "adb": f"{tmp_path}/adb"}
+        assert requests.get(f"{server.url}/_mock/info").json()["tools"] == {
+            "xcrun": f"{tmp_path}/xcrun", "adb": f"{tmp_path}/adb", "lookup": {"xcrun": "found on PATH", "adb": "found on PATH"}}
         requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-ios", json={"bundleId": "com.example.shop"}).raise_for_status()
         register(server.url, 1, "ios")
         register(server.url, 2, "android")
@@ -510,8 +607,10 @@ def test_a_composed_push_goes_to_the_simulator_or_emulator_in_one_click(browser,
 
 
 def test_without_the_tools_the_console_offers_no_device_buttons(browser, tmp_path):
-    with LiveServer(env={"PATH": str(tmp_path)}) as server:  # a PATH with neither tool
-        assert requests.get(f"{server.url}/_mock/info").json()["tools"] == {}
+    # A PATH with neither tool, and no Android SDK to look in.
+    with LiveServer(env={"PATH": str(tmp_path), "ANDROID_HOME": "", "ANDROID_SDK_ROOT": "", "HOME": str(tmp_path)}) as server:
+        tools = requests.get(f"{server.url}/_mock/info").json()["tools"]
+        assert "xcrun" not in tools and "adb" not in tools and tools["lookup"]["adb"].startswith("not found at start")
         register(server.url, 1, "ios")
         open_console(browser, server, "push")
         compose_in_console(browser, "tok00001")

@@ -17,6 +17,14 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
 assert browser  # the fixture, imported for the tests below
 
 BUNDLE_ID = "com.example.app"
+# APNs device tokens are hexadecimal (the sender refuses others): three phones among the console's devices.
+KNOWN, UNKNOWN, AUTO = ("5e" * 31 + suffix for suffix in ("10", "11", "20"))
+
+
+def register_phone(url, token, user_key):
+    answer = requests.post(f"{url}/nms/mobile/1/registerIOS.jssp", data={
+        "registrationToken": token, "mobileAppUuid": "campaign-mock-demo-ios", "userKey": user_key})
+    assert answer.text == "OK", answer.text
 
 
 @pytest.fixture
@@ -42,11 +50,13 @@ def choose_and_compose(driver, token):
 def test_send_to_device_shows_the_providers_answer(browser, apns):
     with LiveServer(*apns.flags, "--send-allow", "userKey:user1*@example.com") as server:
         register_many(server.url, range(1000))
+        register_phone(server.url, KNOWN, "user10@example.com")
+        register_phone(server.url, UNKNOWN, "user11@example.com")
         requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-ios", json={"bundleId": BUNDLE_ID}).raise_for_status()
-        # tok00010 (user10) is on the allow-list and known to APNs; tok00011 (user11) is on the list, unknown to APNs.
-        apns.register("tok00010")
+        # KNOWN (user10) is on the allow-list and known to APNs; UNKNOWN (user11) is on the list, unknown to APNs.
+        apns.register(KNOWN)
         open_console(browser, server, "push")
-        choose_and_compose(browser, "tok00010")
+        choose_and_compose(browser, KNOWN)
         button = find(browser, "[data-testid=push-send]")[0]
         assert "APNs sandbox" in button.text
         button.click()
@@ -58,7 +68,7 @@ def test_send_to_device_shows_the_providers_answer(browser, apns):
         screenshot(browser, "push-sent")
 
         find(browser, "[data-testid=push-device-search]")[0].clear()
-        choose_and_compose(browser, "tok00011")
+        choose_and_compose(browser, UNKNOWN)
         find(browser, "[data-testid=push-send]")[0].click()
         outcome = wait_for(lambda: [o for o in find(browser, "[data-testid=push-send-outcome]") if "refused" in o.text],
                            what="the refusal")[0]
@@ -69,10 +79,11 @@ def test_send_to_device_shows_the_providers_answer(browser, apns):
 def test_an_auto_sent_push_shows_its_answer_from_the_stream(browser, apns):
     with LiveServer(*apns.flags, "--send-allow", "*", "--auto-send") as server:
         register_many(server.url, range(200))
+        register_phone(server.url, AUTO, "user20@example.com")
         requests.put(f"{server.url}/_mock/apps/campaign-mock-demo-ios", json={"bundleId": BUNDLE_ID}).raise_for_status()
-        apns.register("tok00020")
+        apns.register(AUTO)
         open_console(browser, server, "push")
-        choose_and_compose(browser, "tok00020")
+        choose_and_compose(browser, AUTO)
         wait_for(lambda: [o for o in find(browser, "[data-testid=push-send-outcome]") if "accepted" in o.text],
                  what="the auto-send's answer, from the stream")
         assert len(apns.delivered) == 1

@@ -34,6 +34,8 @@ BINARY = os.path.abspath(os.environ.get("CAMPAIGN_MOCK_BINARY", ".build/debug/ca
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DOCUMENTS = ["README.md"] + sorted(
     os.path.join("docs", name) for name in os.listdir(os.path.join(ROOT, "docs")) if name.endswith(".md"))
+# The APNs device token of the examples: 32 bytes, as Apple issues them (a shorter one gets BadDeviceToken).
+IOS_TOKEN = "6e65772d6170706c652d746f6b656e2d6578616d706c652d33322d6279746573"
 FENCE = re.compile(r"^```(\w*)\s*$")
 MARK = re.compile(r"^<!--\s*example:\s*(serve|skip)\b\s*(.*?)\s*-->\s*$")
 
@@ -151,6 +153,17 @@ def test_the_docs_have_the_core_examples():
         assert reason, f"{document}:{line}: a skipped example must say why"
 
 
+def test_the_ios_device_tokens_of_the_examples_are_apns_tokens():
+    """An APNs device token is 32 bytes, 64 hex digits: an example registering a shorter hex token for an iOS
+    app would get BadDeviceToken from Apple when sent for real."""
+    commands = [command for _, _, _, mode, _, code in ALL if mode == "run"
+                for command in code.replace("\\\n", " ").splitlines() if "registerIOS.jssp" in command]
+    tokens = [token for command in commands for token in re.findall(r"registrationToken=([^\s&'\"]+)", command)]
+    assert IOS_TOKEN in tokens
+    short = [token for token in tokens if re.fullmatch(r"[0-9a-f]+", token) and len(token) != 64]
+    assert not short, f"hex iOS tokens of the examples that are not 64 digits: {short}"
+
+
 def test_the_readme_stays_a_front_door():
     """The README is the first screen: short, and every page of docs/ is one link away from it."""
     readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
@@ -244,7 +257,7 @@ def get(session, path, **params):
 def jane_registered(session, expected):
     devices = get(session, "/_mock/devices", userKey="jane@example.com")["devices"]
     assert {(d["registrationToken"], d["application"]["platform"]) for d in devices} == expected
-    ios = next(d for d in devices if d["registrationToken"] == "6e6577")
+    ios = next(d for d in devices if d["registrationToken"] == IOS_TOKEN)
     assert {p["name"]: (p["type"], p["value"]) for p in ios["params"]} == {
         "plan": ("string", "gold"), "points": ("integer", "42")}
     events = get(session, "/_mock/events", messageId="-673096100", after=0)["events"]
@@ -252,7 +265,7 @@ def jane_registered(session, expected):
 
 
 def pushed(session):
-    assert get(session, "/_mock/push/1")["messages"][0]["registrationToken"] == "6e6577"
+    assert get(session, "/_mock/push/1")["messages"][0]["registrationToken"] == IOS_TOKEN
     assert os.path.exists(os.path.join(session["home"], "silent.apns"))
 
 
@@ -263,8 +276,8 @@ def replayed(session):
 
 
 MARKS = {
-    "README.md": lambda session: jane_registered(session, {("6e6577", "ios")}),
-    "docs/mobile-endpoints.md": lambda session: jane_registered(session, {("6e6577", "ios"), ("fcm-token-1", "android")}),
+    "README.md": lambda session: jane_registered(session, {(IOS_TOKEN, "ios")}),
+    "docs/mobile-endpoints.md": lambda session: jane_registered(session, {(IOS_TOKEN, "ios"), ("fcm-token-1", "android")}),
     "docs/push.md": pushed,
     "docs/https.md": lambda session: os.path.exists(
         os.path.join(session["home"], "app/src/debug/res/xml/network_security_config.xml")) or pytest.fail(

@@ -11,7 +11,12 @@ import subprocess
 import tempfile
 import time
 
+import pytest
+
 from live_server import BINARY
+
+# The server's CPU time is read from /proc/PID/stat, which macOS does not have.
+pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc/PID/stat, which only Linux has")
 
 LIMIT = 256
 STREAMS = 400

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import tempfile
+import time
 import urllib.error
 import urllib.request
 
@@ -374,3 +375,128 @@ def test_auto_send_sends_a_push_a_soap_push_event_composed(certificates, apns_ke
         assert request.payload["aps"]["alert"]["title"] == "Flash sale"
         status, push = call(server, "GET", f"/_mock/push/{event_id}")
         assert request.payload["_mId"] == push["messages"][0]["messageId"]
+
+
+def test_a_topic_or_token_not_of_the_providers_form_never_reaches_it(certificates, apns_key):
+    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+        push = compose(server, IOS_TOKEN)
+        for topic in ("com.example.app/../x", "com.example.app\r\napns-priority: 5", "com.example.app?x", ""):
+            status, answer = call(server, "POST", f"/_mock/push/{push['id']}/send", {"apnsTopic": topic})
+            assert status == 400 and "not a bundle id" in answer["error"], (topic, answer)
+        assert apns.requests == []
+        # The suffixes some push types add to the bundle id are topics too.
+        [sent] = send(server, push["id"], apnsTopic=BUNDLE_ID + ".voip")
+        assert sent["outcome"] == "accepted", sent
+
+        # A token that is not hexadecimal: blocked when the push is sent, 400 when it is named.
+        strange = "abcd/../../2/x"
+        register(server, "ios", strange, "shop-ios")
+        other = compose(server, strange)
+        [sent] = send(server, other["id"])
+        assert sent["outcome"] == "blocked" and "not an APNs device token" in sent["explanation"], sent
+        status, answer = call(server, "POST", f"/_mock/push/{other['id']}/send", {"registrationToken": strange})
+        assert status == 400 and "not an APNs device token" in answer["error"]
+        assert len(apns.requests) == 1
+
+        register(server, "android", "token with spaces", "shop-android")
+        [sent] = send(server, compose(server, "token with spaces")["id"])
+        assert sent["outcome"] == "blocked" and "not an FCM registration token" in sent["explanation"], sent
+
+
+def test_apns_key_refusals_are_explained_each(certificates, apns_key):
+    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+        for reason, words in [("BadEnvironmentKeyIdInToken", "not enabled for the sandbox environment"),
+                              ("BadEnvironmentKeyInToken", "not enabled for the sandbox environment"),
+                              ("UnrelatedKeyIdInToken", "does not relate the key to 'com.example.app'"),
+                              ("Forbidden", "may not send"),
+                              ("BadCertificateEnvironment", "authenticates with a token")]:
+            apns.fail(IOS_TOKEN, 403, reason)
+            [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+            assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", 403, reason)
+            assert words in sent["explanation"], sent["explanation"]
+
+
+def test_a_clock_running_ahead_is_named_before_the_key_id(certificates, apns_key):
+    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+        # APNs' clock an hour behind this machine's: the token's iat is in its future.
+        apns.clock = lambda: time.time() - 3600
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+        assert (sent["status"], sent["reason"]) == (403, "InvalidProviderToken")
+        explanation = sent["explanation"]
+        assert "clock runs ahead" in explanation
+        assert explanation.index("clock") < explanation.index("key id")
+
+
+def test_a_connection_apns_dropped_while_idle_costs_no_send(certificates, apns_key):
+    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+        assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
+        # Closed without a GOAWAY, as an idle timeout, a NAT or a proxy does.
+        apns.drop_connections()
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+        assert sent["outcome"] == "accepted", sent
+        assert apns.connections == 2
+        # Each message reached APNs once.
+        assert [request.connection for request in apns.requests] == [1, 2]
+
+
+@pytest.mark.parametrize("status, reason", [(429, "TooManyRequests"), (500, "InternalServerError"),
+                                            (503, "ServiceUnavailable")])
+def test_apns_throttling_and_failures_are_answered_once_not_retried(certificates, apns_key, status, reason):
+    with ios_sender(certificates, apns_key, "--send-allow", "*") as (apns, server):
+        apns.fail(IOS_TOKEN, status, reason)
+        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
+        assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", status, reason)
+        assert "does not send again by itself" in sent["explanation"]
+        assert len(apns.requests) == 1
+        # Sending again is the developer's call, and goes through.
+        assert send(server, compose(server, IOS_TOKEN)["id"])[0]["outcome"] == "accepted"
+        assert len(apns.requests) == 2
+
+
+@contextlib.contextmanager
+def android_sender(certificates, folder):
+    account = ServiceAccount("shop-project")
+    with FakeFCM(certificates, account) as fcm:
+        key_file = account.write(os.path.join(folder, "service-account.json"), fcm.token_uri)
+        fcm.register(ANDROID_TOKEN)
+        with LiveServer(*IOS_APP, "--fcm-service-account", key_file, "--fcm-url", fcm.url,
+                        "--provider-ca", certificates.ca_path, "--send-allow", "*") as server:
+            register(server, "android", ANDROID_TOKEN, "shop-android")
+            yield fcm, server
+
+
+@pytest.mark.parametrize("error_code, status", [("QUOTA_EXCEEDED", 429), ("UNAVAILABLE", 503), ("INTERNAL", 500)])
+@pytest.mark.parametrize("retry_after", [None, 30])
+def test_fcm_quota_and_failures_are_answered_once_not_retried(certificates, folder, error_code, status, retry_after):
+    with android_sender(certificates, folder) as (fcm, server):
+        fcm.fail(ANDROID_TOKEN, error_code, retry_after=retry_after)
+        [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
+        assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", status, error_code)
+        assert "does not send again by itself" in sent["explanation"]
+        if retry_after:
+            assert "wait 30 s (Retry-After)" in sent["explanation"]
+        assert len(fcm.sends) == 1 and len(fcm.grants) == 1
+        assert send(server, compose(server, ANDROID_TOKEN)["id"])[0]["outcome"] == "accepted"
+        assert len(fcm.sends) == 2
+
+
+def test_fcm_third_party_auth_error_is_not_taken_for_an_expired_access_token(certificates, folder):
+    with android_sender(certificates, folder) as (fcm, server):
+        fcm.fail(ANDROID_TOKEN, "THIRD_PARTY_AUTH_ERROR")
+        [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
+        assert (sent["outcome"], sent["status"], sent["reason"]) == ("refused", 401, "THIRD_PARTY_AUTH_ERROR")
+        assert "APNs key or certificate uploaded to the Firebase project" in sent["explanation"]
+        # No new access token was asked for, and the message was not sent again.
+        assert len(fcm.grants) == 1 and len(fcm.sends) == 1
+
+
+def test_a_token_of_another_project_is_explained_as_such(certificates, folder):
+    with android_sender(certificates, folder) as (fcm, server):
+        fcm.fail(ANDROID_TOKEN, "SENDER_ID_MISMATCH")
+        [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
+        assert (sent["status"], sent["reason"]) == (403, "SENDER_ID_MISMATCH")
+        assert "another Firebase project than 'shop-project'" in sent["explanation"]
+        register(server, "android", "made-up-token", "shop-android")
+        [sent] = send(server, compose(server, "made-up-token")["id"])
+        assert (sent["status"], sent["reason"]) == (400, "INVALID_ARGUMENT")
+        assert "another Firebase project" not in sent["explanation"]

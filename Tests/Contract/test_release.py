@@ -16,6 +16,7 @@ import pathlib
 import platform
 import queue
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -133,6 +134,39 @@ def test_the_smoke_test_fails_a_binary_that_does_not_serve(tmp_path):
     smoke = subprocess.run([ROOT / "scripts/smoke-test.sh", fake_binary(tmp_path)], capture_output=True,
                            text=True, timeout=60)
     assert smoke.returncode != 0 and "the server exited" in smoke.stderr
+
+
+def load_commands(*objects):
+    """`otool -l` of an archive whose objects name these (command, version) pairs, as macOS prints it."""
+    lines = ["Archive : libx.a"]
+    for index, (command, version) in enumerate(objects):
+        lines += [f"libx.a(x{index}.o):", "Load command 0", "      cmd LC_SEGMENT_64", "  cmdsize 232",
+                  "Load command 1", f"      cmd {command}", "  cmdsize 24"]
+        lines += ([" platform 1", f"    minos {version}", "      sdk 26.0", "   ntools 0"]
+                  if command == "LC_BUILD_VERSION" else [f"  version {version}", "      sdk 15.0"])
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("objects, code, message", [
+    ([("LC_BUILD_VERSION", "15.0"), ("LC_BUILD_VERSION", "14.2")], 0, "libx.a: macOS 15.0"),
+    ([("LC_VERSION_MIN_MACOSX", "10.13")], 0, "libx.a: macOS 10.13"),
+    ([("LC_BUILD_VERSION", "15")], 0, "libx.a: macOS 15"),
+    ([("LC_BUILD_VERSION", "14.0"), ("LC_BUILD_VERSION", "26.0")], 1,
+     "libx.a is built for macOS 26.0, newer than the 15.0 the release claims"),
+    ([("LC_BUILD_VERSION", "15.0.1")], 1, "built for macOS 15.0.1, newer"),
+    ([], 1, "libx.a names no macOS version"),
+])
+def test_the_macos_target_check_refuses_objects_built_for_a_newer_macos(objects, code, message, tmp_path):
+    """scripts/check-macos-target.sh reads otool -l, which only a Mac has: here a stand-in prints its output."""
+    (tmp_path / "otool.txt").write_text(load_commands(*objects))
+    otool = tmp_path / "bin" / "otool"
+    otool.parent.mkdir()
+    otool.write_text(f'#!/bin/sh\n[ "$1" = -l ] && [ "$2" = libx.a ] && cat {tmp_path / "otool.txt"}\n')
+    otool.chmod(0o755)
+    result = subprocess.run([ROOT / "scripts/check-macos-target.sh", "15.0", "libx.a"], capture_output=True,
+                            text=True, env={"PATH": f"{otool.parent}:/usr/bin:/bin"})
+    assert result.returncode == code, result.stdout + result.stderr
+    assert message in (result.stdout if code == 0 else result.stderr)
 
 
 # A bare Debian: debootstrap --variant=minbase, the binary alone in it.
@@ -313,6 +347,15 @@ def fake_uname(directory, system, machine):
     return directory
 
 
+def fake_sw_vers(directory, version):
+    """A stand-in for macOS's sw_vers, printing VERSION for -productVersion."""
+    directory.mkdir(parents=True, exist_ok=True)
+    sw_vers = directory / "sw_vers"
+    sw_vers.write_text(f'#!/bin/sh\n[ "$1" = -productVersion ] && echo {version}\n')
+    sw_vers.chmod(0o755)
+    return directory
+
+
 def install(*arguments, env=None, home, path_dirs=(), script=ROOT / "install.sh"):
     environment = {"HOME": str(home), "PATH": os.pathsep.join([*map(str, path_dirs), "/usr/bin", "/bin"])}
     environment.update(env or {})
@@ -381,13 +424,48 @@ def test_install_sh_refuses_an_unknown_architecture_or_system(tmp_path):
 def test_install_sh_takes_the_universal_tarball_on_either_mac(tmp_path):
     releases = tmp_path / "releases"
     package(fake_binary(tmp_path / "stage").parent, releases / "campaign-mock-9.9.9-macos-universal.tar.gz")
-    for machine in ("arm64", "x86_64"):
+    for machine, macos in (("arm64", "15.0"), ("x86_64", "26.1")):
         bin_dir = tmp_path / machine
         result = install("--version", "9.9.9", "--download-url", releases, "--bin-dir", bin_dir, home=tmp_path,
-                         path_dirs=[fake_uname(tmp_path / f"uname-{machine}", "Darwin", machine)])
+                         path_dirs=[fake_uname(tmp_path / f"uname-{machine}", "Darwin", machine),
+                                    fake_sw_vers(tmp_path / f"sw_vers-{macos}", macos)])
         assert result.returncode == 0, result.stderr
         assert "campaign-mock-9.9.9-macos-universal.tar.gz" in result.stdout
         assert "installed campaign-mock 9.9.9" in result.stdout
+
+
+def test_install_sh_refuses_a_mac_older_than_macos_15_before_downloading(tmp_path):
+    releases = tmp_path / "releases"
+    package(fake_binary(tmp_path / "stage").parent, releases / "campaign-mock-9.9.9-macos-universal.tar.gz")
+    mac = fake_uname(tmp_path / "uname", "Darwin", "arm64")
+    for macos, message in (("14.7.1", "campaign-mock needs macOS 15 (Sequoia) or newer, and this Mac runs macOS 14.7.1"),
+                           ("10.15.7", "this Mac runs macOS 10.15.7"),
+                           ("", "cannot tell this Mac's version")):
+        result = install("--version", "9.9.9", "--download-url", releases, "--bin-dir", tmp_path / "bin",
+                         home=tmp_path, path_dirs=[mac, fake_sw_vers(tmp_path / f"sw_vers-{macos}", macos)])
+        assert result.returncode != 0 and message in result.stderr, result.stderr
+        assert "downloading" not in result.stdout
+    assert not (tmp_path / "bin").exists()
+
+
+def test_install_sh_reports_a_binary_that_does_not_start_and_keeps_the_one_installed(tmp_path):
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    broken = stage / "campaign-mock"
+    broken.write_text("#!/bin/sh\necho 'dyld[501]: Symbol not found: _pthread_mutex_test' >&2\nexit 134\n")
+    broken.chmod(0o755)
+    releases = tmp_path / "releases"
+    package(stage, releases / f"campaign-mock-9.9.9-linux-{ARCH}.tar.gz")
+    bin_dir = tmp_path / "bin"
+    fake_binary(bin_dir)
+    result = install("--version", "9.9.9", "--download-url", releases, "--bin-dir", bin_dir, home=tmp_path)
+    assert result.returncode != 0
+    assert "the downloaded campaign-mock does not start on this machine; nothing was installed" in result.stderr
+    assert "dyld[501]: Symbol not found: _pthread_mutex_test" in result.stderr
+    assert "installed" not in result.stdout
+    assert sorted(path.name for path in bin_dir.iterdir()) == ["campaign-mock"]
+    assert subprocess.run([bin_dir / "campaign-mock", "version"], capture_output=True, text=True).stdout == (
+        "campaign-mock 9.9.9\n"), "the campaign-mock installed before is still there"
 
 
 def test_install_sh_needs_a_version_when_it_cannot_ask_for_the_latest(tmp_path):
@@ -448,6 +526,7 @@ def test_render_release_fills_in_the_formula_and_install_sh(ruby, tmp_path):
     source = fake_binary(tmp_path / "source", serve="sleep 60").parent
     declared = shim(formula, source, tmp_path / "prefix")
     assert declared.returncode != 0, "the formula's test block passed a binary that serves nothing"
+    assert "Formula::AssertionFailed" in declared.stderr, declared.stderr
     install_sh = (tmp_path / "install.sh").read_text()
     assert 'repository="example-org/campaign-mock"' in install_sh and 'release_version="1.2.3"' in install_sh
     assert os.access(tmp_path / "install.sh", os.X_OK)
@@ -498,6 +577,7 @@ def test_the_formulas_install_and_test_blocks_pass_on_the_artifact(ruby, artifac
     assert result.returncode == 0, result.stdout + result.stderr
     declared = json.loads(result.stdout.strip().splitlines()[-1])
     assert declared["version"] == version
+    assert declared["depends_on"] == [{"macos": "sequoia"}]
     key = {"x86_64": "linux-intel", "aarch64": "linux-arm"}[ARCH]
     assert declared["urls"][key]["sha256"] == digests[f"linux-{ARCH}"] == sha256(artifact)
     assert declared["urls"][key]["url"].endswith(f"/v{version}/{artifact.name}")
@@ -552,6 +632,19 @@ def test_the_release_workflow_builds_checks_and_publishes_every_artifact():
         assert asset in runs["release"]
     assert set(jobs["release"]["needs"]) == {"linux", "macos-verify", "image-test"}
     assert "linux/amd64,linux/arm64" in runs["image"] and jobs["image"]["needs"] == "release"
+    # The JVM client's files, built and tested as make test does, attached to the release (not a registry).
+    assert jobs["jvm-client"]["needs"] == "release" and jobs["jvm-client"]["permissions"] == {"contents": "write"}
+    assert "clients/jvm/build.sh test" in runs["jvm-client"]
+    assert "gh release upload" in runs["jvm-client"]
+    assert "clients/jvm/build/*.jar clients/jvm/build/*.pom" in runs["jvm-client"]
+
+
+def test_the_admin_apis_description_has_the_products_version():
+    """The OpenAPI document's info.version is the version the release is tagged with (the binary's)."""
+    source = re.search(r'current = "([^"]+)"',
+                       (ROOT / "Sources/CampaignMockModel/CampaignMockVersion.swift").read_text()).group(1)
+    openapi = json.loads((ROOT / "Sources/CampaignMockAdmin/Admin/openapi.json").read_text())
+    assert openapi["info"]["version"] == source
 
 
 @pytest.mark.parametrize("dockerfile", ["docker/Dockerfile", "docker/release.Dockerfile"])
@@ -562,3 +655,192 @@ def test_the_images_check_health_without_curl_as_a_non_root_user(dockerfile):
     assert "curl" not in runtime and "apt-get" not in runtime
     assert "distroless" in runtime.splitlines()[1] and runtime.splitlines()[1].endswith(":nonroot")
     assert "--chown=65532:65532" in runtime
+
+
+def test_the_formulas_service_serves_with_https_from_a_data_directory_of_the_users_own(ruby, artifact, version,
+                                                                                       tmp_path):
+    """brew services start, as far as it goes without Homebrew: the service block's command, evaluated for
+    this user (HOME, XDG_DATA_HOME) by the shim, serves HTTP and HTTPS and keeps its state in that user's
+    data directory; the ports are free ones (CAMPAIGN_MOCK_PORT, CAMPAIGN_MOCK_TLS_PORT), the command is the
+    formula's."""
+    fake_checksums(tmp_path / "dist", version, real=artifact)
+    formula = tmp_path / "campaign-mock.rb"
+    shutil.copy2(ROOT / "Formula/campaign-mock.rb", formula)
+    assert render(version, tmp_path / "dist", formula, tmp_path / "install.sh").returncode == 0
+    source = tmp_path / "source"
+    with tarfile.open(artifact) as tarball:
+        extract(tarball, source)
+    home = tmp_path / "home"
+    home.mkdir()
+    environment = {name: value for name, value in os.environ.items() if name != "XDG_DATA_HOME"}
+    declared = subprocess.run(["ruby", ROOT / "Tests/Contract/homebrew_shim.rb", formula, source, tmp_path / "Cellar"],
+                              capture_output=True, text=True, timeout=120, env=dict(environment, HOME=str(home)))
+    assert declared.returncode == 0, declared.stdout + declared.stderr
+    service = json.loads(declared.stdout.strip().splitlines()[-1])["service"]
+    data = home / ".local/share/campaign-mock/service"
+    assert service["run"] == [str(tmp_path / "Cellar/bin/campaign-mock"), "serve", "--tls", "auto", "--data-dir",
+                              str(data)]
+    assert service["keep_alive"] is True
+    assert service["log_path"] == service["error_log_path"] == str(tmp_path / "Cellar/var/log/campaign-mock.log")
+    assert not data.exists()
+
+    server = subprocess.Popen(service["run"], env=dict(environment, HOME=str(home), CAMPAIGN_MOCK_PORT="0",
+                                                       CAMPAIGN_MOCK_TLS_PORT="0"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        banner = read_banner(server)
+        url = re.search(r"http://127\.0\.0\.1:\d+", banner).group(0)
+        https_url = re.search(r"HTTPS +(https://localhost:\d+)", banner).group(1)
+        ca = tmp_path / "ca.pem"
+        ca.write_bytes(requests.get(f"{url}/_mock/ca", params={"format": "pem"}, timeout=10).content)
+        assert requests.get(f"{https_url}/_mock/ready", verify=str(ca), timeout=10).json() == {"ready": True}
+        assert (data / "campaign-mock.sqlite3").is_file()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        status = server.wait(timeout=30)
+    assert status == 0, server.stderr.read()
+
+    # XDG_DATA_HOME, where the user set one (the install moved the binary out of the first source folder):
+    # as the shell has it, and as brew hands it on after clearing its environment (HOMEBREW_XDG_DATA_HOME).
+    for index, variable in enumerate(("XDG_DATA_HOME", "HOMEBREW_XDG_DATA_HOME")):
+        with tarfile.open(artifact) as tarball:
+            extract(tarball, tmp_path / f"source-{variable}")
+        declared = subprocess.run(["ruby", ROOT / "Tests/Contract/homebrew_shim.rb", formula,
+                                   tmp_path / f"source-{variable}", tmp_path / f"Cellar-{variable}"],
+                                  capture_output=True, text=True, timeout=120,
+                                  env=dict(environment, HOME=str(home), **{variable: str(tmp_path / f"xdg{index}")}))
+        assert json.loads(declared.stdout.strip().splitlines()[-1])["service"]["run"][-1] == \
+            str(tmp_path / f"xdg{index}/campaign-mock/service"), variable
+
+
+# The container image's settings, with the release binary in a bare Debian (no Docker engine here).
+
+def readme_docker_run():
+    """The README's `docker run` line: (published container ports, volume target, -e variables, image)."""
+    readme = (ROOT / "README.md").read_text()
+    lines = re.search(r"^(docker run .*?)^```", readme, re.M | re.S).group(1)
+    words = shlex.split(lines.replace("\\\n", " "))
+    ports, volumes, variables = [], [], {}
+    index = 2
+    while words[index].startswith("-"):
+        flag = words[index]
+        if flag == "--rm":
+            index += 1
+            continue
+        value = words[index + 1]
+        if flag == "-p":
+            ports.append(int(value.rsplit(":", 1)[1]))
+        elif flag == "-v":
+            volumes.append(value.split(":")[1])
+        elif flag == "-e":
+            name, _, setting = value.partition("=")
+            variables[name] = setting
+        index += 2
+    return ports, volumes, variables, words[index]
+
+
+def image_environment():
+    """The ENV of docker/release.Dockerfile, the published image."""
+    text = (ROOT / "docker/release.Dockerfile").read_text().replace("\\\n", " ")
+    line = next(line for line in text.splitlines() if line.startswith("ENV "))
+    return dict(word.split("=", 1) for word in shlex.split(line[4:]))
+
+
+def test_the_readmes_docker_run_line_is_the_one_the_docs_show():
+    line = re.search(r"^docker run .*?\n(?:.*\\\n)*.*$", (ROOT / "README.md").read_text(), re.M).group(0)
+    for document in ("docs/install.md", "docs/configuration.md"):
+        assert line in (ROOT / document).read_text(), document
+    ports, volumes, variables, image = readme_docker_run()
+    assert image.startswith("ghcr.io/OWNER/campaign-mock:")
+    assert volumes == ["/data"] and variables["CAMPAIGN_MOCK_TLS"] == "auto" and variables["CAMPAIGN_MOCK_ADMIN_TOKEN"]
+    environment = image_environment()
+    # The published ports are those the server listens on in the image: CAMPAIGN_MOCK_PORT, and 8443 for HTTPS.
+    assert sorted(ports) == sorted([int(environment["CAMPAIGN_MOCK_PORT"]), 8443])
+    assert environment["CAMPAIGN_MOCK_HOST"] == "0.0.0.0"
+    assert environment["CAMPAIGN_MOCK_DATA_DIR"] == "/data" and environment["CAMPAIGN_MOCK_CAROOT"].startswith("/data/")
+
+
+def non_loopback_address():
+    """An IPv4 address of this machine other than loopback, or None."""
+    output = subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()
+    return next((address for address in output if re.fullmatch(r"[0-9.]+", address)
+                 and not address.startswith("127.")), None)
+
+
+def test_in_a_bare_debian_the_readmes_docker_settings_serve_https_keep_the_ca_and_need_the_token(
+        rootfs, installed_in_rootfs, tmp_path):
+    """The README's `docker run` line, without an engine: the release binary in a bare Debian with the
+    image's ENV and the line's -e variables, as the image's user (65532), its volume a folder of the root
+    file system. Only the ports differ: free ones (CAMPAIGN_MOCK_PORT, CAMPAIGN_MOCK_TLS_PORT), where the
+    container has the published 8080 and 8443."""
+    _, volumes, variables, _ = readme_docker_run()
+    volume = rootfs / volumes[0].lstrip("/")
+    shutil.rmtree(volume, ignore_errors=True)
+    volume.mkdir()
+    os.chown(volume, 65532, 65532)
+    token = variables["CAMPAIGN_MOCK_ADMIN_TOKEN"]
+    container = dict(image_environment(), **variables, CAMPAIGN_MOCK_PORT=str(free_port()),
+                     CAMPAIGN_MOCK_TLS_PORT=str(free_port()))
+    environment = dict(os.environ, **container)
+
+    def serve():
+        process = subprocess.Popen(in_rootfs(rootfs, installed_in_rootfs, "serve", user="65532:65532"),
+                                   env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+        banner = read_banner(process)
+        assert re.search(rf"HTTPS +https://\S+:{container['CAMPAIGN_MOCK_TLS_PORT']}\n", banner), \
+            f"no HTTPS:\n{banner}{process.stderr.read() if process.poll() is not None else ''}"
+        return process
+
+    def stop(process):
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0, process.stderr.read()
+
+    def served_ca():
+        return requests.get(f"{url}/_mock/ca", params={"format": "pem"}, timeout=10,
+                            headers={"Authorization": f"Bearer {token}"})
+
+    url = f"http://127.0.0.1:{container['CAMPAIGN_MOCK_PORT']}"
+    https_url = f"https://localhost:{container['CAMPAIGN_MOCK_TLS_PORT']}"
+    server = serve()
+    try:
+        # The admin API wants the token, even on loopback once a token is set; the SDK endpoints do not.
+        assert requests.get(f"{url}/_mock/devices", timeout=10).status_code == 401
+        ca = served_ca()
+        assert ca.status_code == 200 and ca.text.startswith("-----BEGIN CERTIFICATE-----")
+        (tmp_path / "ca.pem").write_text(ca.text)
+        registered = requests.post(f"{https_url}/nms/mobile/1/registerIOS.jssp", verify=str(tmp_path / "ca.pem"),
+                                   timeout=10, data={"registrationToken": "docker-token",
+                                                     "mobileAppUuid": "campaign-mock-demo-ios"})
+        assert registered.text == "OK"
+        # It listens beyond loopback (CAMPAIGN_MOCK_HOST=0.0.0.0): Docker's port mapping reaches it so.
+        address = non_loopback_address()
+        if address:
+            assert requests.get(f"http://{address}:{container['CAMPAIGN_MOCK_PORT']}/_mock/ready",
+                                timeout=10).json() == {"ready": True}
+        # The CLI in the container (docker compose exec -T): the server on its loopback, the token from
+        # the container's environment; without the token it is refused.
+        cli = subprocess.run(in_rootfs(rootfs, installed_in_rootfs, "push", "--token", "docker-token", "--title",
+                                       "Sale", "--format", "apns", user="65532:65532"),
+                             env=environment, capture_output=True, text=True, timeout=60)
+        assert cli.returncode == 0 and '"aps"' in cli.stdout, cli.stdout + cli.stderr
+        tokenless = {name: value for name, value in environment.items() if name != "CAMPAIGN_MOCK_ADMIN_TOKEN"}
+        refused = subprocess.run(in_rootfs(rootfs, installed_in_rootfs, "push", "--token", "docker-token",
+                                           "--title", "Sale", user="65532:65532"),
+                                 env=tokenless, capture_output=True, text=True, timeout=60)
+        assert refused.returncode != 0 and "token" in refused.stderr, refused.stderr
+    finally:
+        stop(server)
+
+    # A new container on the same volume: the same CA, so devices keep trusting it, and the same state.
+    server = serve()
+    try:
+        assert served_ca().text == ca.text
+        devices = requests.get(f"{url}/_mock/devices", params={"token": "docker-token"}, timeout=10,
+                               headers={"Authorization": f"Bearer {token}"}).json()
+        assert len(devices["devices"]) == 1
+    finally:
+        stop(server)
+    assert (volume / "campaign-mock.sqlite3").is_file()
+    assert [path.stat().st_uid for path in volume.rglob("ca-key.pem")] == [65532]
+    shutil.rmtree(volume)

@@ -41,6 +41,7 @@ extension Configuration {
                 try apply(setting.key, value, to: &configuration, source: setting.flag)
             }
         }
+        configuration.certificateAuthorityFolder = CertificateAuthorityFolder.path(environment: environment)
         // Keys given as text: the environment only (docs/push-on-device.md).
         configuration.sending.apnsKeyText = environment[Credential.apnsKeyVariable].flatMap { $0.isEmpty ? nil : $0 }
         configuration.sending.fcmServiceAccountText = environment[Credential.serviceAccountVariable].flatMap {
@@ -73,7 +74,7 @@ extension Configuration {
         var faultRules: [FaultRule] = []
     }
 
-    /// Reads a JSON config file. `apps` may be a `PLATFORM:KEY[:NAME]` list in a string, or an array of
+    /// Reads a JSON config file. `apps` may be a `PLATFORM:KEY[:NAME[:ID]]` list in a string, or an array of
     /// such strings or of `{"platform", "integrationKey", "name", "enabled", "bundleId", "packageName"}`
     /// objects.
     private static func fileContents(_ contents: [UInt8], path: String) throws(ConfigurationError) -> FileContents {

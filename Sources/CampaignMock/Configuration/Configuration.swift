@@ -47,6 +47,9 @@ package struct Configuration: Sendable, Equatable {
     package var tlsKeyPath: String?
     /// Extra names (DNS or IP) for the `--tls auto` certificate.
     package var tlsNames: [String] = []
+    /// The folder of the per-user CA behind `--tls auto` (``CertificateAuthorityFolder``, from the
+    /// environment only); nil when the environment names none.
+    package var certificateAuthorityFolder: String?
     /// The SOAP router's credentials for `xtk:session#Logon`.
     package var soapLogin = "admin"
     package var soapPassword = "admin"
@@ -63,9 +66,10 @@ package struct Configuration: Sendable, Equatable {
     package var soapBearerTokens = ["campaign-mock-bearer-token"]
     /// How often `/_mock/stream` sends a heartbeat comment (not a user setting; tests shorten it).
     package var streamHeartbeatMilliseconds = 15_000
-    /// Where `xcrun` and `adb` are looked for at start, as a PATH; nil: the process's `PATH` (tests name
-    /// a folder of fakes instead).
-    package var toolSearchPath: String?
+    /// The variables `xcrun` and `adb` are looked for with at start (`PATH`, `ANDROID_HOME`,
+    /// `ANDROID_SDK_ROOT`, `HOME`: ``DeviceTools``); nil: the process's environment (tests name a folder of
+    /// fakes instead).
+    package var toolEnvironment: [String: String]?
     /// How long a device tool may run before it is stopped (tests shorten it).
     package var deviceToolTimeoutMilliseconds = 15_000
     /// Bytes a slow `/_mock/stream` reader may have waiting before its stream is cut (tests lower it).
@@ -142,7 +146,7 @@ package struct Configuration: Sendable, Equatable {
     /// How HTTPS is served.
     package enum TLSMode: Sendable, Equatable {
         case off
-        /// A certificate from the local CA in the data directory.
+        /// A certificate from the per-user local CA, kept in the data directory.
         case auto
         /// The user's certificate and key.
         case files(certificate: String, key: String)

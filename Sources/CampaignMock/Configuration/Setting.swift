@@ -164,7 +164,9 @@ extension Setting {
         },
         Setting(
             key: "apps",
-            help: "Applications as PLATFORM:KEY[:NAME] (ios or android); repeat the flag, or separate with commas.",
+            help:
+                "Applications as PLATFORM:KEY[:NAME[:ID]] (ios or android; ID the bundle id or package name); repeat "
+                + "the flag, or separate with commas.",
             flag: "--app",
             form: .repeated
         ) { config, value in

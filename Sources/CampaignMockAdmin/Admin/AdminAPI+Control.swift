@@ -85,7 +85,8 @@ extension AdminAPI {
     // MARK: - Wait
 
     /// `GET /_mock/wait?for=…&count=N&timeout=5s&since=…&<filters>`: answers as soon as N matching items
-    /// exist (counting from `since`; by default from the moment of the call), or `408` with what was seen.
+    /// exist (counting from `since`; by default from the moment of the call), or `408` with what was seen
+    /// and, for a wait that counted from its call, the matching items that arrived before it.
     private func wait(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
         let query = try AdminResponse.query(request)
         guard let name = query["for"], let kind = ChangeKind(rawValue: name) else {
@@ -107,8 +108,19 @@ extension AdminAPI {
                 .token: filter.registrationToken,
             ])
             for param in filter.params { allowed[.param(param.name)] = [param.value] }
-            waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
-                after, limit in
+            let earlier: Earlier<RegistrationNotice>? = { [store] in
+                try store.read { reader in
+                    let count = try reader.registrationCount(since: nil, matching: filter, upTo: start)
+                    let newest = try reader.registrations(
+                        .newestFirst(before: nil), since: nil, matching: filter, limit: 1, upTo: start
+                    ).first
+                    return newest.map { (count, $0, "at \($0.receivedAt), token \($0.registrationToken)") }
+                }
+            }
+            waitFor(
+                kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply,
+                earlier: fromNow ? earlier : nil
+            ) { after, limit in
                 try store.read { reader in
                     let last = try reader.lastRegistrationID()
                     return (
@@ -127,8 +139,19 @@ extension AdminAPI {
             let start = fromNow ? try store.read { try $0.lastEventID() } : 0
             var allowed = Self.allowed([.deliveryId: filter.deliveryID, .messageUuid: filter.messageUUID])
             if let values = filter.messageValues { allowed[.messageValue] = Set(values.map(String.init)) }
-            waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
-                [filter] after, limit in
+            let earlier: Earlier<TrackingEvent>? = { [store, filter] in
+                let page = try store.read {
+                    try $0.events(matching: filter, .newestFirst(before: nil), limit: 1, upTo: start)
+                }
+                return page.events.first.map { newest in
+                    let token = newest.linked?.registrationToken.map { ", token \($0)" } ?? ""
+                    return (page.total ?? 1, newest, "at \(newest.receivedAt)\(token)")
+                }
+            }
+            waitFor(
+                kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply,
+                earlier: fromNow ? earlier : nil
+            ) { [filter] after, limit in
                 try store.read { reader in
                     let last = try reader.lastEventID()
                     return (try reader.events(matching: filter, after: after, limit: limit, upTo: last).events, last)
@@ -142,8 +165,16 @@ extension AdminAPI {
             let allowed = Self.allowed([
                 .endpoint: filter.endpoint, .status: filter.status.map(String.init), .app: filter.appKey,
             ])
-            waitFor(kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply) {
-                [filter] after, limit in
+            let earlier: Earlier<JournalEntry>? = { [store, filter] in
+                let page = try store.read {
+                    try $0.journalPage(.newestFirst(before: nil), limit: 1, filter: filter, upTo: start)
+                }
+                return page.requests.first.map { (page.total ?? 1, $0, "at \($0.receivedAt)") }
+            }
+            waitFor(
+                kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply,
+                earlier: fromNow ? earlier : nil
+            ) { [filter] after, limit in
                 try store.read { reader in
                     let last = reader.lastJournalID()
                     return (
@@ -156,22 +187,39 @@ extension AdminAPI {
 
     private static let waitKeys = ["for", "count", "timeout", "since"]
 
-    /// Waits for `wanted` items; each look reads only what was committed since the previous one.
+    /// Reads the matching items that arrived before a wait began: how many, the newest, and when (and for
+    /// which token) it came; nil when there are none.
+    private typealias Earlier<Item> = @Sendable () throws -> (count: Int, newest: Item, description: String)?
+
+    /// Waits for `wanted` items; each look reads only what was committed since the previous one. A
+    /// timeout names what `earlier` finds, so a wait called after its event says how to count it.
     private func waitFor<Item: Codable & Sendable>(
         _ kind: ChangeKind, wanted: Int, timeout: Int, start: Int64, allowed: [ChangeFact: Set<String>],
-        reply: ReplyChannel, look: @escaping WaitProgress<Item>.Look
+        reply: ReplyChannel, earlier: Earlier<Item>?, look: @escaping WaitProgress<Item>.Look
     ) {
         let progress = WaitProgress<Item>(cursor: start)
         waits.wait(for: kind, allowed: allowed, timeoutMilliseconds: timeout, reply: reply) { timedOut in
             do {
                 let found = try progress.advance(wanted: wanted, look)
                 let satisfied = found.count >= wanted
-                let error =
-                    satisfied ? nil : "timed out after \(timeout) ms: saw \(found.count) of \(wanted) \(kind.rawValue)"
                 return WaitRegistry.Check(satisfied: satisfied) {
+                    guard !satisfied else {
+                        return AdminResponse.json(
+                            .ok, WaitAnswer(kind: kind.rawValue, wanted: wanted, count: found.count, items: found))
+                    }
+                    var error = "timed out after \(timeout) ms: saw \(found.count) of \(wanted) \(kind.rawValue)"
+                    var before: WaitAnswer<Item>.Earlier?
+                    if let found = try? earlier?() {
+                        before = WaitAnswer.Earlier(count: found.count, newest: found.newest, include: "since=0")
+                        error +=
+                            " since the wait began; \(found.count) matching \(kind.rawValue) arrived before it (the "
+                            + "newest \(found.description)): add since=0 to count every one kept, or "
+                            + "since=<RFC 3339 time> to count from then"
+                    }
                     let answer = WaitAnswer(
-                        kind: kind.rawValue, wanted: wanted, count: found.count, items: found, error: error)
-                    return AdminResponse.json(satisfied ? .ok : .requestTimeout, answer)
+                        kind: kind.rawValue, wanted: wanted, count: found.count, items: found, error: error,
+                        earlier: before)
+                    return AdminResponse.json(.requestTimeout, answer)
                 }
             } catch {
                 return WaitRegistry.Check(satisfied: timedOut) {

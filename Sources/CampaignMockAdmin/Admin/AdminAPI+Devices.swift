@@ -107,12 +107,10 @@ extension AdminAPI {
 
     // MARK: - Helpers
 
-    /// The tool's path, or `503` when it was not found at start.
+    /// The tool's path, or `503` when it was not found at start (saying where it was looked for).
     private func tool(_ tool: DeviceTool) throws -> String {
         guard let path = devices.tools.paths[tool] else {
-            let needs = tool == .xcrun ? "macOS with Xcode" : "the Android platform tools"
-            throw AdminError(
-                .serviceUnavailable, "\(tool.rawValue) was not found on the server's PATH at start (it needs \(needs))")
+            throw AdminError(.serviceUnavailable, "\(tool.rawValue) was \(devices.tools.lookup[tool] ?? "not found")")
         }
         return path
     }

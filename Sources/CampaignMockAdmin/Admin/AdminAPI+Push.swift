@@ -66,8 +66,14 @@ extension AdminAPI {
         if let token = options.registrationToken, !push.messages.contains(where: { $0.registrationToken == token }) {
             throw AdminError(.notFound, "push \(push.id) has no message to token '\(token)'")
         }
-        if let topic = options.apnsTopic, topic.isEmpty || topic.contains(where: { $0.isWhitespace || $0 == "/" }) {
-            throw AdminError(.badRequest, "apnsTopic '\(topic)' is not a bundle id")
+        if let problem = options.apnsTopic.flatMap(ProviderInput.topicProblem) {
+            throw AdminError(.badRequest, problem)
+        }
+        if let token = options.registrationToken,
+            let message = push.messages.first(where: { $0.registrationToken == token }),
+            let problem = ProviderInput.tokenProblem(token, for: message.platform == .ios ? .apns : .fcm)
+        {
+            throw AdminError(.badRequest, problem)
         }
         sender.send(push, token: options.registrationToken, topic: options.apnsTopic) { sends in
             reply.send(AdminResponse.json(.ok, PushSendList(sends: sends)))

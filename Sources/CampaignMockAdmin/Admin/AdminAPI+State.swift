@@ -8,7 +8,7 @@ import Dispatch
 extension AdminAPI {
     func registerState(on group: inout RouteGroup) {
         group.add(.get, "/_mock/state", exportState)
-        group.add(.put, "/_mock/state", respond: importState)
+        group.add(.put, "/_mock/state", importState)
     }
 
     /// Streamed as it is read, a page of rows at a time, and only as fast as the client takes it: memory
@@ -35,8 +35,22 @@ extension AdminAPI {
         }
     }
 
+    /// Imports run one after another on this queue, never on an event loop: reading a document of gigabytes
+    /// takes a while, and the loops keep answering the other requests meanwhile.
+    private static let importQueue = DispatchQueue(label: "campaign-mock.state-import")
+
     /// Read from the request's temporary file (``BodySpooling``) a row at a time and written in one
     /// transaction: a refused document changes nothing, and memory stays flat whatever its size.
+    private func importState(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) {
+        Self.importQueue.async { [self] in
+            do {
+                reply.send(try importState(request))
+            } catch {
+                reply.send(AdminError.response(for: error))
+            }
+        }
+    }
+
     private func importState(_ request: HTTPRequest) throws -> HTTPResponse {
         let document = try SnapshotImport(request.bodySource)
         let counts = try store.writeAndWait { transaction in

@@ -47,6 +47,9 @@ enum AdminResponse {
             throw AdminError(.badRequest, "field " + JSONCheck.Problem.duplicateKey(key: key, path: path).description)
         case .syntax(let line, let column, let reason):
             throw AdminError(.badRequest, "the body is not valid JSON: line \(line), column \(column): \(reason)")
+        case .overLimit(let limit, let path):
+            throw AdminError(
+                .badRequest, "the body has " + JSONCheck.Problem.overLimit(limit: limit, path: path).description)
         case nil: break
         }
         return try decodeChecked(type, from: request.body)

@@ -1,5 +1,6 @@
 import CampaignMockCore
 import CampaignMockModel
+import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport
 
@@ -38,6 +39,8 @@ struct SnapshotImport {
         case .success(let found): members = found
         case .failure(.duplicateKey(let key, let path)):
             throw AdminError(.badRequest, "field " + JSONCheck.Problem.duplicateKey(key: key, path: path).description)
+        case .failure(.overLimit(let limit, let path)):
+            throw Self.refused(JSONCheck.Problem.overLimit(limit: limit, path: path).description)
         case .failure(let problem):
             throw AdminError(.badRequest, "the body is not valid JSON: \(problem)")
         }
@@ -65,6 +68,10 @@ struct SnapshotImport {
         }
         var faults: [FaultRule] = []
         try Self.elements("faults", of: source, sections) { index, bytes in
+            // The registry's own limit, checked before the store is touched, so an import never half-succeeds.
+            guard index < FaultRegistry.limit else {
+                throw Self.refused("faults: at most \(FaultRegistry.limit) fault rules")
+            }
             let rule = try AdminResponse.decodeChecked(FaultRule.self, from: bytes, at: "faults.\(index)")
             do throws(FaultRuleError) {
                 try rule.validate()
@@ -192,7 +199,11 @@ struct SnapshotImport {
         _ body: (Int, [UInt8]) throws -> Void
     ) throws {
         guard let range = sections[section] else { return }
-        try JSONArrayElements(source: source, range: range).readEach(body)
+        do {
+            try JSONArrayElements(source: source, range: range).readEach(body)
+        } catch let tooLarge as JSONArrayElements.ElementTooLarge {
+            throw refused("\(section)[\(tooLarge.index)] is over \(tooLarge.limit >> 20) MiB, the most one row may be")
+        }
     }
 
     private func decode<T: Codable>(_ type: T.Type, _ bytes: [UInt8], _ section: String, _ index: Int) throws -> T {

@@ -17,8 +17,33 @@ struct CertificateAuthorityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ca",
         abstract: "The local certificate authority used by serve --tls auto.",
-        subcommands: [Export.self]
+        discussion:
+            "One CA per user, shared by every data directory, so a device trusts it once. It is kept in "
+            + "$CAMPAIGN_MOCK_CAROOT, else ~/Library/Application Support/campaign-mock/ca (macOS) or "
+            + "${XDG_DATA_HOME:-~/.local/share}/campaign-mock/ca. A CA of one's own (ca-cert.pem and ca-key.pem) "
+            + "put there is used as it is.",
+        subcommands: [Export.self, Path.self]
     )
+
+    /// The CA folder the environment names, or the failure that says which variable to set.
+    static func folder() throws -> String {
+        guard let folder = CertificateAuthorityFolder.path(environment: ProcessInfo.processInfo.environment) else {
+            throw CommandFailure(message: "error: \(CertificateAuthorityFolder.missing)", code: 1)
+        }
+        return folder
+    }
+
+    /// `campaign-mock ca path`, as `mkcert -CAROOT`.
+    struct Path: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "path",
+            abstract: "Print the folder of the local CA ($CAMPAIGN_MOCK_CAROOT, or the per-user default)."
+        )
+
+        func run() throws {
+            Output.standardOutput(try CertificateAuthorityCommand.folder())
+        }
+    }
 
     /// `campaign-mock ca export`.
     struct Export: ParsableCommand {
@@ -31,7 +56,9 @@ struct CertificateAuthorityCommand: ParsableCommand {
                 mobileconfig  an iOS configuration profile that installs the CA
                 android-nsc   needs --out DIR: writes DIR/xml/network_security_config.xml and
                               DIR/raw/campaign_mock_ca.pem (DIR is the debug build's app/src/debug/res)
-                The CA is made on first use and kept in <data-dir>/tls/, so export before the first serve works.
+                The CA is the one serve --tls auto uses (campaign-mock ca path prints its folder); it is made on
+                first use, so export before the first serve works. A running server hands out its own at
+                GET /_mock/ca?format=pem|der|mobileconfig.
                 """
         )
 
@@ -41,7 +68,9 @@ struct CertificateAuthorityCommand: ParsableCommand {
         @Option(help: "File (or directory for android-nsc) to write; standard output when left out.")
         var out: String?
 
-        @Option(name: .customLong("data-dir"), help: "The server's data directory [env: CAMPAIGN_MOCK_DATA_DIR].")
+        @Option(
+            name: .customLong("data-dir"),
+            help: "A data directory whose tls/ may still hold a CA of an older version [env: CAMPAIGN_MOCK_DATA_DIR].")
         var dataDir: String?
 
         func run() throws {
@@ -51,13 +80,12 @@ struct CertificateAuthorityCommand: ParsableCommand {
             }
             let directory =
                 (dataDir ?? ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_DATA_DIR"] ?? ".campaign-mock")
+            let folder = try CertificateAuthorityCommand.folder()
             let authority: LocalCertificateAuthority
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                authority = try LocalCertificateAuthority(directory: directory + "/tls")
+                authority = try LocalCertificateAuthority(folder: folder, olderFolder: directory + "/tls")
             } catch {
-                throw CommandFailure(
-                    message: "error: cannot load or create the CA in \(directory)/tls: \(error)", code: 1)
+                throw CommandFailure(message: "error: \(error)", code: 1)
             }
             let files = CertificateExport.files(format, authority: authority)
             if format == .androidNSC {
@@ -84,7 +112,7 @@ struct CertificateAuthorityCommand: ParsableCommand {
                 return
             }
             try write(files[0].bytes, to: out)
-            Output.standardError("Wrote \(out) (CA SHA-256 \(authority.fingerprint)).")
+            Output.standardError("Wrote \(out) (the CA in \(authority.folder), SHA-256 \(authority.fingerprint)).")
         }
 
         private func write(_ bytes: [UInt8], to path: String) throws {

@@ -25,7 +25,7 @@ struct PushCommand: ParsableCommand {
             Formats: json (the whole answer), apns (the .apns file), simctl (writes --out as the .apns file and \
             prints the xcrun simctl push line), fcm (the FCM HTTP v1 message). apns, simctl and fcm need exactly one \
             device of the platform.
-            Example: campaign-mock push --token 6e6577 --title Sale --body "20% off" --format simctl --out sale.apns
+            Example: campaign-mock push --token "$TOKEN" --title Sale --body "20% off" --format simctl --out sale.apns
             """
     )
 
@@ -45,6 +45,10 @@ struct PushCommand: ParsableCommand {
     @Option(name: .customLong("media-url"), help: "Image for rich notifications.") var mediaURL: String?
     @Option(name: .customLong("var"), help: "A payload variable KEY=VALUE (repeatable).") var variables: [String] = []
     @Flag(help: "A background push (content-available) without alert.") var silent = false
+    @Option(
+        name: .customLong("android-priority"),
+        help: "The FCM message's android.priority: normal or high (default: high, normal with --silent).")
+    var androidPriority: String?
     @Option(name: .customLong("id-style"), help: "v7, v7-negative, v7-64 or v8 (default: the server's).") var idStyle:
         String?
     @Option(name: .customLong("bundle-id"), help: "iOS bundle id, for the .apns file and the simctl line.")
@@ -88,6 +92,12 @@ struct PushCommand: ParsableCommand {
                 throw CommandFailure(message: "error: --id-style must be v7, v7-negative, v7-64 or v8", code: 2)
             }
             request.idStyle = style
+        }
+        if let androidPriority {
+            guard let priority = AndroidPriority(rawValue: androidPriority) else {
+                throw CommandFailure(message: "error: --android-priority must be normal or high", code: 2)
+            }
+            request.androidPriority = priority
         }
         if !variables.isEmpty {
             var pairs: [String: String] = [:]

@@ -30,6 +30,22 @@ package final class HTTP2Connection {
         }
     }
 
+    /// How much of an answer is kept before the exchange is given up: a broken server or proxy that sends
+    /// headers (or informational answers) or DATA without end cannot fill the memory.
+    package struct Limits: Sendable, Equatable {
+        /// Header fields of one answer, pseudo-headers and those of informational (1xx) blocks included.
+        package var headerFields: Int
+        /// Their names and values together.
+        package var headerBytes: Int
+        package var bodyBytes: Int
+
+        package init(headerFields: Int = 100, headerBytes: Int = 16 << 10, bodyBytes: Int = 64 << 10) {
+            self.headerFields = headerFields
+            self.headerBytes = headerBytes
+            self.bodyBytes = bodyBytes
+        }
+    }
+
     /// Whether the connection can take another request: false after a GOAWAY, an error or a close.
     package var isUsable: Bool { session != nil && !exchange.goingAway }
     /// When the last request finished (or the connection opened).
@@ -39,14 +55,17 @@ package final class HTTP2Connection {
     private var session: OpaquePointer?
     private let exchange = Exchange()
     private let authority: String
+    private let timeoutSeconds: Int
 
     /// Connects, shakes hands offering only `h2`, and sends the connection preface.
     ///
-    /// - Parameter timeoutSeconds: for the connection, and for each read and write after it.
+    /// - Parameters:
+    ///   - timeoutSeconds: for the connection, for each read and write after it, and for each exchange whole.
+    ///   - limits: how much of an answer is kept.
     /// - Throws: ``HTTP2Error`` when the host cannot be reached, TLS fails, or the server does not speak HTTP/2.
-    package convenience init(host: String, port: UInt16, context: TLSClientContext, timeoutSeconds: Int)
-        throws(HTTP2Error)
-    {
+    package convenience init(
+        host: String, port: UInt16, context: TLSClientContext, timeoutSeconds: Int, limits: Limits = Limits()
+    ) throws(HTTP2Error) {
         let socket: Socket
         do {
             socket = try Socket.connect(host: host, port: port, timeoutSeconds: timeoutSeconds)
@@ -66,14 +85,19 @@ package final class HTTP2Connection {
             throw HTTP2Error("\(host):\(port) does not offer HTTP/2 (ALPN h2)", processed: false)
         }
         try self.init(
-            transport: TLSTransport(socket: socket, tls: tls), authority: port == 443 ? host : "\(host):\(port)")
+            transport: TLSTransport(socket: socket, tls: tls), authority: port == 443 ? host : "\(host):\(port)",
+            timeoutSeconds: timeoutSeconds, limits: limits)
     }
 
     /// Starts HTTP/2 over a connection already open to `authority`, and sends the connection preface.
     /// The fuzz target's transport is bytes in memory (Sources/CampaignMock/UntrustedInput.swift).
-    package init(transport: any HTTP2Transport, authority: String) throws(HTTP2Error) {
+    package init(
+        transport: any HTTP2Transport, authority: String, timeoutSeconds: Int = 15, limits: Limits = Limits()
+    ) throws(HTTP2Error) {
         self.transport = transport
         self.authority = authority
+        self.timeoutSeconds = timeoutSeconds
+        exchange.limits = limits
         session = Self.makeSession(exchange)
         guard let session else {
             transport.close()
@@ -92,7 +116,7 @@ package final class HTTP2Connection {
         close()
     }
 
-    /// Sends a request and waits for its whole response.
+    /// Sends a request and waits for its whole response, for `timeoutSeconds` at most.
     ///
     /// - Parameter headers: regular headers, lowercase names; the pseudo-headers are added here.
     /// - Throws: ``HTTP2Error``; its `processed` is false when the server certainly did not act on the
@@ -124,9 +148,27 @@ package final class HTTP2Connection {
             throw HTTP2Error("sending the request: \(String(cString: nghttp2_strerror(stream)))", processed: false)
         }
         exchange.begin(stream)
-        try run(until: stream)
+        try run(within: timeoutSeconds) { exchange in exchange.current?.closed == true }
         lastUsed = .now
         return try exchange.finish()
+    }
+
+    /// Whether the server still answers: a PING, and its acknowledgement within `seconds`. A connection the
+    /// server or a NAT closed while it was idle, without a GOAWAY, answers false, and a request is never
+    /// lost to it. Closes the connection when it is not alive.
+    package func isAlive(within seconds: Int) -> Bool {
+        guard let session, !exchange.goingAway else { return false }
+        exchange.pingAcknowledged = false
+        do throws(HTTP2Error) {
+            guard nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil) == 0 else {
+                throw HTTP2Error("sending a PING", processed: false)
+            }
+            try run(within: seconds) { exchange in exchange.pingAcknowledged || exchange.goingAway }
+        } catch {
+            close()
+            return false
+        }
+        return isUsable
     }
 
     /// Ends the connection; later sends throw.
@@ -142,16 +184,26 @@ package final class HTTP2Connection {
 
     // MARK: - Moving bytes
 
-    /// Writes and reads until `stream` has closed.
-    private func run(until stream: Int32) throws(HTTP2Error) {
+    /// Writes and reads until `done` says so, or throws once `seconds` have passed (each read waits for
+    /// what is left of them at most).
+    private func run(within seconds: Int, until done: (Exchange) -> Bool) throws(HTTP2Error) {
+        let deadline = ContinuousClock.now + .seconds(seconds)
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
+            if let excess = exchange.current?.excess {
+                throw HTTP2Error("the answer has \(excess)", processed: true)
+            }
             // An answered stream is done: acknowledgements still queued go out with the next request.
-            if exchange.current?.closed == true { return }
+            if done(exchange) { return }
             try flush()
             guard let session, nghttp2_session_want_read(session) != 0 else {
                 throw HTTP2Error("the server ended the connection before answering", processed: exchange.requestWritten)
             }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else {
+                throw HTTP2Error("no complete answer within \(seconds) s", processed: exchange.requestWritten)
+            }
+            transport.setReadTimeout(seconds: Int(left.components.seconds) + 1)
             let count: Int
             do {
                 count = try buffer.withUnsafeMutableBytes { raw throws(TLSError) in try transport.read(into: raw) }
@@ -228,10 +280,9 @@ package final class HTTP2Connection {
         nghttp2_session_callbacks_set_on_header_callback(callbacks) {
             _, frame, name, nameLength, value, valueLength, _, context in
             guard let frame, let name, let value, let context else { return 0 }
-            let field = HTTPHeaderField(
-                String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-                String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
-            Exchange.of(context).received(field, on: CNGHTTP2_frame_stream_id(frame))
+            Exchange.of(context).received(
+                name: UnsafeBufferPointer(start: name, count: nameLength),
+                value: UnsafeBufferPointer(start: value, count: valueLength), on: CNGHTTP2_frame_stream_id(frame))
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, length, context in
@@ -254,6 +305,7 @@ package final class HTTP2Connection {
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, context in
             guard let frame, let context else { return 0 }
             if CNGHTTP2_frame_is_goaway(frame) != 0 { Exchange.of(context).goingAway = true }
+            if CNGHTTP2_frame_is_ping_ack(frame) != 0 { Exchange.of(context).pingAcknowledged = true }
             return 0
         }
         var session: OpaquePointer?
@@ -269,8 +321,15 @@ package protocol HTTP2Transport: AnyObject {
     func writeAll(_ bytes: [UInt8]) throws(TLSError)
     /// Reads into `buffer`; 0 at the end of the stream.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int
+    /// Makes the next reads wait `seconds` at most (what is left of an exchange's deadline).
+    func setReadTimeout(seconds: Int)
     /// Ends the connection.
     func close()
+}
+
+extension HTTP2Transport {
+    /// Bytes already in memory never wait.
+    package func setReadTimeout(seconds: Int) {}
 }
 
 /// TLS over a connected socket, the connection to a provider.
@@ -287,6 +346,8 @@ private final class TLSTransport: HTTP2Transport {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int { try tls.read(into: buffer) }
 
+    func setReadTimeout(seconds: Int) { socket.setReceiveTimeout(seconds: seconds) }
+
     func close() {
         tls.close()
         socket.close()
@@ -302,11 +363,19 @@ private final class Exchange {
         var body: [UInt8] = []
         var closed = false
         var errorCode: UInt32 = 0
+        /// Every header field received, and their bytes, kept or not.
+        var headerFields = 0
+        var headerBytes = 0
+        /// What went over the limits (`more than 100 header fields`), once something did.
+        var excess: String?
     }
 
     var current: Current?
+    var limits = HTTP2Connection.Limits()
     /// A GOAWAY arrived: no new streams.
     var goingAway = false
+    /// The PING sent last was acknowledged.
+    var pingAcknowledged = false
     /// The request's last frame was made (handed out by nghttp2), and then written to the connection.
     var requestEnded = false
     var requestWritten = false
@@ -325,17 +394,32 @@ private final class Exchange {
         if current?.stream == stream { requestEnded = true }
     }
 
-    func received(_ field: HTTP2Connection.HTTPHeaderField, on stream: Int32) {
-        guard current?.stream == stream else { return }
-        if field.name == ":status" {
-            current?.status = Int(field.value)
-        } else if !field.name.hasPrefix(":") {
-            current?.headers.append(field)
+    func received(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, on stream: Int32) {
+        guard var answer = current, answer.stream == stream, answer.excess == nil else { return }
+        answer.headerFields += 1
+        answer.headerBytes += name.count + value.count
+        if answer.headerFields > limits.headerFields {
+            answer.excess = "more than \(limits.headerFields) header fields"
+        } else if answer.headerBytes > limits.headerBytes {
+            answer.excess = "more than \(limits.headerBytes) bytes of headers"
+        } else {
+            let field = HTTP2Connection.HTTPHeaderField(
+                String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+            if field.name == ":status" {
+                answer.status = Int(field.value)
+            } else if !field.name.hasPrefix(":") {
+                answer.headers.append(field)
+            }
         }
+        current = answer
     }
 
     func received(_ data: UnsafeBufferPointer<UInt8>, on stream: Int32) {
-        guard current?.stream == stream else { return }
+        guard current?.stream == stream, current?.excess == nil else { return }
+        guard (current?.body.count ?? 0) + data.count <= limits.bodyBytes else {
+            current?.excess = "a body of more than \(limits.bodyBytes) bytes"
+            return
+        }
         current?.body.append(contentsOf: data)
     }
 

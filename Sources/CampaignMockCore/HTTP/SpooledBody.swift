@@ -55,13 +55,9 @@ package final class SpooledBody: @unchecked Sendable {
 
     /// Creates the file in `directory` and unlinks it at once: nothing is left behind, even after a crash.
     package init(directory: String) throws(SystemCallError) {
-        var template = Array((directory + "/.campaign-mock-body-XXXXXX").utf8CString)
-        let descriptor = try systemCall("mkstemp") {
-            template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        self.descriptor = descriptor
+        let file = try makeCloseOnExecTemporaryFile(directory + "/.campaign-mock-body-XXXXXX")
+        unlink(file.path)
+        self.descriptor = file.descriptor
     }
 
     deinit {

@@ -113,14 +113,10 @@ package final class Waker: Sendable {
     private let writeDescriptor: Int32
 
     package init() throws(SystemCallError) {
-        var fds: [Int32] = [0, 0]
-        try systemCall("pipe") { pipe(&fds) }
-        readDescriptor = fds[0]
-        writeDescriptor = fds[1]
-        for fd in fds {
+        (readDescriptor, writeDescriptor) = try closeOnExecPipe()
+        for fd in [readDescriptor, writeDescriptor] {
             let flags = fcntl(fd, F_GETFL)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
     }
 

@@ -202,7 +202,7 @@ extension Socket {
     /// receive timeouts. The connection itself is bounded by the same timeout on every system: it is made
     /// non-blocking and waited for with `poll(2)` (macOS does not apply `SO_SNDTIMEO` to `connect`).
     ///
-    /// - Throws: ``SystemCallError`` (`getaddrinfo` carries the resolver's error code as errno; a connection
+    /// - Throws: ``SystemCallError`` (a name that does not resolve carries the resolver's code; a connection
     ///   not made in time is `ETIMEDOUT`).
     package static func connect(host: String, port: UInt16, timeoutSeconds: Int) throws(SystemCallError) -> Socket {
         var hints = addrinfo()
@@ -211,7 +211,7 @@ extension Socket {
         var list: UnsafeMutablePointer<addrinfo>?
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let code = getaddrinfo(bare, String(port), &hints, &list)
-        guard code == 0, let first = list else { throw SystemCallError(operation: "getaddrinfo \(bare)", errno: code) }
+        guard code == 0, let first = list else { throw SystemCallError(resolving: bare, code: code) }
         defer { freeaddrinfo(list) }
         var lastError = SystemCallError(operation: "connect", errno: ECONNREFUSED)
         var cursor: UnsafeMutablePointer<addrinfo>? = first

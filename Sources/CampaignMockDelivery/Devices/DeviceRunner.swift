@@ -22,6 +22,8 @@ package struct DeviceRunner: Sendable {
     /// Where `.apns` files are written, each in a folder of its own that only this user can read.
     let temporaryFolder: String
     private let queue = DispatchQueue(label: "campaign-mock.device-tools", attributes: .concurrent)
+    /// The tools running now, which ``stopTools()`` stops.
+    private let running = RunningTools()
 
     package init(tools: DeviceTools, timeoutMilliseconds: Int, temporaryFolder: String) {
         self.tools = tools
@@ -32,6 +34,12 @@ package struct DeviceRunner: Sendable {
     /// Runs `work` off the event loops; it may wait for a tool and answer through a `ReplyChannel`.
     package func perform(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
+    }
+
+    /// Stops the tools still running (each with everything it started) and starts no more: the server is
+    /// stopping.
+    package func stopTools() {
+        running.stopAll()
     }
 
     // MARK: - iOS simulator
@@ -53,7 +61,7 @@ package struct DeviceRunner: Sendable {
             return .notRun("could not write \(path): \(error.message)")
         }
         return ToolProcess.run(
-            [xcrun, "simctl", "push", device, bundleID, path], timeoutMilliseconds: timeoutMilliseconds)
+            [xcrun, "simctl", "push", device, bundleID, path], timeoutMilliseconds: timeoutMilliseconds, in: running)
     }
 
     /// A simulator `xcrun simctl list devices booted -j` lists.
@@ -68,7 +76,7 @@ package struct DeviceRunner: Sendable {
     /// The booted simulators, or the run that failed.
     package func bootedSimulators(xcrun: String) -> Result<[Simulator], ToolFailure> {
         var run = ToolProcess.run(
-            [xcrun, "simctl", "list", "devices", "booted", "-j"], timeoutMilliseconds: timeoutMilliseconds)
+            [xcrun, "simctl", "list", "devices", "booted", "-j"], timeoutMilliseconds: timeoutMilliseconds, in: running)
         guard run.outcome == .succeeded else { return .failure(ToolFailure(run)) }
         struct Listing: Decodable {
             struct Device: Decodable {
@@ -94,7 +102,8 @@ package struct DeviceRunner: Sendable {
     /// `remoteCommand` must quote every word that comes from a push (the composer's broadcast does).
     package func runOnEmulator(adb: String, serial: String?, remoteCommand: String) -> ToolRun {
         let target = serial.map { ["-s", $0] } ?? []
-        return ToolProcess.run([adb] + target + ["shell", remoteCommand], timeoutMilliseconds: timeoutMilliseconds)
+        return ToolProcess.run(
+            [adb] + target + ["shell", remoteCommand], timeoutMilliseconds: timeoutMilliseconds, in: running)
     }
 
     /// An emulator or device `adb devices` lists.
@@ -106,7 +115,7 @@ package struct DeviceRunner: Sendable {
 
     /// What `adb devices` lists, or the run that failed.
     package func emulators(adb: String) -> Result<[Emulator], ToolFailure> {
-        let run = ToolProcess.run([adb, "devices"], timeoutMilliseconds: timeoutMilliseconds)
+        let run = ToolProcess.run([adb, "devices"], timeoutMilliseconds: timeoutMilliseconds, in: running)
         guard run.outcome == .succeeded else { return .failure(ToolFailure(run)) }
         // "List of devices attached", then "SERIAL<TAB>STATE" lines.
         return .success(

@@ -6,34 +6,100 @@ package import CampaignMockRuntime
     import Darwin
 #endif
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The command-line tools that put a push on a device of this machine.
 package enum DeviceTool: String, Sendable, CaseIterable {
     /// Runs `simctl`, the iOS simulator's control (macOS with Xcode).
     case xcrun
     /// The Android Debug Bridge (Android platform tools).
     case adb
+
+    /// What provides it, for the messages that say it was not found.
+    var providedBy: String {
+        switch self {
+        case .xcrun: "Xcode, on macOS"
+        case .adb: "the Android platform tools"
+        }
+    }
 }
 
-/// Where each ``DeviceTool`` was found on `PATH` at start.
+/// Where each ``DeviceTool`` was found at start, or where it was looked for.
 package struct DeviceTools: Sendable {
     package let paths: [DeviceTool: String]
+    /// Per tool: where it was found (`on PATH`, `in $ANDROID_HOME/platform-tools`…) or, when it was not,
+    /// every place looked in.
+    package let lookup: [DeviceTool: String]
 
-    /// Looks each tool up in `searchPath`'s folders (`PATH`'s form), first match wins: an executable file.
-    package init(searchPath: String) {
-        let folders = searchPath.split(separator: ":").map(String.init)
+    /// A folder a tool is looked for in, and how to name it to the user.
+    private struct Place {
+        var name: String
+        /// Nil when the variable naming it is not set, or not an absolute path.
+        var folder: String?
+        var why: String?
+    }
+
+    /// Looks each tool up from `environment` (nil: this process's): first in `PATH`'s folders (absolute
+    /// ones only: `.` or `bin` would depend on the folder the server was started in), then `adb` in
+    /// `$ANDROID_HOME/platform-tools`, `$ANDROID_SDK_ROOT/platform-tools` and where Android Studio installs
+    /// the SDK (`~/Android/Sdk` on Linux, `~/Library/Android/sdk` on macOS). First executable file wins.
+    package init(environment: [String: String]? = nil) {
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let onPath = (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+            .map { Place(name: "on PATH", folder: $0) }
+        func variable(_ name: String, _ subfolder: String, _ shown: String) -> Place {
+            guard let value = environment[name], !value.isEmpty else {
+                return Place(name: shown, why: "\(name) is not set")
+            }
+            guard value.hasPrefix("/") else { return Place(name: shown, why: "\(name) is not an absolute path") }
+            return Place(name: shown, folder: value + subfolder)
+        }
+        #if os(macOS)
+            let studio = ("/Library/Android/sdk/platform-tools", "~/Library/Android/sdk/platform-tools")
+        #else
+            let studio = ("/Android/Sdk/platform-tools", "~/Android/Sdk/platform-tools")
+        #endif
         var paths: [DeviceTool: String] = [:]
+        var lookup: [DeviceTool: String] = [:]
         for tool in DeviceTool.allCases {
-            paths[tool] = folders.lazy.map { $0 + "/" + tool.rawValue }.first(where: Self.isExecutableFile)
+            var places = onPath.isEmpty ? [Place(name: "on PATH", why: "no absolute folder in it")] : onPath
+            if tool == .adb {
+                places += [
+                    variable("ANDROID_HOME", "/platform-tools", "in $ANDROID_HOME/platform-tools"),
+                    variable("ANDROID_SDK_ROOT", "/platform-tools", "in $ANDROID_SDK_ROOT/platform-tools"),
+                    variable("HOME", studio.0, "in " + studio.1),
+                ]
+            }
+            let found = places.lazy.compactMap { place in
+                place.folder.map { (place: place.name, path: $0 + "/" + tool.rawValue) }
+            }.first { Self.isExecutable($0.path) }
+            if let found {
+                paths[tool] = found.path
+                lookup[tool] = "found " + found.place
+            } else {
+                var named = Set<String>()
+                let looked = places.filter { named.insert($0.name).inserted }
+                    .map { place in place.why.map { "\(place.name) (\($0))" } ?? place.name }
+                lookup[tool] =
+                    "not found at start: looked \(looked.joined(separator: ", ")); it comes with \(tool.providedBy)"
+            }
         }
         self.paths = paths
+        self.lookup = lookup
     }
 
     /// What `GET /_mock/info` says of them.
     package var info: ConsoleInfo.Tools {
-        ConsoleInfo.Tools(xcrun: paths[.xcrun], adb: paths[.adb])
+        ConsoleInfo.Tools(
+            xcrun: paths[.xcrun], adb: paths[.adb],
+            lookup: ConsoleInfo.Tools.Lookup(xcrun: lookup[.xcrun] ?? "", adb: lookup[.adb] ?? ""))
     }
 
-    private static func isExecutableFile(_ path: String) -> Bool {
+    private static func isExecutable(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
     }

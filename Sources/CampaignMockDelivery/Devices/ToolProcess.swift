@@ -1,7 +1,7 @@
 import CampaignMockCore
-import Synchronization
 
 #if canImport(Glibc)
+    import CLinux
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
@@ -14,26 +14,26 @@ import Synchronization
 #endif
 
 /// Runs a program with an argument vector, never through a shell: its output captured, stopped (with
-/// everything it started) at a deadline. It blocks the calling thread until then, so callers run it off
-/// the event loops (``DeviceRunner``).
+/// everything it started) at a deadline or when the server stops (``RunningTools``). It blocks the calling
+/// thread until then, so callers run it off the event loops (``DeviceRunner``).
+///
+/// The tool inherits only the descriptors it is given (stdin from /dev/null, its stdout and stderr pipes)
+/// and an allow-listed environment (``environment(from:)``): not the server's sockets, files or secrets.
 package enum ToolProcess {
     /// Bytes of each output stream kept; the rest is read and dropped.
     static let outputLimit = 64 * 1024
 
-    /// Pipes are made and the child spawned under this lock, so that no other run's child inherits a
-    /// pipe before it is marked close-on-exec (it would keep that run from seeing the end of its output).
-    private static let spawning = Mutex(())
-
-    /// Runs `arguments[0]` (a path) with `arguments`, standard input empty.
-    package static func run(_ arguments: [String], timeoutMilliseconds: Int) -> ToolRun {
+    /// Runs `arguments[0]` (a path) with `arguments`, standard input empty, as one of `running`.
+    package static func run(_ arguments: [String], timeoutMilliseconds: Int, in running: RunningTools) -> ToolRun {
         let started = Clock.monotonicNanoseconds()
         let deadline = started + UInt64(max(timeoutMilliseconds, 0)) * 1_000_000
         var run = ToolRun(
             command: ToolRun.commandLine(arguments), outcome: .notStarted, exitStatus: nil, stdout: "", stderr: "",
             outputTruncated: false, milliseconds: 0)
         defer { run.milliseconds = Int((Clock.monotonicNanoseconds() - started) / 1_000_000) }
-        let child: (pid: pid_t, output: Int32, errors: Int32)
-        switch spawn(arguments) {
+        let child: Child
+        let environment = environment(from: ProcessInfo.processInfo.environment)
+        switch running.start({ spawn(arguments, environment: environment) }) {
         case .success(let spawned): child = spawned
         case .failure(let error):
             run.error = "could not start \(arguments.first ?? ""): \(error.message)"
@@ -47,6 +47,7 @@ package enum ToolProcess {
             kill(-child.pid, SIGKILL)  // its process group: the tool and whatever it started
             _ = wait(for: child.pid, until: nil)
         }
+        let stoppedAtShutdown = running.finish(child.pid)
         close(child.output)
         close(child.errors)
         run.stdout = output.text
@@ -54,6 +55,9 @@ package enum ToolProcess {
         run.outputTruncated = output.truncated || errors.truncated
         let name = arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
         switch status {
+        case _ where stoppedAtShutdown:
+            run.outcome = .failed
+            run.error = "\(name) was stopped: the server is shutting down"
         case nil:
             run.outcome = .timedOut
             run.error = "\(name) was still running after \(Self.seconds(timeoutMilliseconds)) and was stopped"
@@ -77,80 +81,99 @@ package enum ToolProcess {
 
     // MARK: - Spawning
 
-    private struct SpawnError: Error {
+    struct SpawnError: Error {
         let message: String
         init(_ code: Int32) { message = String(cString: strerror(code)) }
+        init(_ message: String) { self.message = message }
     }
+
+    /// A started tool: its pid (and process group) and the reading ends of its stdout and stderr pipes.
+    typealias Child = (pid: pid_t, output: Int32, errors: Int32)
 
     /// Starts the child in a process group of its own, with the default signal dispositions and an empty
-    /// signal mask (the server ignores SIGPIPE; a tool should not), stdin from /dev/null and its
-    /// stdout and stderr into pipes; returns the pipes' reading ends.
-    private static func spawn(_ arguments: [String]) -> Result<(pid: pid_t, output: Int32, errors: Int32), SpawnError> {
-        spawning.withLock { _ in
-            var output: [Int32] = [-1, -1]
-            var errors: [Int32] = [-1, -1]
-            guard pipe(&output) == 0 else { return .failure(SpawnError(errno)) }
-            guard pipe(&errors) == 0 else {
-                for descriptor in output { close(descriptor) }
-                return .failure(SpawnError(errno))
+    /// signal mask (the server ignores SIGPIPE; a tool should not), stdin from /dev/null, its stdout and
+    /// stderr into pipes, no other descriptor, and `environment`; returns the pipes' reading ends.
+    private static func spawn(_ arguments: [String], environment: [String]) -> Result<Child, SpawnError> {
+        let output: (read: Int32, write: Int32)
+        let errors: (read: Int32, write: Int32)
+        do throws(SystemCallError) {
+            output = try closeOnExecPipe()
+            do throws(SystemCallError) {
+                errors = try closeOnExecPipe()
+            } catch {
+                close(output.read)
+                close(output.write)
+                throw error
             }
-            defer {
-                close(output[1])
-                close(errors[1])
-            }
-            for descriptor in output + errors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-
-            #if canImport(Glibc)
-                var files = posix_spawn_file_actions_t()
-                var attributes = posix_spawnattr_t()
-            #else
-                var files: posix_spawn_file_actions_t?
-                var attributes: posix_spawnattr_t?
-            #endif
-            posix_spawn_file_actions_init(&files)
-            defer { posix_spawn_file_actions_destroy(&files) }
-            posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_adddup2(&files, output[1], 1)
-            posix_spawn_file_actions_adddup2(&files, errors[1], 2)
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var defaults = sigset_t()
-            sigemptyset(&defaults)
-            sigaddset(&defaults, SIGPIPE)
-            var mask = sigset_t()
-            sigemptyset(&mask)
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            posix_spawnattr_setsigmask(&attributes, &mask)
-            posix_spawnattr_setpgroup(&attributes, 0)
-            var flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
-            #if canImport(Darwin)
-                // Only the descriptors named above reach the tool: Darwin makes sockets without
-                // close-on-exec (it has no accept4 or SOCK_CLOEXEC), and an adb server it starts lives on.
-                flags |= POSIX_SPAWN_CLOEXEC_DEFAULT
-            #endif
-            posix_spawnattr_setflags(&attributes, Int16(flags))
-
-            let argv = arguments.map { strdup($0) } + [nil]
-            defer { for argument in argv { free(argument) } }
-            let environment = toolEnvironment.map { strdup($0) } + [nil]
-            defer { for variable in environment { free(variable) } }
-            var pid = pid_t()
-            let result = posix_spawn(&pid, arguments[0], &files, &attributes, argv, environment)
-            guard result == 0 else {
-                close(output[0])
-                close(errors[0])
-                return .failure(SpawnError(result))
-            }
-            return .success((pid, output[0], errors[0]))
+        } catch {
+            return .failure(SpawnError(error.errno))
         }
+        defer {
+            close(output.write)
+            close(errors.write)
+        }
+
+        #if canImport(Glibc)
+            var files = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #else
+            var files: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
+        #endif
+        posix_spawn_file_actions_init(&files)
+        defer { posix_spawn_file_actions_destroy(&files) }
+        posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&files, output.write, 1)
+        posix_spawn_file_actions_adddup2(&files, errors.write, 2)
+        #if canImport(Glibc)
+            // Every other descriptor is closed in the child, close-on-exec or not: one the server inherited
+            // or a library opened without the flag does not reach the tool, nor an adb server it starts,
+            // which lives on.
+            CLinux_posix_spawn_file_actions_addclosefrom_np(&files, 3)
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+        #if canImport(Darwin)
+            // Only the descriptors named above reach the tool: Darwin makes sockets without
+            // close-on-exec (it has no accept4 or SOCK_CLOEXEC), and an adb server it starts lives on.
+            flags |= POSIX_SPAWN_CLOEXEC_DEFAULT
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        let variables = environment.map { strdup($0) } + [nil]
+        defer { for variable in variables { free(variable) } }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, arguments[0], &files, &attributes, argv, variables)
+        guard result == 0 else {
+            close(output.read)
+            close(errors.read)
+            return .failure(SpawnError(result))
+        }
+        return .success((pid, output.read, errors.read))
     }
 
-    /// The server's environment, which the tool gets (xcrun reads DEVELOPER_DIR, adb ANDROID_*), without
-    /// the provider keys given as text (docs/push-on-device.md): a tool has no use for them.
-    private static var toolEnvironment: [String] {
-        ProcessInfo.processInfo.environment
-            .filter { !Credential.variables.contains($0.key) }
-            .map { "\($0.key)=\($0.value)" }
+    /// What a tool gets of the server's environment: the search path, the home and temporary folders, the
+    /// Xcode and Android settings (xcrun reads `DEVELOPER_DIR`, adb `ANDROID_*` and `ADB_*`) and the locale.
+    /// Nothing else: not the admin token, the SOAP passwords or the provider keys, which adb's server,
+    /// living on after the mock, would keep too.
+    static func environment(from variables: [String: String]) -> [String] {
+        variables.filter { isPassedToTools($0.key) }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    }
+
+    private static func isPassedToTools(_ name: String) -> Bool {
+        ["PATH", "HOME", "TMPDIR", "DEVELOPER_DIR", "LANG"].contains(name)
+            || ["LC_", "ANDROID_", "ADB_"].contains { name.hasPrefix($0) }
     }
 
     // MARK: - Output and exit

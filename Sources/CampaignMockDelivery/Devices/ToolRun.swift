@@ -1,4 +1,5 @@
 import CampaignMockModel
+import CampaignMockSupport
 
 /// What running a device tool gave: the exact command, how it ended, and what it printed. The answer of
 /// the endpoints that push to a simulator or an emulator, and, with `error`, of their failures.
@@ -45,22 +46,6 @@ package struct ToolRun: Sendable, Codable, Equatable {
 
     /// `xcrun simctl push booted com.example.app '/tmp/a b.apns'`: what to paste to run it again.
     package static func commandLine(_ arguments: [String]) -> String {
-        arguments.map(shellWord).joined(separator: " ")
-    }
-
-    /// `text` as one POSIX shell word: as is when it holds only characters no shell treats specially,
-    /// else single-quoted.
-    package static func shellWord(_ text: String) -> String {
-        let plain =
-            !text.isEmpty
-            && text.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    return true
-                default: return "_-./:=@%+,".utf8.contains(byte)
-                }
-            }
-        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+        ShellWords.line(arguments)
     }
 }

@@ -122,13 +122,21 @@ final class APNsClient {
     /// sleeping laptop or a network change dropped without a word would cost the next send its timeout.
     static let idleLifetime = Duration.seconds(60)
 
-    /// Runs `send` on the open connection, or a new one. A send the server certainly did not act on
-    /// (the connection had closed before the request's last frame was written, or a GOAWAY refused its
-    /// stream) is tried once more on a new connection; any other failure is not, so nothing is sent twice.
+    /// How long the server has to acknowledge the PING that checks an open connection before it is reused.
+    static let livenessSeconds = 5
+
+    /// Runs `send` on the open connection, or a new one. An open connection is reused only once a PING
+    /// shows it still alive: APNs, a proxy or a NAT may have closed it while it was idle without a GOAWAY,
+    /// and a request written into it would be lost without telling whether it arrived. A send the server
+    /// certainly did not act on (the connection had closed before the request's last frame was written, or
+    /// a GOAWAY refused its stream) is tried once more on a new connection; any other failure is not, so
+    /// nothing is sent twice.
     private func withConnection(
         _ send: (HTTP2Connection) throws(HTTP2Error) -> HTTP2Connection.Response
     ) throws(HTTP2Error) -> HTTP2Connection.Response {
-        if let open = connection, !open.isUsable || open.lastUsed.duration(to: .now) > Self.idleLifetime {
+        if let open = connection,
+            open.lastUsed.duration(to: .now) > Self.idleLifetime || !open.isAlive(within: Self.livenessSeconds)
+        {
             open.close()
             connection = nil
         }

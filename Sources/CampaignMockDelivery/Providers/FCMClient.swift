@@ -81,25 +81,14 @@ final class FCMClient {
     ///
     /// - Throws: ``ProviderFailure`` when no answer came (unreachable, or the token grant failed).
     func send(_ message: [UInt8]) throws(ProviderFailure) -> ProviderAnswer {
-        var response = try post(message, bearer: try bearer())
-        if response.status == 401 {
-            // A token revoked or expired early: ask for a new one, once.
+        var answer = try post(message, bearer: try bearer())
+        if answer.status == 401 && answer.reason == "UNAUTHENTICATED" {
+            // The access token was revoked or expired early: ask for a new one, once. Another 401, such as
+            // THIRD_PARTY_AUTH_ERROR (FCM could not authenticate with APNs), is not about this token.
             accessToken = nil
-            response = try post(message, bearer: try bearer())
+            answer = try post(message, bearer: try bearer())
         }
-        if response.status == 200 {
-            let accepted = try? JSONDecoder().decode(Accepted.self, from: Data(response.body))
-            return ProviderAnswer(
-                status: 200, providerId: accepted?.name,
-                explanation: ProviderExplanation.fcm(status: 200, reason: nil, message: nil, project: projectID))
-        }
-        // The FcmError detail's `errorCode` when there is one, else the error's `status`.
-        let error = (try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)))?.error
-        let reason = error?.details?.lazy.compactMap(\.errorCode).first ?? error?.status
-        return ProviderAnswer(
-            status: response.status, reason: reason,
-            explanation: ProviderExplanation.fcm(
-                status: response.status, reason: reason, message: error?.message, project: projectID))
+        return answer
     }
 
     private struct Accepted: Decodable { var name: String }
@@ -113,15 +102,37 @@ final class FCMClient {
         var error: Failure
     }
 
-    private func post(_ message: [UInt8], bearer: String) throws(ProviderFailure) -> HTTPClient.Response {
+    /// One request, and FCM's answer.
+    private func post(_ message: [UInt8], bearer: String) throws(ProviderFailure) -> ProviderAnswer {
+        let response: HTTPClient.Response
         do {
-            return try HTTPClient.send(
+            response = try HTTPClient.send(
                 .post, "/v1/projects/\(projectID)/messages:send", to: sendEndpoint,
                 headers: [.authorization: "Bearer \(bearer)", .contentType: "application/json"], body: message,
-                timeoutSeconds: timeoutSeconds, tls: tls)
+                timeoutSeconds: timeoutSeconds, tls: tls, limits: limits)
         } catch {
             throw ProviderFailure("FCM at \(sendEndpoint.authority): \(error.message)")
         }
+        if response.status == 200 {
+            let accepted = try? JSONDecoder().decode(Accepted.self, from: Data(response.body))
+            return ProviderAnswer(
+                status: 200, providerId: accepted?.name,
+                explanation: ProviderExplanation.fcm(status: 200, reason: nil, message: nil, project: projectID))
+        }
+        // The FcmError detail's `errorCode` when there is one, else the error's `status`.
+        let error = (try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body)))?.error
+        let reason = error?.details?.lazy.compactMap(\.errorCode).first ?? error?.status
+        return ProviderAnswer(
+            status: response.status, reason: reason,
+            explanation: ProviderExplanation.fcm(
+                status: response.status, reason: reason, message: error?.message, project: projectID,
+                retryAfter: response.headers[.retryAfter]))
+    }
+
+    /// What FCM and the token endpoint answer is small: a broken endpoint or proxy that sends more, or
+    /// never finishes, costs a send at most this, then fails it.
+    private var limits: HTTPClient.Limits {
+        HTTPClient.Limits(headBytes: 64 << 10, bodyBytes: 1 << 20, seconds: timeoutSeconds)
     }
 
     private struct Assertion: Encodable {
@@ -142,6 +153,12 @@ final class FCMClient {
         var errorDescription: String?
     }
 
+    /// How long a granted token is used: its `expires_in` less a minute, within what Google grants (an
+    /// hour) and never below zero, whatever number a broken endpoint answers.
+    static func lifetime(expiresIn: Int) -> Duration {
+        .seconds(min(max(expiresIn, 60), 3600) - 60)
+    }
+
     /// The access token, asked for anew a minute before the last one expires.
     private func bearer() throws(ProviderFailure) -> String {
         if let accessToken, ContinuousClock.now < accessToken.expires { return accessToken.text }
@@ -160,7 +177,7 @@ final class FCMClient {
         do {
             response = try HTTPClient.send(
                 .post, "", to: tokenEndpoint, headers: [.contentType: "application/x-www-form-urlencoded"],
-                body: Array(form.utf8), timeoutSeconds: timeoutSeconds, tls: tls)
+                body: Array(form.utf8), timeoutSeconds: timeoutSeconds, tls: tls, limits: limits)
         } catch {
             throw ProviderFailure("the OAuth token endpoint \(tokenEndpoint.authority): \(error.message)")
         }
@@ -172,7 +189,7 @@ final class FCMClient {
                 "the OAuth token endpoint refused the service account (\(response.status)\(reason.map { ", \($0)" } ?? ""))"
             )
         }
-        accessToken = (grant.accessToken, .now + .seconds(max(grant.expiresIn - 60, 0)))
+        accessToken = (grant.accessToken, .now + Self.lifetime(expiresIn: grant.expiresIn))
         return grant.accessToken
     }
 }

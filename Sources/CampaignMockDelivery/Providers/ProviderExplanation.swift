@@ -36,10 +36,29 @@ enum ProviderExplanation {
             return
                 "APNs does not accept the topic '\(topic)' (\(reason ?? "")): the key's team must own an app with "
                 + "this bundle id. Check the application's bundleId."
-        case "InvalidProviderToken", "MissingProviderToken":
+        case "InvalidProviderToken":
             return
-                "APNs refused the provider token: the key id, the team id and the .p8 key do not belong together, "
-                + "or the key was revoked in the developer account. Check apnsKeyId and apnsTeamId."
+                "APNs could not verify the provider token. If this machine's clock runs ahead, the token says it was "
+                + "signed in the future and APNs refuses it: check the clock first (date -u). Otherwise the key id, "
+                + "the team id and the .p8 key do not belong together, or the key was revoked in the developer "
+                + "account: check apnsKeyId and apnsTeamId."
+        case "MissingProviderToken":
+            return "APNs got no provider token (no authorization header): a proxy between may have removed it."
+        case "BadEnvironmentKeyIdInToken", "BadEnvironmentKeyInToken":
+            return
+                "The key is not enabled for the \(environment.rawValue) environment: a key can be restricted to "
+                + "sandbox or production in the developer account (Certificates, Identifiers & Profiles, Keys). Enable "
+                + "it for \(environment.rawValue), or use a key that is, or send to the environment the key is for "
+                + "(apnsEnvironment \(other), with a token of an app built for it)."
+        case "UnrelatedKeyIdInToken":
+            return
+                "APNs does not relate the key to '\(topic)' or to this connection: a key restricted to other apps' "
+                + "topics, or another key than the one the connection started with. Use a key enabled for this "
+                + "bundle id (Certificates, Identifiers & Profiles, Keys), and restart the mock after changing it."
+        case "BadCertificate", "BadCertificateEnvironment":
+            return
+                "APNs answered about a client certificate (\(reason ?? "")), but the mock authenticates with a "
+                + "token, not a certificate: something between this machine and APNs (a proxy?) answers for it."
         case "ExpiredProviderToken":
             return
                 "APNs found the provider token older than an hour. This machine's clock is probably wrong: the token "
@@ -48,23 +67,40 @@ enum ProviderExplanation {
             return "APNs saw new provider tokens too often. Wait 20 minutes; the mock keeps each token for 30."
         case "PayloadTooLarge":
             return "The payload is over APNs' limit (4096 bytes for a notification)."
-        case "PayloadEmpty", "BadPriority", "BadExpirationDate", "BadCollapseId", "InvalidPushType", "BadMessageId":
+        case "PayloadEmpty", "BadPriority", "BadExpirationDate", "BadCollapseId", "InvalidPushType", "BadMessageId",
+            "DuplicateHeaders", "MissingDeviceToken", "BadPath", "MethodNotAllowed":
             return "APNs found a header or the payload malformed (\(reason ?? "")); the payload check tells more."
+        case "IdleTimeout":
+            return "APNs closed the connection as idle before the notification went out. Send again."
         case "TooManyRequests":
-            return "Too many notifications to this device in a short time: APNs throttles it. Wait, then send again."
+            return
+                "Too many notifications to this device in a short time: APNs throttles it. The mock does not send "
+                + "again by itself; wait a while, then send again."
         case "Forbidden":
             return "APNs says this key may not send (Forbidden): check the key's APNs service in the developer account."
         case "InternalServerError", "ServiceUnavailable", "Shutdown":
-            return "APNs had a problem of its own (\(reason ?? "")). Send again in a moment."
+            return
+                "APNs had a problem of its own (\(reason ?? "")). The mock does not send again by itself; send again "
+                + "in a moment."
         default:
             return "APNs refused the notification with \(status)\(reason.map { " \($0)" } ?? "")."
         }
     }
 
     /// An FCM answer (status, and the error code when refused).
-    static func fcm(status: Int, reason: String?, message: String?, project: String) -> String {
+    ///
+    /// - Parameter retryAfter: the answer's `Retry-After` (seconds, or an HTTP date), when it had one.
+    static func fcm(status: Int, reason: String?, message: String?, project: String, retryAfter: String? = nil)
+        -> String
+    {
         if status == 200 { return "FCM accepted the message for project \(project)." }
         let detail = message.map { " FCM said: \($0)" } ?? ""
+        let wait =
+            retryAfter.map { after in
+                Int(after).map { " FCM asks to wait \($0) s (Retry-After) before sending again." }
+                    ?? " FCM asks to wait until \(after) (Retry-After) before sending again."
+            } ?? " Wait a moment, then send again."
+        let again = " The mock does not send again by itself.\(wait)"
         switch reason {
         case "UNREGISTERED", "NOT_FOUND":
             return
@@ -72,8 +108,8 @@ enum ProviderExplanation {
                 + "Start the app again so it registers the new one."
         case "INVALID_ARGUMENT":
             return
-                "FCM found the message or the token invalid. A token of another Firebase project, or one made up for "
-                + "a test, answers the same.\(detail)"
+                "FCM found the message or the token invalid: a token made up for a test, cut short or copied with "
+                + "extra characters answers so.\(detail)"
         case "SENDER_ID_MISMATCH":
             return
                 "The token belongs to another Firebase project than '\(project)'. Use the service account of the project "
@@ -85,11 +121,14 @@ enum ProviderExplanation {
         case "UNAUTHENTICATED":
             return "FCM refused the access token, even a fresh one.\(detail)"
         case "THIRD_PARTY_AUTH_ERROR":
-            return "FCM could not authenticate with APNs or Web Push for this token's app.\(detail)"
+            return
+                "FCM could not authenticate with APNs or Web Push for this token's app: the token is of an iOS or web "
+                + "app, and the APNs key or certificate uploaded to the Firebase project (Project settings, Cloud "
+                + "Messaging) is missing or wrong. The service account's access token is fine.\(detail)"
         case "QUOTA_EXCEEDED":
-            return "Too many messages: the project's or this device's quota is used up. Wait, then send again."
+            return "Too many messages: the project's or this device's quota is used up.\(again)"
         case "UNAVAILABLE", "INTERNAL":
-            return "FCM had a problem of its own (\(reason ?? "")). Send again in a moment."
+            return "FCM had a problem of its own (\(reason ?? "")).\(again)"
         default:
             return "FCM refused the message with \(status)\(reason.map { " \($0)" } ?? "").\(detail)"
         }

@@ -72,7 +72,6 @@ package enum Credential: Sendable, Equatable, CustomStringConvertible {
     /// The environment variables that carry a key's text rather than its path (environment only).
     package static let apnsKeyVariable = "CAMPAIGN_MOCK_APNS_KEY"
     package static let serviceAccountVariable = "CAMPAIGN_MOCK_FCM_SERVICE_ACCOUNT_JSON"
-    static let variables: Set = [apnsKeyVariable, serviceAccountVariable]
 
     /// The key's bytes, or nil when the file cannot be read.
     var bytes: [UInt8]? {

@@ -130,6 +130,9 @@ package final class PushSender: Sendable {
         guard allowList.allows(subject) else {
             return finish(.blocked, Self.notAllowed(subject, listEmpty: allowList.patterns.isEmpty))
         }
+        if let problem = ProviderInput.tokenProblem(message.registrationToken, for: provider) {
+            return finish(.blocked, "Not sent: \(problem).")
+        }
         let answered: Result<ProviderAnswer, ProviderFailure>
         switch provider {
         case .apns:
@@ -142,6 +145,9 @@ package final class PushSender: Sendable {
                     .blocked,
                     "Not sent: APNs needs the app's bundle id as its topic. Set bundleId on the application "
                         + "(PUT /_mock/apps/\(message.app)), or compose the push with one.")
+            }
+            if let problem = ProviderInput.topicProblem(topic) {
+                return finish(.blocked, "Not sent: \(problem).")
             }
             guard let payload = message.apns else {
                 return finish(.blocked, "Not sent: the message has no APNs payload.")

@@ -13,6 +13,8 @@ extension PayloadChecker {
         "title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key", "action-loc-key",
     ]
     private static let alertArgumentKeys: Set = ["title-loc-args", "subtitle-loc-args", "loc-args"]
+    /// The `alert` keys whose text iOS shows; an alert with none of them (`{}`) shows nothing.
+    private static let alertShownKeys = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
 
     /// Checks an APNs payload (`{"aps": {...}, "_mId": "...", ...}`).
     package static func apns(_ payload: JSONValue) -> PayloadCheck {
@@ -148,11 +150,21 @@ extension PayloadChecker {
         if let message { findings.error(.apsSoundType, at: "aps.sound", message + ": iOS plays no sound") }
     }
 
+    /// Whether `alert` shows text: a non-empty string, or an object with a non-empty title, subtitle, body or
+    /// localization key.
+    private static func showsText(_ alert: JSONValue?) -> Bool {
+        switch alert {
+        case .string(let text)?: return !text.isEmpty
+        case .object(let fields)?: return alertShownKeys.contains { !(fields[$0]?.string ?? "").isEmpty }
+        default: return false
+        }
+    }
+
     /// What the keys mean together: background pushes, the service extension, the media key found.
     private static func checkCombination(
         of aps: [String: JSONValue], media: String?, into findings: inout FindingList
     ) {
-        let alert = aps["alert"] != nil
+        let alert = showsText(aps["alert"])
         let visible = alert || aps["sound"] != nil || aps["badge"] != nil
         let background = aps["content-available"]?.isFlagSet == true
         let extensionRuns = aps["mutable-content"]?.isFlagSet == true
@@ -160,8 +172,8 @@ extension PayloadChecker {
             findings.warning(
                 .apsBackgroundWithAlert, at: "aps.content-available",
                 "`content-available` with an alert, sound or badge is not a background push: it must be sent with "
-                    + "`apns-push-type: alert` and priority 10, and iOS may not wake the app for it; for a silent "
-                    + "update leave them out")
+                    + "`apns-push-type: alert` and priority 10 (at once) or 5 (as the device's power allows), and iOS "
+                    + "may not wake the app for it; for a silent update leave them out")
         } else if background {
             findings.info(
                 .apsBackground, at: "aps.content-available",
@@ -175,8 +187,8 @@ extension PayloadChecker {
         if extensionRuns && !alert {
             findings.warning(
                 .apsMutableContentWithoutAlert, at: "aps.mutable-content",
-                "`mutable-content` without an alert: iOS runs the notification service extension only for pushes "
-                    + "that show an alert, so it does not run")
+                "`mutable-content` without an alert that shows a title, subtitle or body: iOS runs the notification "
+                    + "service extension only for pushes that show an alert, so it does not run")
         }
         if let media, !extensionRuns {
             findings.error(

@@ -2,11 +2,32 @@ package import CampaignMockModel
 
 extension PayloadChecker {
     /// The fields of an FCM HTTP v1 `message`.
-    private static let messageKeys: Set = [
+    private static let messageKeys = jsonNames([
         "name", "data", "notification", "android", "webpush", "apns", "fcm_options", "token", "topic", "condition",
-    ]
+    ])
+    /// The fields of the request around the message.
+    private static let requestKeys = jsonNames(["message", "validate_only"])
     private static let targetKeys = ["token", "topic", "condition"]
-    private static let androidPriorities = ["NORMAL", "HIGH"]
+    /// `android.priority` as FCM reads it: the value (`high`) or the enum's name (`HIGH`).
+    private static let androidPriorities = AndroidPriority.allCases.flatMap { [$0.rawValue, $0.rawValue.uppercased()] }
+
+    /// The names FCM's JSON reads a field by: the proto field name (`fcm_options`) and its lowerCamelCase JSON
+    /// name (`fcmOptions`).
+    private static func jsonNames(_ fields: [String]) -> Set<String> {
+        Set(
+            fields.flatMap { field in
+                let camel = field.split(separator: "_").enumerated().map { index, word in
+                    index == 0 ? String(word) : word.prefix(1).uppercased() + word.dropFirst()
+                }
+                return [field, camel.joined()]
+            })
+    }
+
+    /// A `data` key FCM reserves, in the words of its reference: `from`, `message_type`, or any key starting with
+    /// `google` or `gcm`.
+    private static func isReservedDataKey(_ key: String) -> Bool {
+        key == "from" || key == "message_type" || key.hasPrefix("google") || key.hasPrefix("gcm")
+    }
 
     /// Checks an FCM HTTP v1 request body (`{"message": {...}}`), as Campaign sends it: a data message.
     package static func fcm(_ body: JSONValue) -> PayloadCheck {
@@ -19,7 +40,7 @@ extension PayloadChecker {
             return findings.check
         }
         if case .object(let top) = body {
-            for key in top.keys.sorted() where key != "message" && key != "validate_only" {
+            for key in top.keys.sorted() where !requestKeys.contains(key) {
                 findings.error(.fcmUnknownKey, at: key, "`\(key)` is not a field of the request: FCM refuses it")
             }
         }
@@ -30,12 +51,12 @@ extension PayloadChecker {
         }
         checkTarget(message, into: &findings)
         let data = checkData(message["data"], into: &findings)
-        if case .object(let android)? = message["android"] { checkAndroid(android, into: &findings) }
         let notifications = [
             ("message.notification", message["notification"]),
             ("message.android.notification", message["android"]?["notification"]),
-        ]
-        for (path, block) in notifications where block != nil {
+        ].filter { $0.1 != nil }
+        checkAndroid(message["android"], notification: !notifications.isEmpty, into: &findings)
+        for (path, _) in notifications {
             findings.warning(
                 .fcmNotification, at: path,
                 "a notification block: while the app is in the background Android shows it by itself and does not "
@@ -77,10 +98,11 @@ extension PayloadChecker {
                     .fcmDataType, at: path,
                     "`\(key)` is \(value.kind): FCM takes only strings as data values and refuses the message")
             }
-            if ["from", "notification", "message_type"].contains(key) || key.hasPrefix("google.")
-                || key.hasPrefix("gcm.")
-            {
-                findings.error(.fcmDataReservedKey, at: path, "FCM reserves the key `\(key)` and refuses the message")
+            if isReservedDataKey(key) {
+                findings.error(
+                    .fcmDataReservedKey, at: path,
+                    "FCM reserves `\(key)` (`from`, `message_type` and keys starting with `google` or `gcm`) and "
+                        + "refuses the message")
             }
         }
         let size = size(data)
@@ -93,14 +115,24 @@ extension PayloadChecker {
         return fields
     }
 
-    /// `android.priority` and `android.ttl`.
-    private static func checkAndroid(_ android: [String: JSONValue], into findings: inout FindingList) {
-        if let priority = android["priority"], !androidPriorities.contains(priority.string ?? "") {
+    /// `android.priority` (and what its absence means: FCM's default is HIGH for a message with a notification
+    /// block, NORMAL for a data message) and `android.ttl`.
+    private static func checkAndroid(_ android: JSONValue?, notification: Bool, into findings: inout FindingList) {
+        switch android?["priority"] {
+        case nil where !notification:
+            findings.info(
+                .fcmAndroidPriorityMissing, at: "message.android.priority",
+                "no `android.priority`: FCM delivers a data message at normal priority, which a device in Doze "
+                    + "receives late; a notification the user should see at once needs `high`")
+        case let priority? where !androidPriorities.contains(priority.string ?? ""):
             findings.error(
                 .fcmAndroidPriority, at: "message.android.priority",
-                "`priority` is \(priority.shown), not `NORMAL` or `HIGH`: FCM refuses the message")
+                "`priority` is \(priority.shown), not `normal` or `high` (or `NORMAL`, `HIGH`): FCM refuses the message"
+            )
+        default:
+            break
         }
-        if let ttl = android["ttl"], !isDuration(ttl.string ?? "") {
+        if let ttl = android?["ttl"], !isDuration(ttl.string ?? "") {
             findings.error(
                 .fcmAndroidTTL, at: "message.android.ttl",
                 "`ttl` is \(ttl.shown), not seconds ending in `s` (`3600s`, `0.5s`): FCM refuses the message"

@@ -2,7 +2,9 @@ import CampaignMockModel
 import CampaignMockStorage
 
 extension PayloadChecker {
-    /// The keys each SDK reads a notification's image from (what the composer writes: docs/push.md).
+    /// The keys a notification's image is read from, as the composer writes them (docs/push.md, "Images"): on iOS
+    /// by the app's own service extension (the Campaign extension reads no media key), on Android by the
+    /// Campaign extension.
     static func mediaKeys(_ platform: Platform) -> [String] {
         platform == .ios ? ["mediaUrl"] : ["adb_image", "mediaUrl"]
     }

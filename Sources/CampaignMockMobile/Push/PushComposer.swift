@@ -36,8 +36,12 @@ package enum PushComposer {
             message.check = PayloadChecker.apns(payload)
         case .android:
             let data = fcmData(request, messageID: messageID, deliveryID: deliveryID)
+            let priority = request.androidPriority ?? .default(silent: request.silent == true)
             let fcm = JSONValue.object([
-                "message": .object(["token": .string(device.token), "data": .object(data.mapValues { .string($0) })])
+                "message": .object([
+                    "token": .string(device.token), "data": .object(data.mapValues { .string($0) }),
+                    "android": .object(["priority": .string(priority.rawValue)]),
+                ])
             ])
             message.fcm = fcm
             message.check = PayloadChecker.fcm(fcm)
@@ -110,34 +114,27 @@ package enum PushComposer {
     }
 
     /// Lines to paste: deliver the data message to a debug build on an emulator, or just show a notification.
+    /// `adb shell` joins its arguments with spaces and the device's shell parses the result again, so each
+    /// line is quoted for both shells: every word of the device's command for the device's shell, and the
+    /// whole command as one word for this machine's.
     static func adb(_ request: PushRequest, data: [String: String]) -> [String] {
-        var lines = ["adb shell " + broadcast(package: request.androidPackage ?? "YOUR.PACKAGE", data: data)]
+        var commands = [broadcast(package: request.androidPackage ?? "YOUR.PACKAGE", data: data)]
         if request.silent != true {
-            let title = shellQuoted(request.title ?? "")
-            let body = shellQuoted(request.body ?? "")
-            lines.append("adb shell cmd notification post -t \(title) campaign-mock-\(data["_mId"] ?? "") \(body)")
+            commands.append(
+                ShellWords.line([
+                    "cmd", "notification", "post", "-t", request.title ?? "", "campaign-mock-" + (data["_mId"] ?? ""),
+                    request.body ?? "",
+                ]))
         }
-        return lines
+        return commands.map { "adb shell " + ShellWords.quote($0) }
     }
 
     /// The command an emulator's shell runs to hand the FCM data message to the app as FCM would
-    /// (`com.google.android.c2dm.intent.RECEIVE` with every key as an extra), one line for `adb shell`.
-    /// Every key and value is quoted for the device's shell, which parses the line once more (`package`
-    /// is a checked package name, or the placeholder).
+    /// (`com.google.android.c2dm.intent.RECEIVE` with every key as an extra), one line for `adb shell`:
+    /// every word quoted for the device's shell, which parses the line once more.
     package static func broadcast(package: String, data: [String: String]) -> String {
-        let extras = data.keys.sorted().map { key in
-            "--es \(key.allSatisfy(isPlainKeyCharacter) ? key : shellQuoted(key)) \(shellQuoted(data[key]!))"
-        }
-        return (["am broadcast -a com.google.android.c2dm.intent.RECEIVE -p \(package)"] + extras)
-            .joined(separator: " ")
-    }
-
-    private static func isPlainKeyCharacter(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || character == "_")
-    }
-
-    /// Single-quoted for `adb shell` (whose remote shell parses the line once more).
-    private static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacing("'", with: "'\\''") + "'"
+        let extras = data.keys.sorted().flatMap { key in ["--es", key, data[key]!] }
+        return ShellWords.line(
+            ["am", "broadcast", "-a", "com.google.android.c2dm.intent.RECEIVE", "-p", package] + extras)
     }
 }

@@ -88,6 +88,18 @@ package final class SQLiteConnection {
         return statement
     }
 
+    /// The text of every statement this connection prepared (and keeps cached): what `QueryPlanTests`
+    /// asks SQLite to plan.
+    package var preparedStatements: [String] { statements.keys.map(\.sql) }
+
+    /// How SQLite would run `sql`: the details of its `EXPLAIN QUERY PLAN`, its parameters NULL.
+    package func plan(of sql: String) throws(SQLiteError) -> [String] {
+        let explain = try SQLiteStatement(connection: handle, sql: "EXPLAIN QUERY PLAN " + sql)
+        return try explain.run([SQLiteValue](repeating: .null, count: explain.parameterCount)).map {
+            (try? $0["detail"].text) ?? ""
+        }
+    }
+
     /// The first column of the first row, or `.null`.
     package func scalar(_ sql: String, _ values: [any SQLiteBindable] = []) throws(SQLiteError) -> SQLiteValue {
         try query(sql, values).first?[0] ?? .null

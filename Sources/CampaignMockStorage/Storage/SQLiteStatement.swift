@@ -30,6 +30,9 @@ final class SQLiteStatement {
     private var arena = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 1)
     private var arenaUsed = 0
 
+    /// How many `?` parameters the statement has.
+    var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
     /// Binds `values` to the `?` parameters in order, runs the statement and returns every row.
     func run(_ values: [any SQLiteBindable]) throws(SQLiteError) -> [SQLiteRow] {
         try run(values.map(\.sqliteValue))

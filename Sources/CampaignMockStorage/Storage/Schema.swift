@@ -68,6 +68,7 @@ package enum Schema {
         CREATE INDEX messages_low32 ON messages (low32);
         CREATE INDEX messages_uuid ON messages (uuid);
         CREATE INDEX messages_device ON messages (device_id);
+        CREATE INDEX messages_push ON messages (push_id) WHERE push_id IS NOT NULL;
         CREATE TABLE tracking_events (
             id INTEGER PRIMARY KEY,
             received_at INTEGER NOT NULL,
@@ -85,6 +86,8 @@ package enum Schema {
         );
         CREATE INDEX tracking_events_delivery ON tracking_events (delivery_id);
         CREATE INDEX tracking_events_device ON tracking_events (device_id) WHERE device_id IS NOT NULL;
+        CREATE INDEX tracking_events_message ON tracking_events (message_ref, tag, received_at)
+            WHERE message_ref IS NOT NULL;
         CREATE TABLE recipients (
             id INTEGER PRIMARY KEY,
             email TEXT NOT NULL UNIQUE,
@@ -428,6 +431,19 @@ package enum Schema {
                     answer TEXT NOT NULL
                 );
                 CREATE INDEX push_sends_push ON push_sends (push_id);
+                """),
+        // A message's first receive and first open (a device's detail asks for them, two per message)
+        // are one probe of the first index each, instead of a read of every event; deleting a message
+        // finds the events that name it (`ON DELETE SET NULL`) the same way. Only hits linked to an issued
+        // message have an entry: a hit that names none, most of them, writes nothing more. The second
+        // finds a push's messages: dropping the pushes left without one (after a reset or an import) read
+        // every message for each push.
+        Migration(
+            name: "0017-events-and-messages-by-what-they-belong-to",
+            sql: """
+                CREATE INDEX tracking_events_message ON tracking_events (message_ref, tag, received_at)
+                    WHERE message_ref IS NOT NULL;
+                CREATE INDEX messages_push ON messages (push_id) WHERE push_id IS NOT NULL;
                 """),
     ]
 }

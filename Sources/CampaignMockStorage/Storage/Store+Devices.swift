@@ -202,27 +202,23 @@ extension StoreReader {
     package func registrations(
         after: Int64, since: Int64?, matching filter: DeviceFilter, limit: Int, upTo: Int64? = nil
     ) throws -> [RegistrationNotice] {
-        var sql = """
+        try registrations(.oldestFirst(after: after), since: since, matching: filter, limit: limit, upTo: upTo)
+    }
+
+    /// A page of the accepted registrations (at or after `since`, with id at most `upTo`) of devices
+    /// matching `filter`.
+    package func registrations(
+        _ paging: Paging, since: Int64?, matching filter: DeviceFilter, limit: Int, upTo: Int64?
+    ) throws -> [RegistrationNotice] {
+        let (condition, values) = Self.registrationCondition(since: since, filter: filter, upTo: upTo)
+        let (pageCondition, pageValues, order) = paging.clause("r.id")
+        let sql = """
             SELECT r.id, r.received_at, r.changes, r.user_key, r.fields, r.params, d.registration_token,
                 a.integration_key, a.platform
             FROM registrations r JOIN devices d ON d.id = r.device_id JOIN applications a ON a.id = d.application_id
-            WHERE r.id > ? AND (? IS NULL OR r.received_at >= ?) AND (? IS NULL OR a.integration_key = ?)
-                AND (? IS NULL OR a.platform = ?) AND (? IS NULL OR r.user_key = ?) AND (? IS NULL OR d.registration_token = ?)
-                AND (? IS NULL OR r.id <= ?)
+            WHERE \(condition) AND \(pageCondition) ORDER BY \(order) LIMIT ?
             """
-        var values: [any SQLiteBindable] = [
-            after, since, since, filter.applicationKey, filter.applicationKey, filter.platform?.rawValue,
-            filter.platform?.rawValue, filter.userKey, filter.userKey, filter.registrationToken,
-            filter.registrationToken, upTo, upTo,
-        ]
-        // One fixed clause per param filter; names and values are bound, never spliced in.
-        for param in filter.params {
-            sql += Self.paramFilter
-            values += [param.name, param.value]
-        }
-        sql += "\nORDER BY r.id LIMIT ?"
-        values.append(limit)
-        return try connection.query(sql, values).map { row in
+        return try connection.query(sql, values + pageValues + [limit]).map { row in
             RegistrationNotice(
                 id: try row.integer("id"),
                 receivedAt: try row.time("received_at"),
@@ -235,6 +231,41 @@ extension StoreReader {
                 params: (Self.decode([AdditionalParam].self, try row["params"].text) ?? []).sorted { $0.name < $1.name }
             )
         }
+    }
+
+    /// How many accepted registrations (at or after `since`, with id at most `upTo`) of devices matching
+    /// `filter` there are.
+    package func registrationCount(since: Int64?, matching filter: DeviceFilter, upTo: Int64?) throws -> Int {
+        let (condition, values) = Self.registrationCondition(since: since, filter: filter, upTo: upTo)
+        return Int(
+            try connection.integer(
+                """
+                SELECT count(*) FROM registrations r JOIN devices d ON d.id = r.device_id
+                JOIN applications a ON a.id = d.application_id WHERE \(condition)
+                """, values))
+    }
+
+    /// The WHERE clause of a registration query on `r`, its device `d` and application `a`, and its values
+    /// (all bound).
+    private static func registrationCondition(since: Int64?, filter: DeviceFilter, upTo: Int64?)
+        -> (String, [any SQLiteBindable])
+    {
+        var sql = """
+            (? IS NULL OR r.received_at >= ?) AND (? IS NULL OR a.integration_key = ?)
+                AND (? IS NULL OR a.platform = ?) AND (? IS NULL OR r.user_key = ?) AND (? IS NULL OR d.registration_token = ?)
+                AND (? IS NULL OR r.id <= ?)
+            """
+        var values: [any SQLiteBindable] = [
+            since, since, filter.applicationKey, filter.applicationKey, filter.platform?.rawValue,
+            filter.platform?.rawValue, filter.userKey, filter.userKey, filter.registrationToken,
+            filter.registrationToken, upTo, upTo,
+        ]
+        // One fixed clause per param filter; names and values are bound, never spliced in.
+        for param in filter.params {
+            sql += Self.paramFilter
+            values += [param.name, param.value]
+        }
+        return (sql, values)
     }
 
     /// The newest registration id (0 when none).

@@ -46,6 +46,12 @@ extension StoreReader {
             emit("]")
         }
 
+        // The document reads the whole file once. Through the readers' memory map every page it reads would
+        // stay resident for the process, up to the map's size (the export's peak grew with the store);
+        // through SQLite's page cache it takes that cache's 2 MiB.
+        let mapped = try connection.scalar("PRAGMA mmap_size").integer ?? 0
+        try connection.execute("PRAGMA mmap_size=0")
+        defer { try? connection.execute("PRAGMA mmap_size=\(mapped)") }
         // A savepoint is a read transaction here, and nests in the writer's when the store is in memory.
         try connection.execute("SAVEPOINT snapshot")
         defer { try? connection.execute("RELEASE snapshot") }

@@ -157,6 +157,12 @@ package final class Store: Sendable {
         return try readers.withConnection { [journal] in try work(StoreReader(connection: $0, journal: journal)) }
     }
 
+    /// The text of every statement the writer's and the idle readers' connections prepared so far.
+    package func preparedStatements() throws -> Set<String> {
+        let written = try writeAndWait { $0.connection.preparedStatements }
+        return Set(written + (readers?.preparedStatements() ?? []))
+    }
+
     /// Finishes the queued writes, checkpoints the WAL into the database file and closes.
     package func close() {
         writer.close()
@@ -429,6 +435,10 @@ extension Store {
             let connection = try SQLiteConnection(path: path)
             try connection.execute("PRAGMA query_only=ON; PRAGMA mmap_size=268435456")
             return Pooled(connection)
+        }
+
+        func preparedStatements() -> [String] {
+            idle.withLock { pool in pool.flatMap { $0.connection.preparedStatements } }
         }
 
         func close() {

@@ -6,12 +6,19 @@ import CampaignMockCore
     import Darwin
 #endif
 
-/// `--tls auto`: a local certificate authority made on first use, and the server certificate it issues.
+/// `--tls auto`: a local certificate authority, one per user (as mkcert's CAROOT), and the server
+/// certificates it issues, one per data directory.
 ///
-/// Files in `<data-dir>/tls/` (keys readable by the owner only): `ca-key.pem`, `ca-cert.pem`,
-/// `server-key.pem`, `server-cert.pem`, `server-sans.txt`. The CA is kept for good, so a device that
-/// trusts it keeps trusting the server; the server certificate is issued again when its names change or
-/// it has under 30 days left. Without a directory (in-memory runs) everything is made anew each start.
+/// The CA is `ca-cert.pem` and `ca-key.pem` (readable by its owner only) in its folder
+/// (``CertificateAuthorityFolder``), made there on first use (under the lock `ca.lock`, so that servers
+/// starting together make one) and kept for good, so a device that trusts it keeps trusting every server
+/// of this user. A CA put there by the user is used as it is and never written over. The server certificate (`server-key.pem`, `server-cert.pem`, `server-sans.txt` in
+/// `<data-dir>/tls/`) is issued again when its names change, its CA changes or it has under 30 days left;
+/// without a directory (in-memory runs) it is made anew each start.
+///
+/// Older versions kept the CA in `<data-dir>/tls/` itself. Such a CA is moved into the CA folder when that
+/// holds none, so the devices that trust it keep working and every project shares it; when the folder
+/// already holds another CA, the data directory keeps its own (``Origin/dataDirectory``).
 package final class LocalCertificateAuthority {
     /// The CA's common name, as devices show it.
     package static let name = "campaign-mock local CA"
@@ -20,36 +27,137 @@ package final class LocalCertificateAuthority {
     static let caValidityDays = 3650
     static let renewalDays = 30
 
+    /// Where the CA in use came from.
+    package enum Origin: Sendable, Equatable {
+        /// Found in its folder.
+        case found
+        /// Made now, in its folder.
+        case made
+        /// Moved into its folder from the data directory `from` (`<data-dir>/tls`), where older versions kept it.
+        case moved(from: String)
+        /// Kept in the data directory's `tls/` as older versions did, because the per-user folder `perUser`
+        /// holds another CA.
+        case dataDirectory(perUser: String)
+    }
+
     private let certificate: Certificate
     private let key: PrivateKey
-    private let directory: String?
+    /// The folder of the CA in use.
+    package let folder: String
+    package let origin: Origin
 
-    /// Loads the CA from `directory`, or makes one (and stores it there when a directory is given).
+    /// Loads the CA from `folder`, or makes it there; first moves in a CA an older version left in
+    /// `olderFolder` (`<data-dir>/tls`), when there is one.
     ///
-    /// - Throws: ``CertificateError`` when the files cannot be read, written or parsed.
-    package init(directory: String?) throws(CertificateError) {
-        self.directory = directory
-        if let directory, let certificatePEM = Self.read(directory + "/ca-cert.pem"),
-            let keyPEM = Self.read(directory + "/ca-key.pem")
-        {
-            certificate = try Certificate(pem: certificatePEM)
-            key = try PrivateKey(pem: keyPEM)
+    /// - Throws: ``CertificateError`` when the files cannot be read, written or parsed, or when a folder
+    ///   holds half a CA (a certificate without its key, or a key that is not the certificate's).
+    package init(folder: String, olderFolder: String? = nil) throws(CertificateError) {
+        var older: (certificate: Certificate, key: PrivateKey)?
+        if let olderFolder, olderFolder != folder { older = try Self.load(olderFolder) }
+        var origin = Origin.found
+        // Another server may be writing the CA at this moment (its key already there, its certificate not
+        // yet): only the load under the lock below may call a folder half a CA.
+        var found = try? Self.load(folder)
+        if found == nil {
+            // Made (or moved in) under a lock, so that servers starting together end with one CA.
+            try Self.makeDirectories(folder)
+            let lock = try Self.lock(folder)
+            defer { close(lock) }
+            found = try Self.load(folder)
+            if found == nil {
+                if let older, let olderFolder {
+                    found = older
+                    origin = .moved(from: olderFolder)
+                } else {
+                    found = try Self.make()
+                    origin = .made
+                }
+                if let found { try Self.store(found, in: folder) }
+            }
+        }
+        guard let authority = found else { throw CertificateError("loading the CA in \(folder)") }
+        if case .moved(let from) = origin {
+            for file in Self.files { _ = unlink(from + "/" + file) }
+        }
+        if let older, let olderFolder, origin == .found, older.certificate.der != authority.certificate.der {
+            certificate = older.certificate
+            key = older.key
+            self.folder = olderFolder
+            self.origin = .dataDirectory(perUser: folder)
             return
         }
-        key = try PrivateKey()
+        certificate = authority.certificate
+        key = authority.key
+        self.folder = folder
+        self.origin = origin
+    }
+
+    /// A new CA, valid for 10 years.
+    private static func make() throws(CertificateError) -> (certificate: Certificate, key: PrivateKey) {
+        let key = try PrivateKey()
         let host = NetworkInterfaces.hostname()
-        certificate = try Certificate(
+        let certificate = try Certificate(
             commonName: Self.name, organization: "campaign-mock", organizationalUnit: "made on \(host)", key: key,
             issuer: nil, validDays: Self.caValidityDays,
             extensions: [
                 ("basicConstraints", "critical,CA:TRUE,pathlen:0"), ("keyUsage", "critical,keyCertSign,cRLSign"),
                 ("subjectKeyIdentifier", "hash"),
             ])
-        if let directory {
-            try Self.makeDirectory(directory)
-            try Self.write(key.pem, to: directory + "/ca-key.pem", mode: 0o600)
-            try Self.write(certificate.pem, to: directory + "/ca-cert.pem", mode: 0o644)
+        return (certificate, key)
+    }
+
+    /// Takes the lock file of `folder` (`ca.lock`), held until the descriptor returned is closed.
+    private static func lock(_ folder: String) throws(CertificateError) -> Int32 {
+        let descriptor = open(folder + "/ca.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CertificateError("locking \(folder)/ca.lock", reason: String(cString: strerror(errno)))
         }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw CertificateError("locking \(folder)/ca.lock", reason: reason)
+            }
+        }
+        return descriptor
+    }
+
+    /// The CA's files in its folder.
+    private static let files = ["ca-cert.pem", "ca-key.pem"]
+
+    /// The CA in `folder`; nil when it holds neither file.
+    private static func load(_ folder: String) throws(CertificateError) -> (certificate: Certificate, key: PrivateKey)?
+    {
+        switch (read(folder + "/ca-cert.pem"), read(folder + "/ca-key.pem")) {
+        case (nil, nil):
+            return nil
+        case (_?, nil):
+            throw CertificateError(
+                "loading the CA in \(folder)",
+                reason: "ca-cert.pem is there without ca-key.pem: the server signs its certificate with the CA's key, "
+                    + "so a CA supplied through \(CertificateAuthorityFolder.variable) needs both files (the key "
+                    + "from a CI secret, say); or name an empty folder to have a CA made there")
+        case (nil, _?):
+            throw CertificateError(
+                "loading the CA in \(folder)", reason: "ca-key.pem is there without ca-cert.pem: put both files there")
+        case (let certificatePEM?, let keyPEM?):
+            let certificate = try Certificate(pem: certificatePEM)
+            let key = try PrivateKey(pem: keyPEM)
+            guard certificate.matches(key) else {
+                throw CertificateError(
+                    "loading the CA in \(folder)", reason: "ca-key.pem is not the key of ca-cert.pem")
+            }
+            return (certificate, key)
+        }
+    }
+
+    /// Writes the CA into `folder`, made with its parents when missing.
+    private static func store(_ authority: (certificate: Certificate, key: PrivateKey), in folder: String)
+        throws(CertificateError)
+    {
+        try makeDirectories(folder)
+        try write(authority.key.pem, to: folder + "/ca-key.pem", mode: 0o600)
+        try write(authority.certificate.pem, to: folder + "/ca-cert.pem", mode: 0o644)
     }
 
     /// The CA certificate in PEM.
@@ -60,8 +168,11 @@ package final class LocalCertificateAuthority {
     package var fingerprint: String { certificate.sha256Fingerprint }
 
     /// The server certificate chain (server, then CA) and key in PEM, for `names` (DNS names and IP
-    /// addresses). Reuses the stored one while its names match and it has 30 days or more left.
-    package func serverCredentials(names: [String]) throws(CertificateError) -> (chainPEM: [UInt8], keyPEM: [UInt8]) {
+    /// addresses), kept in `directory` (`<data-dir>/tls`; nil: made anew). Reuses the stored one while its
+    /// names match, this CA signed it and it has 30 days or more left.
+    package func serverCredentials(names: [String], directory: String?) throws(CertificateError) -> (
+        chainPEM: [UInt8], keyPEM: [UInt8]
+    ) {
         let list = names.joined(separator: "\n")
         if let directory, let stored = Self.read(directory + "/server-cert.pem"),
             let storedKey = Self.read(directory + "/server-key.pem"),
@@ -82,6 +193,7 @@ package final class LocalCertificateAuthority {
                 ("subjectKeyIdentifier", "hash"), ("authorityKeyIdentifier", "keyid:always"),
             ])
         if let directory {
+            try Self.makeDirectories(directory)
             try Self.write(serverKey.pem, to: directory + "/server-key.pem", mode: 0o600)
             try Self.write(server.pem, to: directory + "/server-cert.pem", mode: 0o644)
             try Self.write(Array(list.utf8), to: directory + "/server-sans.txt", mode: 0o644)
@@ -124,9 +236,14 @@ package final class LocalCertificateAuthority {
         }
     }
 
-    private static func makeDirectory(_ path: String) throws(CertificateError) {
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw CertificateError("creating \(path)", reason: String(cString: strerror(errno)))
+    /// Makes `path` and its missing parents, each readable by the owner only.
+    private static func makeDirectories(_ path: String) throws(CertificateError) {
+        var partial = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o700) != 0 && errno != EEXIST {
+                throw CertificateError("creating \(partial)", reason: String(cString: strerror(errno)))
+            }
         }
     }
 }

@@ -142,6 +142,11 @@ final class Certificate {
         return Int(days)
     }
 
+    /// Whether `key` is the private half of this certificate's public key.
+    func matches(_ key: PrivateKey) -> Bool {
+        X509_check_private_key(handle, key.handle) == 1
+    }
+
     /// Whether `issuer`'s key signed this certificate.
     func isSigned(by issuer: Certificate) -> Bool {
         guard let key = X509_get0_pubkey(issuer.handle) else { return false }

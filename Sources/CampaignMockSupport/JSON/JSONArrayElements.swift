@@ -1,15 +1,27 @@
 package import CampaignMockCore
 
 /// The elements of a JSON array, one at a time, read a piece at a time: an array of gigabytes costs its
-/// largest element. The text must have passed ``JSONCheck`` (only strings and nesting are followed here).
+/// largest element, and no element may be larger than `maximumElementBytes` (its decoding copies it a few
+/// times). The text must have passed ``JSONCheck`` (only strings and nesting are followed here).
 package struct JSONArrayElements {
     let source: any ByteSource
     /// Where the array is, from its `[` to its `]`.
     let range: Range<Int>
+    let maximumElementBytes: Int
 
-    package init(source: any ByteSource, range: Range<Int>) {
+    package init(source: any ByteSource, range: Range<Int>, maximumElementBytes: Int = defaultMaximumElementBytes) {
         self.source = source
         self.range = range
+        self.maximumElementBytes = maximumElementBytes
+    }
+
+    /// 8 MiB: a row of the mock's state is a few kilobytes.
+    package static let defaultMaximumElementBytes = 8 << 20
+
+    /// An element over `maximumElementBytes`; none is read after it.
+    package struct ElementTooLarge: Error, Equatable {
+        package let index: Int
+        package let limit: Int
     }
 
     static let pieceSize = 256 << 10
@@ -29,6 +41,9 @@ package struct JSONArrayElements {
             element.removeAll(keepingCapacity: true)
         }
         while offset < range.upperBound {
+            if element.count > maximumElementBytes {
+                throw ElementTooLarge(index: index, limit: maximumElementBytes)
+            }
             let piece = try source.read(at: offset, length: min(Self.pieceSize, range.upperBound - offset))
             guard !piece.isEmpty else { break }
             offset += piece.count

@@ -6,18 +6,23 @@ package import CampaignMockCore
 /// - what Foundation accepts but JSON is not: a comma before `}` or `]`, a comment;
 /// - an object key given twice. Foundation's decoder keeps one of them silently, so a body such as
 ///   `{"status": 200, "status": 500}` would mean something other than what its author may think
-///   (RFC 8259 §4: names "SHOULD be unique").
+///   (RFC 8259 §4: names "SHOULD be unique");
+/// - what would cost memory out of proportion before a decoder sees it: keys are kept to find repeats, so
+///   a key longer than ``maximumKeyLength`` or an object with more than ``maximumKeys`` is refused.
 package enum JSONCheck {
     package enum Problem: Error, Equatable, CustomStringConvertible {
         /// Line and column (both from 1, the column counting characters) of the first byte that is wrong.
         case syntax(line: Int, column: Int, reason: String)
         /// The key, and the path of the object holding it (`faults.0`; empty at the top).
         case duplicateKey(key: String, path: String)
+        /// Which limit was passed (`a key longer than 1024 bytes`), and the path of the object.
+        case overLimit(limit: String, path: String)
 
         package var description: String {
             switch self {
             case .syntax(let line, let column, let reason): "line \(line), column \(column): \(reason)"
             case .duplicateKey(let key, let path): "'\(key)' is given twice" + (path.isEmpty ? "" : " in '\(path)'")
+            case .overLimit(let limit, let path): limit + (path.isEmpty ? "" : " in '\(path)'")
             }
         }
     }
@@ -45,6 +50,10 @@ package enum JSONCheck {
     /// Nesting deeper than this is refused rather than read with the stack. Low enough for Foundation's
     /// decoder after it on a 512 KiB stack, what macOS gives Dispatch's threads (it crashed at 180 levels).
     static let maximumDepth = 64
+    /// The longest object key, in bytes as written; no key the mock reads comes near it.
+    package static let maximumKeyLength = 1024
+    /// The most keys one object may have.
+    package static let maximumKeys = 1000
 
     /// Reads through a window on the source: for a text in memory, the window is the whole text.
     private struct Reader {
@@ -152,7 +161,7 @@ package enum JSONCheck {
             switch byte {
             case UInt8(ascii: "{"): try object(path: path, depth: depth)
             case UInt8(ascii: "["): try array(path: path, depth: depth)
-            case UInt8(ascii: "\""): _ = try string(keeping: false)
+            case UInt8(ascii: "\""): _ = try string(keeping: false, path: path)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
             case UInt8(ascii: "t"): try literal("true")
             case UInt8(ascii: "f"): try literal("false")
@@ -176,7 +185,12 @@ package enum JSONCheck {
                     }
                     throw syntax("expected a key in double quotes, found \(found)")
                 }
-                let key = try string(keeping: true)
+                guard keys.count < JSONCheck.maximumKeys else {
+                    throw .overLimit(
+                        limit: "an object with more than \(JSONCheck.maximumKeys) keys",
+                        path: path.joined(separator: "."))
+                }
+                let key = try string(keeping: true, path: path)
                 guard keys.insert(key).inserted else {
                     throw .duplicateKey(key: key, path: path.joined(separator: "."))
                 }
@@ -227,12 +241,13 @@ package enum JSONCheck {
             }
         }
 
-        /// The string at the opening quote, unescaped when `keeping` (else checked only and empty); the
-        /// position ends after its closing quote.
-        mutating func string(keeping: Bool) throws(Problem) -> String {
+        /// The string at the opening quote, unescaped when `keeping` (else checked only and empty; a kept
+        /// one is a key, of ``maximumKeyLength`` bytes at most); the position ends after its closing quote.
+        mutating func string(keeping: Bool, path: [String]) throws(Problem) -> String {
             position += 1
             var scalars = String.UnicodeScalarView()
             var raw: [UInt8] = []
+            var kept = 0
             func flush() {
                 scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
                 raw.removeAll()
@@ -241,6 +256,14 @@ package enum JSONCheck {
                 guard let byte = current else { throw syntax("a string without its closing quote") }
                 if byte == UInt8(ascii: "\"") { break }
                 if byte < 0x20 { throw syntax("a control character in a string (write it as \\u00XX)") }
+                if keeping {
+                    kept += 1
+                    guard kept <= JSONCheck.maximumKeyLength else {
+                        throw .overLimit(
+                            limit: "a key longer than \(JSONCheck.maximumKeyLength) bytes",
+                            path: path.joined(separator: "."))
+                    }
+                }
                 guard byte == UInt8(ascii: "\\") else {
                     if keeping { raw.append(byte) }
                     position += 1

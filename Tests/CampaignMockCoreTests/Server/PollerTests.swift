@@ -92,6 +92,18 @@ struct ClientConnectTests {
         }
     }
 
+    /// A name that does not resolve reads as the resolver says, not as an errno of the same number.
+    @Test func aNameThatDoesNotResolveSaysWhyInTheResolversWords() {
+        let error = SystemCallError(resolving: "mock.invalid", code: EAI_NONAME)
+        #if canImport(Darwin)
+            let reason = "nodename nor servname provided, or not known"
+        #else
+            let reason = "Name or service not known"
+        #endif
+        #expect(error.description == "getaddrinfo mock.invalid failed: \(reason) (resolver code \(EAI_NONAME))")
+        #expect(!error.isOutOfDescriptors)
+    }
+
     @Test func aConnectedSocketIsBlockingAgain() throws {
         let listener = try Socket.listen(on: SocketAddress(parsing: "127.0.0.1", port: 0), backlog: 1)
         defer { listener.close() }

@@ -96,6 +96,45 @@ struct ControlTests {
         #expect(try live.request("GET", "/_mock/state").body == before)
     }
 
+    /// What would cost memory out of proportion, or leave the fault rules behind the store, is refused by
+    /// name before anything changes.
+    @Test func refusesASnapshotOverItsLimitsAndChangesNothing() throws {
+        let live = try populated()
+        let before = try live.request("GET", "/_mock/state").body
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [String: Any])
+        func importing(_ change: (inout [String: Any]) -> Void) throws -> String {
+            var changed = document
+            change(&changed)
+            let body = String(decoding: try JSONSerialization.data(withJSONObject: changed), as: UTF8.self)
+            let answer = try live.json("PUT", "/_mock/state", body: body)
+            #expect(answer.status == 400)
+            #expect(try live.request("GET", "/_mock/state").body == before)
+            #expect(live.server.faults.rules.count == 1)
+            return answer.object["error"] as? String ?? ""
+        }
+
+        // One rule more than the registry keeps: refused before the store is touched.
+        let rule: [String: Any] = ["endpoint": "soap", "status": 500]
+        let faults = try importing { $0["faults"] = Array(repeating: rule, count: FaultRegistry.limit + 1) }
+        #expect(faults.contains("at most \(FaultRegistry.limit) fault rules"), "\(faults)")
+
+        // One row larger than a row may be.
+        let large = try importing { snapshot in
+            var devices = snapshot["devices"] as! [[String: Any]]
+            devices[1]["params"] = [["name": "blob", "value": String(repeating: "x", count: 9 << 20)]]
+            snapshot["devices"] = devices
+        }
+        #expect(large.contains("devices[1] is over 8 MiB"), "\(large)")
+
+        // A key longer than any the mock reads, and an object with more keys than any has.
+        let longKey = try importing { $0["devices"] = [[String(repeating: "k", count: 2000): 1]] }
+        #expect(longKey.contains("a key longer than 1024 bytes in 'devices.0'"), "\(longKey)")
+        let manyKeys = try importing { snapshot in
+            snapshot["events"] = [Dictionary(uniqueKeysWithValues: (0...1000).map { ("k\($0)", $0) })]
+        }
+        #expect(manyKeys.contains("an object with more than 1000 keys in 'events.0'"), "\(manyKeys)")
+    }
+
     @Test func exposesPrometheusMetrics() throws {
         let live = try populated(LiveServer.self)
         _ = try live.register(.ios, "mobileAppUuid=nope&registrationToken=t")
@@ -199,6 +238,12 @@ struct OpenAPITests {
         let served = try live.json("GET", "/_mock/openapi.json")
         #expect(served.status == 200)
         #expect(served.object["openapi"] as? String == "3.1.0")
+    }
+
+    /// The description's version is the product's, so a release never ships a stale one.
+    @Test func carriesTheProductVersion() {
+        let info = Self.document["info"] as? [String: Any]
+        #expect(info?["version"] as? String == CampaignMockVersion.current)
     }
 
     @Test func documentsEveryAdminRouteAndNothingElse() throws {

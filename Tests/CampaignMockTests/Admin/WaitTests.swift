@@ -86,6 +86,41 @@ struct WaitTests {
         #expect(sinceTime.status == 200)
     }
 
+    /// A wait called after its event says so: the 408 names the earlier matching items and `since=0`.
+    @Test func aTimeoutNamesWhatArrivedBeforeTheWaitAndHowToCountIt() throws {
+        let live = try InProcessServer.withSDKApplications()
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        let late = try live.json("GET", "/_mock/wait?for=registration&app=integrationKey&timeout=100ms")
+        #expect(late.status == 408)
+        let earlier = try #require(late.object["earlier"] as? [String: Any])
+        #expect(earlier["count"] as? Int == 1)
+        #expect(earlier["include"] as? String == "since=0")
+        let newest = try #require(earlier["newest"] as? [String: Any])
+        #expect(newest["registrationToken"] as? String == "70757368546f6b656e")
+        let error = try #require(late.object["error"] as? String)
+        #expect(error.contains("1 matching registration arrived before it"))
+        #expect(error.contains("token 70757368546f6b656e") && error.contains("add since=0"))
+        #expect(error.contains("at \(newest["receivedAt"] as? String ?? "?")"))
+        let counted = try live.json("GET", "/_mock/wait?for=registration&app=integrationKey&since=0&timeout=100ms")
+        #expect(counted.status == 200)
+        #expect(counted.object["earlier"] == nil)
+
+        // Only what matches the filters is named, and a wait with since names nothing before it.
+        let otherApp = try live.json("GET", "/_mock/wait?for=registration&app=someOtherKey&timeout=100ms")
+        #expect(otherApp.status == 408 && otherApp.object["earlier"] == nil)
+        let fromLater = try live.json("GET", "/_mock/wait?for=registration&since=2999-01-01T00:00:00Z&timeout=100ms")
+        #expect(fromLater.status == 408 && fromLater.object["earlier"] == nil)
+
+        #expect(try live.request("GET", "/r/?id=h3039,d,1").status == 200)
+        #expect(try live.request("GET", "/r/?id=h3039,d,2").status == 200)
+        let opened = try live.json("GET", "/_mock/wait?for=open&timeout=100ms")
+        #expect(opened.status == 408)
+        #expect((opened.object["earlier"] as? [String: Any])?["count"] as? Int == 1)
+        let requests = try live.json("GET", "/_mock/wait?for=request&endpoint=tracking&timeout=100ms")
+        #expect(requests.status == 408)
+        #expect((requests.object["earlier"] as? [String: Any])?["count"] as? Int == 2)
+    }
+
     @Test func aHundredConcurrentWaitersAreAllReleased() throws {
         let live = try LiveServer.withSDKApplications()
         let waiters = (0..<100).map { index in

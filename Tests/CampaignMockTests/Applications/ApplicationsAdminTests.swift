@@ -17,6 +17,23 @@ struct ApplicationsAdminTests {
         #expect(live.server.banner().contains("integration key campaign-mock-demo-ios"))
     }
 
+    /// `--app ios:KEY:NAME:BUNDLE_ID` and `android:KEY:NAME:PACKAGE`: stored, and named in the banner.
+    @Test func theAppFlagsFourthPartIsTheBundleIdOrPackageName() throws {
+        let configuration = try Configuration.resolve(
+            flags: ["apps": "ios:shop-ios:Shop:com.example.shop\nandroid:shop-android::com.example.shop"],
+            environment: [:], configFile: nil)
+        let live = try InProcessServer(inMemory: true) { $0.applications = configuration.applications }
+        let apps = try #require(live.json("GET", "/_mock/apps").object["apps"] as? [[String: Any]])
+        #expect(
+            apps.first { $0["integrationKey"] as? String == "shop-ios" }?["bundleId"] as? String == "com.example.shop")
+        #expect(
+            apps.first { $0["integrationKey"] as? String == "shop-android" }?["packageName"] as? String
+                == "com.example.shop")
+        let banner = live.server.banner()
+        #expect(banner.contains("integration key shop-ios, bundle id com.example.shop"))
+        #expect(banner.contains("integration key shop-android, package com.example.shop"))
+    }
+
     @Test func addsUpdatesAndRemovesApplications() throws {
         let live = try InProcessServer(inMemory: true)
         let created = try live.json(

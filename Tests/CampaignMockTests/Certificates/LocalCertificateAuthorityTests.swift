@@ -16,8 +16,9 @@ struct LocalCertificateAuthorityTests {
 
     @Test func makesACAAndAServerCertificateDevicesAccept() throws {
         let directory = TemporaryDirectory()
-        let authority = try LocalCertificateAuthority(directory: directory.path + "/tls")
-        let (chain, _) = try authority.serverCredentials(names: ["localhost", "127.0.0.1", "::1", "mock.test"])
+        let authority = try LocalCertificateAuthority(folder: directory.path + "/ca")
+        let (chain, _) = try authority.serverCredentials(
+            names: ["localhost", "127.0.0.1", "::1", "mock.test"], directory: directory.path + "/tls")
         let server = try Certificate(pem: chain)
         let ca = try Certificate(pem: authority.certificatePEM)
         #expect(server.isSigned(by: ca))
@@ -37,30 +38,117 @@ struct LocalCertificateAuthorityTests {
 
     @Test func keepsTheCAAndReissuesTheServerCertificateOnlyWhenNamesChange() throws {
         let directory = TemporaryDirectory()
-        let first = try LocalCertificateAuthority(directory: directory.path + "/tls")
-        let original = try first.serverCredentials(names: ["localhost"])
-        let again = try LocalCertificateAuthority(directory: directory.path + "/tls")
+        let server = directory.path + "/data/tls"
+        let first = try LocalCertificateAuthority(folder: directory.path + "/ca")
+        #expect(first.origin == .made)
+        let original = try first.serverCredentials(names: ["localhost"], directory: server)
+        let again = try LocalCertificateAuthority(folder: directory.path + "/ca")
+        #expect(again.origin == .found)
         #expect(again.fingerprint == first.fingerprint)
-        #expect(try again.serverCredentials(names: ["localhost"]).chainPEM == original.chainPEM)
-        let renamed = try again.serverCredentials(names: ["localhost", "new.test"])
+        #expect(try again.serverCredentials(names: ["localhost"], directory: server).chainPEM == original.chainPEM)
+        let renamed = try again.serverCredentials(names: ["localhost", "new.test"], directory: server)
         #expect(renamed.chainPEM != original.chainPEM)
         #expect(try Certificate(pem: renamed.chainPEM).isSigned(by: try Certificate(pem: first.certificatePEM)))
     }
 
     @Test func storesKeysForTheOwnerOnly() throws {
         let directory = TemporaryDirectory()
-        let authority = try LocalCertificateAuthority(directory: directory.path + "/tls")
-        _ = try authority.serverCredentials(names: ["localhost"])
-        for (file, mode) in [("ca-key.pem", 0o600), ("server-key.pem", 0o600), ("ca-cert.pem", 0o644)] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: directory.path + "/tls/" + file)
+        let authority = try LocalCertificateAuthority(folder: directory.path + "/user/share/ca")
+        _ = try authority.serverCredentials(names: ["localhost"], directory: directory.path + "/data/tls")
+        for (file, mode) in [
+            ("user/share/ca/ca-key.pem", 0o600), ("data/tls/server-key.pem", 0o600),
+            ("user/share/ca/ca-cert.pem", 0o644),
+            ("user/share/ca", 0o700),
+        ] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory.path + "/" + file)
             #expect((attributes[.posixPermissions] as? Int) == mode, "\(file)")
         }
     }
 
-    @Test func withoutADirectoryEveryStartMakesANewCA() throws {
+    /// One CA for two data directories: each has its own server certificate, both signed by it.
+    @Test func twoDataDirectoriesShareOneCA() throws {
+        let directory = TemporaryDirectory()
+        let one = try LocalCertificateAuthority(folder: directory.path + "/ca")
+        let first = try one.serverCredentials(names: ["localhost"], directory: directory.path + "/one/tls")
+        let other = try LocalCertificateAuthority(folder: directory.path + "/ca")
+        let second = try other.serverCredentials(names: ["localhost"], directory: directory.path + "/two/tls")
+        #expect(one.fingerprint == other.fingerprint)
+        #expect(first.keyPEM != second.keyPEM)
+        let ca = try Certificate(pem: one.certificatePEM)
+        #expect(try Certificate(pem: first.chainPEM).isSigned(by: ca))
+        #expect(try Certificate(pem: second.chainPEM).isSigned(by: ca))
+    }
+
+    @Test func aSuppliedCAIsUsedAsItIsAndHalfOfOneIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let made = try LocalCertificateAuthority(folder: directory.path + "/made")
+        let supplied = directory.path + "/supplied"
+        try FileManager.default.createDirectory(atPath: supplied, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: directory.path + "/made/ca-cert.pem", toPath: supplied + "/ca-cert.pem")
+        #expect {
+            try LocalCertificateAuthority(folder: supplied)
+        } throws: { error in
+            "\(error)".contains("ca-cert.pem is there without ca-key.pem")
+                && "\(error)".contains("CAMPAIGN_MOCK_CAROOT")
+        }
+        #expect(FileManager.default.contents(atPath: supplied + "/ca-key.pem") == nil, "nothing made beside it")
+
+        // Someone else's key beside the certificate is refused too.
+        let stranger = try LocalCertificateAuthority(folder: directory.path + "/stranger")
+        try FileManager.default.copyItem(
+            atPath: directory.path + "/stranger/ca-key.pem", toPath: supplied + "/ca-key.pem")
+        #expect {
+            try LocalCertificateAuthority(folder: supplied)
+        } throws: { "\($0)".contains("ca-key.pem is not the key of ca-cert.pem") }
+        #expect(stranger.fingerprint != made.fingerprint)
+
+        try FileManager.default.removeItem(atPath: supplied + "/ca-key.pem")
+        try FileManager.default.copyItem(atPath: directory.path + "/made/ca-key.pem", toPath: supplied + "/ca-key.pem")
+        let before = try Data(contentsOf: URL(fileURLWithPath: supplied + "/ca-cert.pem"))
+        let used = try LocalCertificateAuthority(folder: supplied)
+        #expect(used.origin == .found && used.fingerprint == made.fingerprint)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: supplied + "/ca-cert.pem")) == before)
+    }
+
+    /// A data directory of an older version, with the CA in its `tls/`: moved into an empty CA folder;
+    /// kept where it is when the folder already holds another.
+    @Test func aCAOfAnOlderVersionMovesIntoAnEmptyFolderOnly() throws {
+        let directory = TemporaryDirectory()
+        let older = try LocalCertificateAuthority(folder: directory.path + "/one/tls")
+        let moved = try LocalCertificateAuthority(
+            folder: directory.path + "/ca", olderFolder: directory.path + "/one/tls")
+        #expect(moved.origin == .moved(from: directory.path + "/one/tls"))
+        #expect(moved.fingerprint == older.fingerprint && moved.folder == directory.path + "/ca")
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/one/tls/ca-key.pem"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/one/tls/ca-cert.pem"))
+        #expect(try LocalCertificateAuthority(folder: directory.path + "/ca").fingerprint == older.fingerprint)
+
+        let another = try LocalCertificateAuthority(folder: directory.path + "/two/tls")
+        let kept = try LocalCertificateAuthority(
+            folder: directory.path + "/ca", olderFolder: directory.path + "/two/tls")
+        #expect(kept.origin == .dataDirectory(perUser: directory.path + "/ca"))
+        #expect(kept.fingerprint == another.fingerprint && kept.folder == directory.path + "/two/tls")
+        #expect(try LocalCertificateAuthority(folder: directory.path + "/ca").fingerprint == older.fingerprint)
+    }
+
+    @Test func theFolderComesFromTheVariableElseTheUsersDataFolder() {
         #expect(
-            try LocalCertificateAuthority(directory: nil).fingerprint
-                != LocalCertificateAuthority(directory: nil).fingerprint)
+            CertificateAuthorityFolder.path(environment: ["CAMPAIGN_MOCK_CAROOT": "/ci/ca", "HOME": "/home/u"])
+                == "/ci/ca")
+        #expect(CertificateAuthorityFolder.path(environment: [:]) == nil)
+        #if os(macOS)
+            #expect(
+                CertificateAuthorityFolder.path(environment: ["HOME": "/Users/u", "CAMPAIGN_MOCK_CAROOT": ""])
+                    == "/Users/u/Library/Application Support/campaign-mock/ca")
+        #else
+            #expect(
+                CertificateAuthorityFolder.path(environment: ["HOME": "/home/u", "CAMPAIGN_MOCK_CAROOT": ""])
+                    == "/home/u/.local/share/campaign-mock/ca")
+            #expect(
+                CertificateAuthorityFolder.path(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/data"])
+                    == "/data/campaign-mock/ca")
+        #endif
     }
 
     @Test func namesTheEmulatorHostAndThisMachine() {

@@ -148,6 +148,28 @@ import Testing
             flags: [:], environment: ["CAMPAIGN_MOCK_APPS": "ios:A, android:B:Shop: the app"], configFile: nil)
         #expect(environment.applications?.map(\.name) == ["iOS app A", "Shop: the app"])
 
+        // The fourth part is the bundle id (iOS) or package name (Android), which one-click pushes need.
+        let identified = try Configuration.resolve(
+            flags: ["apps": "ios:I:Shop: the app:com.example.shop\nandroid:A::com.example.shop.debug"],
+            environment: [:],
+            configFile: nil)
+        #expect(
+            identified.applications == [
+                Application(name: "Shop: the app", platform: .ios, integrationKey: "I", bundleId: "com.example.shop"),
+                Application(
+                    name: "Android app A", platform: .android, integrationKey: "A",
+                    packageName: "com.example.shop.debug"),
+            ])
+        let inFile = #"{"apps": ["ios:F:Shop:com.example.shop"]}"#
+        #expect(
+            try Configuration.resolve(flags: [:], environment: [:], configFile: ("c.json", Array(inFile.utf8)))
+                .applications?.first?.bundleId == "com.example.shop")
+        #expect {
+            try Configuration.resolve(flags: ["apps": "ios:I:Shop:shop"], environment: [:], configFile: nil)
+        } throws: { error in
+            "\(error)".contains("--app") && "\(error)".contains("bundleId")
+        }
+
         let json = #"{"apps": ["ios:F1", {"platform": "android", "integrationKey": "F2", "enabled": false}]}"#
         let file = try Configuration.resolve(flags: [:], environment: [:], configFile: ("c.json", Array(json.utf8)))
         #expect(file.applications?.map(\.integrationKey) == ["F1", "F2"])
@@ -159,7 +181,11 @@ import Testing
     }
 
     @Test(arguments: [
-        ("tv:KEY", "--app: 'tv:KEY' is not PLATFORM:KEY[:NAME] with PLATFORM ios or android"),
+        (
+            "tv:KEY",
+            "--app: 'tv:KEY' is not PLATFORM:KEY[:NAME[:ID]] with PLATFORM ios or android (ID: the bundle id or "
+                + "package name)"
+        ),
         ("ios:", "--app: the integration key must not be empty"),
         ("ios:A,android:A", "--app: integration key 'A' is given twice"),
     ])

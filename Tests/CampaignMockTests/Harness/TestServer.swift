@@ -50,7 +50,7 @@ extension TestServer {
         let dataDirectory = inMemory ? nil : (directory ?? TemporaryDirectory())
         if let dataDirectory { configuration.dataDirectory = dataDirectory.path + "/data" }
         // No test runs this machine's xcrun or adb: those that need them name a folder of fakes.
-        configuration.toolSearchPath = ""
+        configuration.toolEnvironment = [:]
         adjust(&configuration)
         return (try CampaignMockServer(configuration: configuration, logger: logger), dataDirectory)
     }

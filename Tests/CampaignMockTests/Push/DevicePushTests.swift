@@ -1,5 +1,6 @@
 import CampaignMockCore
 import CampaignMockModel
+import CampaignMockSupport
 import CampaignMockTestSupport
 import Foundation
 import Testing
@@ -8,18 +9,25 @@ import Testing
 @testable import CampaignMockDelivery
 
 /// A folder of fake `xcrun` and `adb` (shell scripts) that the server finds as it would find the real
-/// ones on PATH. Each records its arguments, one per line between `argv:` and `end`, and what it was
-/// given, to `log`.
+/// ones on PATH. Each records its argument vector to `log`, as a record: words ended by NUL, the record by
+/// RS (0x1E), so a word may hold any text, newlines too.
+///
+/// The fake `adb shell` does what adb and the device do: it joins its arguments with spaces and runs the
+/// line with `sh -c`, whose PATH is `device/`: fake `am` and `cmd` that record their words, and `reboot`,
+/// `a`, `b`, `c`, `id`, `touch` that record theirs too, should a line ever run them. What that shell prints
+/// on stderr (`not found`, a syntax error) goes to `deviceErrors`.
 final class FakeTools {
     let folder = TemporaryDirectory()
     var log: String { folder.path + "/log" }
+    var deviceErrors: String { folder.path + "/device-stderr" }
 
     /// `xcrun`: records the `.apns` file of `simctl push` too (its mode and its content); `body` then runs.
     init(xcrun: String? = "echo pushed", adb: String? = "echo 'Broadcast completed: result=0'") throws {
         let record = """
             #!/bin/sh
             log='\(log)'
-            { echo argv:; for argument in "$@"; do printf '%s\\n' "$argument"; done; echo end; } >> "$log"
+            record() { printf '%s\\000' "$@" >> "$log"; printf '\\036' >> "$log"; }
+            record argv "$@"
 
             """
         if let xcrun {
@@ -27,7 +35,7 @@ final class FakeTools {
                 "xcrun",
                 record + """
                     if [ "$1 $2" = "simctl push" ]; then
-                        ls -l "$5" | cut -c1-10 >> '\(log)'
+                        record mode "$(ls -l "$5" | cut -c1-10)"
                         cat "$5" > '\(folder.path)/apns'
                     fi
                     if [ "$1 $2" = "simctl list" ]; then
@@ -40,14 +48,19 @@ final class FakeTools {
                     """)
         }
         if let adb {
-            // The device's shell parses what `adb shell` sends: so does this one, and it records the words.
+            try FileManager.default.createDirectory(atPath: folder.path + "/device", withIntermediateDirectories: true)
+            for command in ["am", "cmd", "reboot", "a", "b", "c", "id", "touch"] {
+                try write("device/" + command, record.replacing("record argv", with: "record words \"${0##*/}\""))
+            }
             try write(
                 "adb",
                 record + """
                     if [ "$1" = devices ]; then printf 'List of devices attached\\nemulator-5554\\tdevice\\n\\n'; exit 0; fi
-                    for last in "$@"; do :; done
-                    eval "set -- $last"
-                    { echo words:; for word in "$@"; do printf '%s\\n' "$word"; done; echo end; } >> '\(log)'
+                    if [ "$1" = -s ]; then shift 2; fi
+                    if [ "$1" = shell ]; then
+                        shift
+                        PATH='\(folder.path)/device' /bin/sh -c "$*" 2>> '\(deviceErrors)'
+                    fi
                     \(adb)
 
                     """)
@@ -61,26 +74,22 @@ final class FakeTools {
     }
 
     /// The argument vectors recorded, in order.
-    func calls() throws -> [[String]] { try blocks("argv:") }
-    /// The words the fake device shell parsed, in order.
-    func words() throws -> [[String]] { try blocks("words:") }
+    func calls() throws -> [[String]] { try records("argv") }
+    /// The commands the fake device shell ran, each with its words (`am`, `broadcast`, …), in order.
+    func words() throws -> [[String]] { try records("words") }
+    /// The `.apns` file's mode as `ls -l` shows it, once per `simctl push`.
+    func modes() throws -> [String] { try records("mode").map { $0.first ?? "" } }
+    /// What the fake device shell wrote on stderr.
+    func deviceStderr() -> String { (try? String(contentsOfFile: deviceErrors, encoding: .utf8)) ?? "" }
 
-    private func blocks(_ start: String) throws -> [[String]] {
-        var result: [[String]] = []
-        var current: [String]?
-        for line in try String(contentsOfFile: log, encoding: .utf8).split(
-            separator: "\n", omittingEmptySubsequences: false)
-        {
-            if line == start {
-                current = []
-            } else if line == "end", let block = current {
-                result.append(block)
-                current = nil
-            } else {
-                current?.append(String(line))
-            }
+    /// The records of `kind` a fake wrote (`record KIND WORD…` in its script).
+    func records(_ kind: String) throws -> [[String]] {
+        guard FileManager.default.fileExists(atPath: log) else { return [] }
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        return text.split(separator: "\u{1E}").compactMap { record in
+            let words = record.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+            return words.first == kind ? Array(words.dropFirst()) : nil
         }
-        return result
     }
 
     func apnsFile() throws -> [String: Any] {
@@ -93,7 +102,7 @@ extension TestServer {
     /// A server with the SDK applications, `tools` as the only folder it looks in (nil: none), and a timeout.
     static func withTools(_ tools: FakeTools?, timeoutMilliseconds: Int = 15_000) throws -> Self {
         try withSDKApplications { configuration in
-            configuration.toolSearchPath = tools?.folder.path ?? ""
+            configuration.toolEnvironment = tools.map { ["PATH": $0.folder.path] } ?? [:]
             configuration.deviceToolTimeoutMilliseconds = timeoutMilliseconds
         }
     }
@@ -109,6 +118,20 @@ extension TestServer {
     }
 }
 
+#if os(Linux)
+    /// Whether process `pid` is gone, or a zombie its new parent has not reaped yet: not running on. SIGKILL
+    /// reaches a process asynchronously, so it is given until its stat says so (a `sleep 60` never would).
+    func processEnds(_ pid: Int32) -> Bool {
+        func state() -> Substring? {
+            (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
+                .split(separator: ")").last?.split(separator: " ").first
+        }
+        let patience = Date().addingTimeInterval(10)
+        while let now = state(), now != "Z", Date() < patience { usleep(10_000) }
+        return state() == nil || state() == "Z"
+    }
+#endif
+
 @Suite("pushes to a simulator or an emulator of this machine", .timeLimit(.minutes(2)))
 struct DevicePushTests {
     @Test func pushesToTheSimulatorWithSimctlAndAnOwnerOnlyFile() throws {
@@ -117,8 +140,10 @@ struct DevicePushTests {
         #expect(
             try live.json("PUT", "/_mock/apps/integrationKey", body: #"{"bundleId":"com.example.shop"}"#).status == 200)
         try live.composeBoth()
-        let info = try live.json("GET", "/_mock/info").object["tools"] as? [String: String]
-        #expect(info == ["xcrun": tools.folder.path + "/xcrun", "adb": tools.folder.path + "/adb"])
+        let info = try live.json("GET", "/_mock/info").object["tools"] as? [String: Any]
+        #expect(info?["xcrun"] as? String == tools.folder.path + "/xcrun")
+        #expect(info?["adb"] as? String == tools.folder.path + "/adb")
+        #expect(info?["lookup"] as? [String: String] == ["xcrun": "found on PATH", "adb": "found on PATH"])
 
         let answer = try live.json("POST", "/_mock/push/1/simulator", body: #"{"device":"booted"}"#)
         #expect(answer.status == 200)
@@ -132,8 +157,7 @@ struct DevicePushTests {
         #expect(
             answer.object["command"] as? String
                 == "\(tools.folder.path)/xcrun simctl push booted com.example.shop \(file)")
-        let log = try String(contentsOfFile: tools.log, encoding: .utf8)
-        #expect(log.contains("\n-rw-------\n"))  // owner-only
+        #expect(try tools.modes() == ["-rw-------"])  // owner-only
         #expect(!FileManager.default.fileExists(atPath: file))  // and gone once pushed
         let apns = try tools.apnsFile()
         #expect(apns["Simulator Target Bundle"] as? String == "com.example.shop")
@@ -172,12 +196,72 @@ struct DevicePushTests {
         let push = try live.json("GET", "/_mock/push/2").object
         let adb = try #require(((push["messages"] as? [[String: Any]])?.first?["adb"] as? [String])?.first)
         #expect(
-            answer.object["command"] as? String == "\(tools.folder.path)/adb -s emulator-5554 shell "
-                + ToolRun.shellWord(String(adb.dropFirst("adb shell ".count))))
+            answer.object["command"] as? String
+                == "\(tools.folder.path)/adb -s emulator-5554 shell " + adb.dropFirst("adb shell ".count))
 
         // Without a serial, adb picks the only device.
         #expect(try live.json("POST", "/_mock/push/2/emulator").status == 200)
         #expect(try tools.calls().last?.first == "shell")
+    }
+
+    /// Text that a shell would run, split or expand if a line quoted it for one shell only.
+    static let hostile = [
+        "Don't miss; am start -a android.intent.action.VIEW -d https://evil.example", "$(reboot)",
+        "a && b | c > /sdcard/x", #"she said "hi" and 'bye'"#, #"back\slash \' \" \\ end\"#,
+        "line one\nline two; reboot", "`id` ${HOME} $HOME * ~", "-n com.other/.Receiver", "",
+    ]
+
+    /// Both ways onto the emulator: the one-click endpoint, and each line the composer gives to paste, run by
+    /// this machine's `sh -c` then the fake adb and the fake device shell. `am` and `cmd` get exactly the
+    /// words of the push, and nothing else runs.
+    @Test func theAdbLinesGiveTheDeviceExactlyThePushesWordsThroughBothShells() throws {
+        let tools = try FakeTools()
+        let live = try InProcessServer.withTools(tools)
+        #expect(try live.register(.android, SDKBodies.android).status == 200)
+        let hostile = Self.hostile
+        var variables = Dictionary(uniqueKeysWithValues: hostile.indices.map { ("v\($0)", hostile[$0]) })
+        for (index, key) in ["$(reboot)", "x y; id", "-n", "it's"].enumerated() { variables[key] = hostile[index] }
+        let request = PushRequest(
+            token: "testToken", title: hostile[0], body: hostile[1], variables: variables,
+            androidPackage: "com.example.shop")
+        let body = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+        let composed = try live.json("POST", "/_mock/push", body: body)
+        #expect(composed.status == 201)
+        let message = try #require((composed.object["messages"] as? [[String: Any]])?.first)
+        let lines = try #require(message["adb"] as? [String])
+        #expect(lines.count == 2)
+
+        var data = variables
+        data.merge(["_mId": "1000001", "_dId": "7a001", "title": hostile[0], "adb_title": hostile[0]]) { $1 }
+        data.merge(["_msg": hostile[1], "adb_body": hostile[1]]) { $1 }
+        let broadcast =
+            ["am", "broadcast", "-a", "com.google.android.c2dm.intent.RECEIVE", "-p", "com.example.shop"]
+            + data.keys.sorted().flatMap { ["--es", $0, data[$0]!] }
+        let notification = ["cmd", "notification", "post", "-t", hostile[0], "campaign-mock-1000001", hostile[1]]
+
+        let answer = try live.json("POST", "/_mock/push/1/emulator")
+        #expect(answer.status == 200)
+        #expect(try tools.words() == [broadcast])
+
+        for line in lines {
+            let pasted = try runProcess(
+                "/bin/sh", ["-c", line], environment: ["PATH": tools.folder.path + ":/usr/bin:/bin"])
+            #expect(pasted.code == 0, "\(line)\n\(pasted.error)")
+        }
+        #expect(try tools.words() == [broadcast, broadcast, notification])
+        #expect(tools.deviceStderr() == "")
+        #expect(!FileManager.default.fileExists(atPath: "/sdcard/x"))
+    }
+
+    @Test func anEmptyVariableKeyIsRefused() throws {
+        let live = try InProcessServer.withTools(nil)
+        #expect(try live.register(.android, SDKBodies.android).status == 200)
+        let answer = try live.json(
+            "POST", "/_mock/push",
+            body: #"{"token":"testToken","title":"T","variables":{"":"x","-n":"com.other/.Receiver"}}"#)
+        #expect(answer.status == 400)
+        #expect(answer.object["error"] as? String == "a variable's key is empty: every payload key needs a name")
+        #expect(try live.json("GET", "/_mock/push/1").status == 404)  // nothing composed
     }
 
     @Test func aToolThatFailsIsReportedAsAFailure() throws {
@@ -197,7 +281,7 @@ struct DevicePushTests {
 
     @Test func aToolStillRunningAtTheTimeoutIsStopped() throws {
         // It starts a child of its own, which is stopped with it (its process group).
-        let tools = try FakeTools(xcrun: #"sleep 60 & echo "child $!" >> "$log"; wait"#)
+        let tools = try FakeTools(xcrun: #"sleep 60 & record child $!; wait"#)
         let live = try InProcessServer.withTools(tools, timeoutMilliseconds: 300)
         try live.composeBoth(#","bundleId":"com.example.shop""#)
         let started = Date()
@@ -208,28 +292,21 @@ struct DevicePushTests {
         #expect(answer.object["error"] as? String == "xcrun was still running after 300 ms and was stopped")
         #expect(Date().timeIntervalSince(started) < 10)
         #if os(Linux)
-            let log = try String(contentsOfFile: tools.log, encoding: .utf8)
-            let child = try #require(log.split(separator: "\n").first { $0.hasPrefix("child ") }?.dropFirst(6))
-            // Gone, or a zombie its new parent has not reaped yet: not sleeping on. SIGKILL reaches it
-            // asynchronously, so it is given until the stat says so (a `sleep 60` never would).
-            func state() -> Substring? {
-                (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?
-                    .split(separator: ")").last?.split(separator: " ").first
-            }
-            let patience = Date().addingTimeInterval(10)
-            while let now = state(), now != "Z", Date() < patience { usleep(10_000) }
-            #expect(state() == nil || state() == "Z", "the tool's child \(child) is \(state() ?? "?")")
+            let child = try #require(try tools.records("child").first?.first.flatMap { Int32($0) })
+            #expect(processEnds(child), "the tool's child \(child) still runs")
         #endif
     }
 
     @Test func keepsTheFirst64KiBOfOutputAndSaysWhenAToolCannotStart() {
         let run = ToolProcess.run(
-            ["/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' a; echo oops >&2"], timeoutMilliseconds: 10_000)
+            ["/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' a; echo oops >&2"], timeoutMilliseconds: 10_000,
+            in: RunningTools())
         #expect(run.outcome == .succeeded)
         #expect(run.stdout == String(repeating: "a", count: 65536))
         #expect(run.stderr == "oops\n")
         #expect(run.outputTruncated)
-        let missing = ToolProcess.run(["/nonexistent/xcrun", "simctl"], timeoutMilliseconds: 10_000)
+        let missing = ToolProcess.run(
+            ["/nonexistent/xcrun", "simctl"], timeoutMilliseconds: 10_000, in: RunningTools())
         #expect(missing.outcome == .notStarted)
         #expect(missing.error == "could not start /nonexistent/xcrun: No such file or directory")
         #expect(missing.command == "/nonexistent/xcrun simctl")
@@ -238,12 +315,16 @@ struct DevicePushTests {
     @Test func withoutTheToolsTheConsoleOffersNothingAndTheCallsAnswer503() throws {
         let live = try InProcessServer.withTools(nil)
         try live.composeBoth(#","bundleId":"com.example.shop","androidPackage":"com.example.shop""#)
-        #expect(try live.json("GET", "/_mock/info").object["tools"] as? [String: String] == [:])
-        for path in ["/_mock/push/1/simulator", "/_mock/push/2/emulator"] {
+        let tools = try #require(try live.json("GET", "/_mock/info").object["tools"] as? [String: Any])
+        #expect(tools["xcrun"] == nil && tools["adb"] == nil)
+        let lookup = try #require(tools["lookup"] as? [String: String])
+        #expect(
+            lookup["xcrun"]
+                == "not found at start: looked on PATH (no absolute folder in it); it comes with Xcode, on macOS")
+        for (path, tool) in [("/_mock/push/1/simulator", "xcrun"), ("/_mock/push/2/emulator", "adb")] {
             let answer = try live.json("POST", path)
             #expect(answer.status == 503)
-            #expect(
-                (answer.object["error"] as? String)?.contains("was not found on the server's PATH at start") == true)
+            #expect(answer.object["error"] as? String == "\(tool) was \(lookup[tool] ?? "")")
         }
         #expect(try live.json("GET", "/_mock/simulators").status == 503)
         #expect(try live.json("GET", "/_mock/emulators").status == 503)
@@ -337,6 +418,6 @@ struct DevicePushTests {
         ("it's", #"'it'\''s'"#), ("$(id)", "'$(id)'"), ("a=1,b:2@3%+", "a=1,b:2@3%+"),
     ])
     func quotesWordsForAShell(_ word: String, _ quoted: String) {
-        #expect(ToolRun.shellWord(word) == quoted)
+        #expect(ShellWords.quote(word) == quoted)
     }
 }

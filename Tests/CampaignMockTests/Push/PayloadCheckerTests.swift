@@ -104,7 +104,15 @@ private let apnsCases: [RuleCase] = [
         fine: [apns(#"{"content-available":1}"#)]),
     .init(
         rule: .apsMutableContentWithoutAlert, severity: .warning, platform: .ios,
-        broken: [apns(#"{"mutable-content":1,"badge":1}"#)], fine: [apns(#"{"mutable-content":1,"alert":"Hi"}"#)]),
+        broken: [
+            apns(#"{"mutable-content":1,"badge":1}"#), apns(#"{"mutable-content":1,"alert":{},"sound":"default"}"#),
+            apns(#"{"mutable-content":1,"alert":{"title":""},"sound":"default"}"#),
+            apns(#"{"mutable-content":1,"alert":"","badge":1}"#),
+        ],
+        fine: [
+            apns(#"{"mutable-content":1,"alert":"Hi"}"#), apns(#"{"mutable-content":1,"alert":{"body":"B"}}"#),
+            apns(#"{"mutable-content":1,"alert":{"loc-key":"SALE"}}"#),
+        ]),
 ]
 
 private let fcmCases: [RuleCase] = [
@@ -114,7 +122,11 @@ private let fcmCases: [RuleCase] = [
     .init(
         rule: .fcmUnknownKey, severity: .error, platform: .android,
         broken: [fcm(#""priority":"high""#), #"{"message":{"token":"t","data":{\#(ids)}},"extra":1}"#],
-        fine: [fcm(#""fcm_options":{}"#), #"{"message":{"token":"t","data":{\#(ids)}},"validate_only":true}"#]),
+        fine: [
+            fcm(#""fcm_options":{}"#), fcm(#""fcmOptions":{"analyticsLabel":"sale"}"#),
+            #"{"message":{"token":"t","data":{\#(ids)}},"validate_only":true}"#,
+            #"{"message":{"token":"t","data":{\#(ids)}},"validateOnly":true}"#,
+        ]),
     .init(
         rule: .fcmTarget, severity: .error, platform: .android,
         broken: [
@@ -128,17 +140,24 @@ private let fcmCases: [RuleCase] = [
     .init(
         rule: .fcmDataReservedKey, severity: .error, platform: .android,
         broken: [
-            fcm(data: #""from":"x""#), fcm(data: #""message_type":"x""#), fcm(data: #""notification":"x""#),
-            fcm(data: #""google.c.a":"x""#), fcm(data: #""gcm.n.e":"1""#),
+            fcm(data: #""from":"x""#), fcm(data: #""message_type":"x""#), fcm(data: #""google.c.a":"x""#),
+            fcm(data: #""gcm.n.e":"1""#), fcm(data: #""google_label":"x""#), fcm(data: #""gcmToken":"x""#),
         ],
-        fine: [fcm(data: #""fromage":"x","googler":"x""#)]),
+        fine: [fcm(data: #""notification":"x","fromage":"x","my_google":"x","message":"x""#)]),
     .init(
         rule: .fcmSize, severity: .error, platform: .android, broken: [fcm(data: #""VAR":"\#(long)""#)],
         fine: [fcm(data: #""VAR":"\#(long.prefix(3900))""#)]),
     .init(
         rule: .fcmAndroidPriority, severity: .error, platform: .android,
-        broken: [fcm(#""android":{"priority":"high"}"#), fcm(#""android":{"priority":10}"#)],
-        fine: [fcm(#""android":{"priority":"HIGH"}"#), fcm(#""android":{"priority":"NORMAL"}"#)]),
+        broken: [fcm(#""android":{"priority":"urgent"}"#), fcm(#""android":{"priority":10}"#)],
+        fine: ["high", "normal", "HIGH", "NORMAL"].map { fcm(#""android":{"priority":"\#($0)"}"#) }),
+    .init(
+        rule: .fcmAndroidPriorityMissing, severity: .info, platform: .android,
+        broken: [fcm(), fcm(#""android":{"ttl":"60s"}"#)],
+        fine: [
+            fcm(#""android":{"priority":"normal"}"#), fcm(#""notification":{"title":"T"}"#),
+            fcm(#""android":{"notification":{"title":"T"}}"#),
+        ]),
     .init(
         rule: .fcmAndroidTTL, severity: .error, platform: .android,
         broken: [
@@ -268,6 +287,24 @@ struct PayloadCheckerTests {
             let result = try #require(message.check)
             #expect(result == PayloadCheck(findings: []), "\(platform): \(result.findings)")
         }
+    }
+
+    @Test func aBackgroundPushWithAnAlertMaySendAtPriority5Or10() throws {
+        let result = try check(apns(#"{"content-available":1,"alert":"Hi"}"#), .ios)
+        let finding = try #require(result.findings.first { $0.rule == .apsBackgroundWithAlert })
+        #expect(finding.message.contains("priority 10 (at once) or 5"), "\(finding.message)")
+    }
+
+    @Test(arguments: [
+        (PushRequest(title: "Sale"), "high"), (PushRequest(silent: true), "normal"),
+        (PushRequest(title: "Sale", androidPriority: .normal), "normal"),
+        (PushRequest(silent: true, androidPriority: .high), "high"),
+    ])
+    func aComposedFCMMessageNamesItsAndroidPriority(_ request: PushRequest, _ priority: String) throws {
+        let message = try PushComposer.message(
+            request, device: ("token", .android, "app"), messageID: "1000001", deliveryID: "7a001")
+        #expect(message.fcm?["message"]?["android"] == .object(["priority": .string(priority)]))
+        #expect(message.check == PayloadCheck(findings: []), "\(String(describing: message.check))")
     }
 
     @Test func aComposedSilentPushIsNamedABackgroundPush() throws {

@@ -88,6 +88,7 @@ struct PushLiveTests {
         let message = try #require((answer.object["messages"] as? [[String: Any]])?.first)
         let fcm = try #require((message["fcm"] as? [String: Any])?["message"] as? [String: Any])
         #expect(fcm["token"] as? String == "testToken")
+        #expect(fcm["android"] as? [String: String] == ["priority": "high"], "a notification is delivered at once")
         let data = try #require(fcm["data"] as? [String: String], "FCM data values are all strings")
         #expect(data["_msg"] == "There")
         #expect(data["title"] == "Hi")
@@ -144,6 +145,23 @@ struct PushLiveTests {
             ((message["fcm"] as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: String])
         #expect(data.keys.sorted() == ["_dId", "_mId"])
         #expect((message["adb"] as? [String])?.count == 1)
+        #expect(
+            ((message["fcm"] as? [String: Any])?["message"] as? [String: Any])?["android"] as? [String: String] == [
+                "priority": "normal"
+            ])
+    }
+
+    @Test(arguments: [
+        (#","androidPriority":"normal""#, "normal"), (#","silent":true,"androidPriority":"high""#, "high"),
+    ])
+    func aPushNamesItsAndroidPriority(_ field: String, _ priority: String) throws {
+        let live = try InProcessServer.withSDKApplications()
+        #expect(try live.register(.android, SDKBodies.android).status == 200)
+        let answer = try live.push(#"{"token":"testToken","title":"Hi"\#(field)}"#)
+        #expect(answer.status == 201, "\(answer.object)")
+        let message = try #require((answer.object["messages"] as? [[String: Any]])?.first)
+        let fcm = try #require((message["fcm"] as? [String: Any])?["message"] as? [String: Any])
+        #expect(fcm["android"] as? [String: String] == ["priority": priority])
     }
 
     @Test func refusesAnAPNsPayloadOver4KB() throws {
@@ -184,6 +202,10 @@ struct PushLiveTests {
         (#"{"token":"70757368546f6b656e","title":"x","variables":{"_mId":"1"}}"#, 400, "set by the mock"),
         (#"{"token":"unknown","title":"x"}"#, 404, "no registered device with token 'unknown'"),
         (#"{"token":"70757368546f6b656e","title":"x","idStyle":"v9"}"#, 400, "field 'idStyle' has an invalid value"),
+        (
+            #"{"token":"70757368546f6b656e","title":"x","androidPriority":"urgent"}"#, 400,
+            "field 'androidPriority' has an invalid value: 'urgent' is not one of normal, high"
+        ),
     ])
     func refusesBadRequests(_ json: String, _ status: Int, _ message: String) throws {
         let live = try InProcessServer.withSDKApplications()

@@ -54,8 +54,9 @@ struct UpstreamProxyTests {
             configuration.applications = SDKBodies.applications
             configuration.tls = "auto"
             configuration.tlsPort = 0
+            configuration.certificateAuthorityFolder = upstreamData.path + "/ca"
         }
-        let authority = try LocalCertificateAuthority(directory: upstreamData.path + "/data/tls")
+        let authority = try LocalCertificateAuthority(folder: upstreamData.path + "/ca")
         let caFile = upstreamData.path + "/ca.pem"
         #expect(FileManager.default.createFile(atPath: caFile, contents: Data(authority.certificatePEM)))
         let tlsPort = try #require(upstream.server.tlsAddress?.port)

@@ -121,6 +121,7 @@ class _Link:
         self.provider_token = None
         self.provider_token_iat = None
         self.provider_token_seen = None
+        self.dropped = False  # drop_connections() ended it: what arrives is discarded
 
     def flush(self):
         with self.write_lock:
@@ -198,6 +199,19 @@ class FakeAPNs:
             except (OSError, h2.exceptions.ProtocolError):
                 pass
             _shut(link.sock)
+
+    def drop_connections(self):
+        """Ends every open connection without a GOAWAY, as an idle timeout, a NAT or a proxy does: the client
+        gets the end of the stream, and what it still writes is lost unread (as it is on its way to a far
+        host that has closed, before that host's reset comes back)."""
+        with self._lock:
+            links = list(self._links)
+        for link in links:
+            link.dropped = True
+            try:
+                link.sock.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
 
     # -- what the test reads --------------------------------------------------------------------------------
 
@@ -278,6 +292,8 @@ class FakeAPNs:
                 data = sock.recv(65536)
                 if not data:
                     return
+                if link.dropped:
+                    continue
                 for event in link.h2.receive_data(data):
                     self._on_event(link, event)
                 link.flush()

@@ -18,7 +18,7 @@ function element(tag, attributes = {}, ...children) {
     else if (key === "dataset") Object.assign(node.dataset, value);
     else node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child !== undefined && child !== null) node.append(child instanceof Node ? child : document.createTextNode(child));
   }
   return node;
@@ -69,11 +69,25 @@ function download(name, text, type = "application/json") {
   link.remove();
 }
 
+/** A card's heading: its title (text or nodes, kept within the card) and, on the right, its actions. */
+function cardHeading(title, ...actions) {
+  return element("h4", {}, element("span", { class: "title" }, title), actions.length ? element("span", {}, actions) : null);
+}
+
 function codeBlock(title, text, fileName) {
   const copyButton = element("button", { type: "button", class: "small", onclick: () => copy(text, copyButton) }, "Copy");
   const actions = [copyButton];
   if (fileName) actions.push(element("button", { type: "button", class: "small", onclick: () => download(fileName, text) }, "Download"));
-  return element("div", { class: "payload" }, element("h4", {}, title, element("span", {}, actions)), element("pre", {}, text));
+  return element("div", { class: "payload" }, cardHeading(title, ...actions), element("pre", {}, text));
+}
+
+/** A registration token as a heading shows it: a long one (APNs: 64 hex digits, FCM: about 160 characters)
+ * shortened to its ends, whole on hover, copied on click. */
+function tokenChip(token) {
+  if (token.length <= 20) return token;
+  const chip = element("button", { type: "button", class: "token", title: `${token}\n(click to copy)`, "aria-label": `Copy token ${token}`,
+    dataset: { testid: "token-chip", token }, onclick: () => copy(token, chip) }, `${token.slice(0, 8)}…${token.slice(-6)}`);
+  return chip;
 }
 
 /** XML with one element per line, indented; the text itself is left as it is. */
@@ -499,10 +513,38 @@ function renderApps() {
         await api(`/_mock/apps/${encodeURIComponent(app.integrationKey)}`, { method: "PUT", body: { enabled: toggle.checked } });
         await loadApps();
       } });
+    const field = identifierField(app.platform);
+    const identifier = element("input", { value: app[field] || "", placeholder: "com.example.app",
+      "aria-label": `${app.platform === "ios" ? "Bundle id" : "Package name"} of ${app.name}`, dataset: { testid: "app-identifier-edit" },
+      onchange: () => saveApp(() => api(`/_mock/apps/${encodeURIComponent(app.integrationKey)}`,
+        { method: "PUT", body: { [field]: identifier.value.trim() } })) });
     return element("tr", {}, element("td", {}, app.name), element("td", {}, app.platform),
-      element("td", {}, element("code", {}, app.integrationKey), " ", copyButton), element("td", {}, toggle));
+      element("td", {}, element("code", {}, app.integrationKey), " ", copyButton), element("td", {}, identifier),
+      element("td", {}, toggle));
   }));
   renderSnippets();
+}
+
+// What pushes to a simulator or an emulator need: an iOS app's bundle id, an Android app's package name.
+function identifierField(platform) {
+  return platform === "ios" ? "bundleId" : "packageName";
+}
+
+// Adds or changes an application, showing the server's reason when it refuses, then reloads the list.
+async function saveApp(send) {
+  const error = $("#app-error");
+  error.hidden = true;
+  try {
+    await send();
+    return true;
+  } catch (failure) {
+    showFailure(failure);
+    error.textContent = failure.message;
+    error.hidden = false;
+    return false;
+  } finally {
+    await loadApps();
+  }
 }
 
 function renderSnippets() {
@@ -658,7 +700,7 @@ function sendBlock(push, message) {
   if (recentSends.has(key)) drawSend(outcome, recentSends.get(key));
   if (!where) {
     const setting = provider === "apns" ? "--apns-key-file, --apns-key-id and --apns-team-id" : "--fcm-service-account";
-    return element("div", { class: "payload" }, element("h4", {}, "Send to the device"),
+    return element("div", { class: "payload" }, cardHeading("Send to the device"),
       element("p", { class: "muted" }, `To send it to the real device through ${provider.toUpperCase()}, start the server with ${setting} and a --send-allow pattern (docs/push-on-device.md).`));
   }
   const button = element("button", { type: "button", "data-testid": "push-send", onclick: async () => {
@@ -674,7 +716,7 @@ function sendBlock(push, message) {
     }
   } }, `Send to device (${where})`);
   const allow = sending.allowList.length ? `Allow-list: ${sending.allowList.join(", ")}.` : "The allow-list is empty: nothing will be sent until --send-allow lets this device through.";
-  return element("div", { class: "payload" }, element("h4", {}, "Send to the device"), element("p", { class: "muted" }, allow),
+  return element("div", { class: "payload" }, cardHeading("Send to the device"), element("p", { class: "muted" }, allow),
     element("div", { class: "row" }, button), outcome);
 }
 
@@ -721,7 +763,7 @@ function checkPanel(check, label) {
         element("code", {}, finding.path || "payload"), " ", withCode(finding.message), " ",
         element("span", { class: "muted rule" }, finding.rule))))
     : element("p", { class: "muted" }, "No findings: the platform takes this payload as it is.");
-  return element("div", { class: "payload", "data-testid": "push-check" }, element("h4", {}, `Payload check (${label})`),
+  return element("div", { class: "payload", "data-testid": "push-check" }, cardHeading(["Payload check (", label, ")"]),
     counts, tracking, findings);
 }
 
@@ -732,8 +774,8 @@ function showChecks(messages) {
   $("#push-checks").hidden = !panels.length;
 }
 
-/** `ios 6e6577`: which device a composed message is for. */
-const deviceLabel = (message) => `${message.platform} ${message.registrationToken}`;
+/** `ios 6e657761…6f6b656e` (the token shortened): which device a composed message is for (nodes, for a heading). */
+const deviceLabel = (message) => [`${message.platform} `, tokenChip(message.registrationToken)];
 
 /** A button that runs a device tool on the server (`POST /_mock/push/{id}/simulator` or `/emulator`) and shows
  * what ran and what it printed. Offered only when the server found the tool at start. */
@@ -752,7 +794,7 @@ function deviceBlock(push, message, { tool, title, label, path, testid, note }) 
       button.disabled = false;
     }
   } }, label);
-  return element("div", { class: "payload", "data-testid": `${testid}-block` }, element("h4", {}, title),
+  return element("div", { class: "payload", "data-testid": `${testid}-block` }, cardHeading(title),
     note ? element("p", { class: "muted" }, note) : null, element("div", { class: "row" }, button), output);
 }
 
@@ -782,26 +824,26 @@ async function composePush(event) {
     sendOutcomes.clear();
     const blocks = [];
     for (const message of push.messages) {
-      const label = deviceLabel(message);
+      const label = () => deviceLabel(message);
       const receive = element("button", { type: "button", "data-testid": "push-simulate-receive", dataset: { label: "Receive sent" },
         onclick: () => simulate(message.tracking.receive, receive) }, "Simulate receive");
       const open = element("button", { type: "button", "data-testid": "push-simulate-open", dataset: { label: "Open sent" },
         onclick: () => simulate(message.tracking.open, open) }, "Simulate open");
-      blocks.push(element("div", { class: "payload" }, element("h4", {}, `The SDK's tracking (${label})`),
+      blocks.push(element("div", { class: "payload" }, cardHeading(["The SDK's tracking (", label(), ")"]),
         element("pre", {}, `receive: ${message.tracking.receive}\nopen:    ${message.tracking.open}`),
         element("p", { class: "muted" }, "Send the hits the SDK would send, without a device:"), element("div", { class: "row" }, receive, open)));
-      if (message.platform === "ios") blocks.push(deviceBlock(push, message, { tool: "xcrun", title: `On this machine's simulator (${label})`,
+      if (message.platform === "ios") blocks.push(deviceBlock(push, message, { tool: "xcrun", title: ["On this machine's simulator (", label(), ")"],
         label: "Push to simulator", path: "simulator", testid: "push-to-simulator",
         note: message.bundleId ? null : `No bundle id yet: set the application's (PUT /_mock/apps/${message.app} {"bundleId": …}) or compose with one.` }));
-      if (message.platform === "android") blocks.push(deviceBlock(push, message, { tool: "adb", title: `On this machine's emulator (${label})`,
+      if (message.platform === "android") blocks.push(deviceBlock(push, message, { tool: "adb", title: ["On this machine's emulator (", label(), ")"],
         label: "Send to emulator", path: "emulator", testid: "send-to-emulator",
         note: "Android hands the broadcast to the app only from a root shell (adb root, on an emulator image without Google Play) "
           + "and to a debuggable build; elsewhere the second adb line shows the notification without the SDK." }));
       blocks.push(sendBlock(push, message));
-      if (message.apns) blocks.push(codeBlock(`APNs payload (${label})`, JSON.stringify(message.apns, null, 2), `campaign-mock-${message.messageId}.json`));
+      if (message.apns) blocks.push(codeBlock(["APNs payload (", label(), ")"], JSON.stringify(message.apns, null, 2), `campaign-mock-${message.messageId}.json`));
       if (message.apnsFile) blocks.push(codeBlock("simctl push (.apns file)", message.apnsFile, `campaign-mock-${message.messageId}.apns`));
       if (message.simctl) blocks.push(codeBlock("simctl command", message.simctl));
-      if (message.fcm) blocks.push(codeBlock(`FCM HTTP v1 message (${label})`, JSON.stringify(message.fcm, null, 2), `campaign-mock-${message.messageId}-fcm.json`));
+      if (message.fcm) blocks.push(codeBlock(["FCM HTTP v1 message (", label(), ")"], JSON.stringify(message.fcm, null, 2), `campaign-mock-${message.messageId}-fcm.json`));
       if (message.adb) blocks.push(codeBlock("adb", message.adb.join("\n")));
     }
     $("#payloads").replaceChildren(...blocks.filter(Boolean));
@@ -948,11 +990,10 @@ $("#reset-dialog").addEventListener("close", async () => {
 });
 $("#app-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const data = Object.fromEntries(new FormData(event.target));
+  const { identifier, ...data } = Object.fromEntries(new FormData(event.target));
   if (!data.name) delete data.name;
-  await api("/_mock/apps", { method: "POST", body: data });
-  event.target.reset();
-  await loadApps();
+  if (identifier.trim()) data[identifierField(data.platform)] = identifier.trim();
+  if (await saveApp(() => api("/_mock/apps", { method: "POST", body: data }))) event.target.reset();
 });
 searchAs($("#device-search"), lists.devices);
 searchAs($("#event-message"), lists.events);

@@ -7,8 +7,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * JUnit 5: resets campaign-mock before each test, and hands the test a {@link CampaignMockClient} as a
- * parameter. The server is {@code CAMPAIGN_MOCK_SERVER} (system property or environment variable), else
- * {@code http://127.0.0.1:8080}.
+ * parameter. For JVM tests; Android instrumented tests run on JUnit 4 and use {@code CampaignMockRule}. The
+ * server is {@code CAMPAIGN_MOCK_SERVER} (system property or environment variable), else
+ * {@code http://127.0.0.1:8080} ({@link CampaignMockClient#fromEnvironment()}); its version is checked once.
  *
  * <pre>{@code
  * @ExtendWith(CampaignMockExtension.class)
@@ -22,7 +23,11 @@ public class CampaignMockExtension implements BeforeEachCallback, ParameterResol
 
     private CampaignMockClient client(ExtensionContext context) {
         return context.getRoot().getStore(NAMESPACE)
-                .getOrComputeIfAbsent("client", key -> CampaignMockClient.fromEnvironment(), CampaignMockClient.class);
+                .getOrComputeIfAbsent("client", key -> {
+                    CampaignMockClient client = CampaignMockClient.fromEnvironment();
+                    client.checkVersion();
+                    return client;
+                }, CampaignMockClient.class);
     }
 
     @Override

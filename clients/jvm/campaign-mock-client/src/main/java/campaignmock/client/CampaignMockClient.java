@@ -11,12 +11,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UnsupportedEncodingException;
+import java.lang.reflect.InvocationTargetException;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,21 +29,26 @@ import java.util.function.Function;
 /**
  * A client of campaign-mock's admin API ({@code /_mock/…}) for JVM and Android instrumented tests: reset
  * the mock, wait for what the app's SDK sent, read devices, events and the request journal, inject faults,
- * compose pushes and take snapshots. Java 11 or newer, nothing beyond the JDK, and only what Android has
- * too ({@code HttpURLConnection}), so an instrumented test can use it over {@code http://10.0.2.2:8080}.
+ * compose pushes and take snapshots. Java 8 or newer and Android API 24 or newer (build.sh holds it there),
+ * nothing beyond the JDK ({@code HttpURLConnection}), so an instrumented test can use it over
+ * {@code https://10.0.2.2:8443}, the address the emulator gives the computer.
  *
  * <pre>{@code
- * CampaignMockClient mock = CampaignMockClient.fromEnvironment();   // CAMPAIGN_MOCK_SERVER, or 127.0.0.1:8080
+ * CampaignMockClient mock = CampaignMockClient.fromEnvironment();   // campaignMockServer, CAMPAIGN_MOCK_SERVER or 127.0.0.1:8080
  * mock.reset();
  * // … the test makes the app register …
  * List<Registration> registrations = mock.waitForRegistration(Filters.of("app", "campaign-mock-demo-android"), 1, 30);
  * }</pre>
  */
 public final class CampaignMockClient {
+    /** The client's version: the campaign-mock release it belongs to, whose server it expects. */
+    public static final String VERSION = "0.2.0";
+
     private final URI base;
     private final String adminToken;
+    private volatile String versionMismatch;
 
-    /** {@code server} is {@code http://127.0.0.1:8080}, or {@code http://10.0.2.2:8080} from the Android emulator. */
+    /** {@code server} is {@code http://127.0.0.1:8080}, or {@code https://10.0.2.2:8443} from the Android emulator. */
     public CampaignMockClient(String server, String adminToken) {
         if (server == null || !(server.startsWith("http://") || server.startsWith("https://"))) {
             throw new IllegalArgumentException(
@@ -55,18 +63,43 @@ public final class CampaignMockClient {
     }
 
     /**
-     * The server named by the system property or environment variable {@code CAMPAIGN_MOCK_SERVER} (and
-     * {@code CAMPAIGN_MOCK_ADMIN_TOKEN}), else {@code http://127.0.0.1:8080}.
+     * The server named by the instrumentation argument {@code campaignMockServer} in an Android instrumented
+     * test ({@code -e campaignMockServer https://10.0.2.2:8443}), else by the system property or environment
+     * variable {@code CAMPAIGN_MOCK_SERVER}, else {@code http://127.0.0.1:8080}; the admin token likewise from
+     * {@code campaignMockAdminToken} or {@code CAMPAIGN_MOCK_ADMIN_TOKEN}.
      */
     public static CampaignMockClient fromEnvironment() {
-        return new CampaignMockClient(setting("CAMPAIGN_MOCK_SERVER", "http://127.0.0.1:8080"),
-                setting("CAMPAIGN_MOCK_ADMIN_TOKEN", null));
+        return new CampaignMockClient(setting("campaignMockServer", "CAMPAIGN_MOCK_SERVER", "http://127.0.0.1:8080"),
+                setting("campaignMockAdminToken", "CAMPAIGN_MOCK_ADMIN_TOKEN", null));
     }
 
-    private static String setting(String name, String fallback) {
-        String value = System.getProperty(name);
+    private static String setting(String argument, String name, String fallback) {
+        String value = instrumentationArgument(argument);
+        if (value == null) value = System.getProperty(name);
         if (value == null) value = System.getenv(name);
         return value == null ? fallback : value;
+    }
+
+    /**
+     * The instrumentation argument {@code name} ({@code adb shell am instrument -e NAME VALUE}, or
+     * {@code testInstrumentationRunnerArguments} in Gradle), read through AndroidX Test's
+     * {@code InstrumentationRegistry.getArguments()} by reflection, so the client needs no Android library
+     * to build; null outside an instrumented test.
+     */
+    static String instrumentationArgument(String name) {
+        try {
+            Object arguments = Class.forName("androidx.test.platform.app.InstrumentationRegistry")
+                    .getMethod("getArguments").invoke(null);
+            if (arguments == null) return null;
+            Object value = arguments.getClass().getMethod("getString", String.class).invoke(arguments, name);
+            return value == null ? null : String.valueOf(value);
+        } catch (ClassNotFoundException notAndroid) {
+            return null;
+        } catch (InvocationTargetException noInstrumentation) {
+            return null; // "No instrumentation registered!": not run by an instrumentation
+        } catch (ReflectiveOperationException other) {
+            throw new IllegalStateException("cannot read the instrumentation argument " + name + ": " + other, other);
+        }
     }
 
     public URI server() {
@@ -84,11 +117,30 @@ public final class CampaignMockClient {
         }
     }
 
-    /** Waits until the server is ready (a CI job that just started it), asking every 100 ms. */
+    /**
+     * The server's version ({@code GET /_mock/info}); when it is not {@link #VERSION}, says so once on standard
+     * error (logcat's {@code System.err} on Android) and adds it to every failure's message from then on, as
+     * the admin API may have changed between the two. Returns the server's version.
+     */
+    public String checkVersion() {
+        Object version = object(call("GET", "/_mock/info", null, 200)).get("version");
+        String server = String.valueOf(version);
+        String mismatch = VERSION.equals(server) ? null
+                : "this campaign-mock client is " + VERSION + " but the server at " + base + " is " + server
+                        + "; use the client of the server's release (campaign-mock-client-" + server + ".jar)";
+        if (mismatch != null && !mismatch.equals(versionMismatch)) System.err.println("campaign-mock: " + mismatch);
+        versionMismatch = mismatch;
+        return server;
+    }
+
+    /** Waits until the server is ready (a CI job that just started it), asking every 100 ms, then checks its version. */
     public void waitUntilReady(double timeoutSeconds) {
         long deadline = System.nanoTime() + (long) (timeoutSeconds * 1e9);
         while (System.nanoTime() < deadline) {
-            if (isReady()) return;
+            if (isReady()) {
+                checkVersion();
+                return;
+            }
             try {
                 Thread.sleep(100);
             } catch (InterruptedException interrupted) {
@@ -138,7 +190,7 @@ public final class CampaignMockClient {
             Function<Object, T> make) {
         if (count < 1 || count > 1000) throw new IllegalArgumentException("count must be 1 to 1000");
         if (timeoutSeconds <= 0 || timeoutSeconds > 300) throw new IllegalArgumentException("timeout must be above 0 and at most 300 s");
-        Map<String, String> query = new TreeMap<>(filters == null ? Map.of() : filters);
+        Map<String, String> query = new TreeMap<>(filters == null ? Collections.<String, String>emptyMap() : filters);
         query.put("for", kind);
         query.put("count", String.valueOf(count));
         query.put("since", "0");
@@ -182,7 +234,7 @@ public final class CampaignMockClient {
     private <T> Page<T> page(String path, String key, Map<String, String> filters, int limit, Long before,
             Function<Object, T> make) {
         if (limit < 1 || limit > 1000) throw new IllegalArgumentException("limit must be 1 to 1000");
-        Map<String, String> query = new TreeMap<>(filters == null ? Map.of() : filters);
+        Map<String, String> query = new TreeMap<>(filters == null ? Collections.<String, String>emptyMap() : filters);
         query.put("limit", String.valueOf(limit));
         if (before != null) query.put("before", String.valueOf(before));
         Map<String, Object> answer = object(call("GET", path + query(query), null, 200));
@@ -224,8 +276,8 @@ public final class CampaignMockClient {
     }
 
     /**
-     * Composes a push (docs/push.md): {@code fields} as {@code POST /_mock/push} takes them, e.g.
-     * {@code Map.of("token", token, "title", "Sale")}.
+     * Composes a push (docs/push.md): {@code fields} as {@code POST /_mock/push} takes them ({@code token},
+     * {@code title}, {@code body}, {@code variables}, …).
      */
     public ComposedPush push(Map<String, Object> fields) {
         return new ComposedPush(Json.parse(call("POST", "/_mock/push", Json.write(fields), 201)));
@@ -307,7 +359,7 @@ public final class CampaignMockClient {
         }
     }
 
-    private static void check(Response response, String method, String path, int expected) {
+    private void check(Response response, String method, String path, int expected) {
         if (response.status == expected) return;
         String message = response.body;
         try {
@@ -318,7 +370,9 @@ public final class CampaignMockClient {
         }
         String hint = response.status == 401 || response.status == 403
                 ? " (pass the server's --admin-token to the client)" : "";
-        throw new CampaignMockException(method + " " + path + ": " + response.status + " " + message + hint, response.status);
+        String version = versionMismatch == null ? "" : " (" + versionMismatch + ")";
+        throw new CampaignMockException(method + " " + path + ": " + response.status + " " + message + hint + version,
+                response.status);
     }
 
     @SuppressWarnings("unchecked")
@@ -344,7 +398,11 @@ public final class CampaignMockClient {
     }
 
     private static String encode(String text) {
-        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+        try {
+            return URLEncoder.encode(text, "UTF-8").replace("+", "%20");
+        } catch (UnsupportedEncodingException impossible) {
+            throw new IllegalStateException(impossible); // every JVM and Android has UTF-8
+        }
     }
 
     /** The admin API's operations this client calls, and those it leaves out; a test compares them with the OpenAPI document. */
@@ -352,10 +410,10 @@ public final class CampaignMockClient {
             "get /_mock/ready", "post /_mock/reset", "get /_mock/wait", "get /_mock/devices", "get /_mock/devices/{token}",
             "get /_mock/events", "get /_mock/requests", "get /_mock/apps", "post /_mock/apps", "get /_mock/faults",
             "post /_mock/faults", "delete /_mock/faults", "delete /_mock/faults/{id}", "post /_mock/push",
-            "get /_mock/push/{id}", "get /_mock/state", "put /_mock/state");
+            "get /_mock/push/{id}", "get /_mock/state", "put /_mock/state", "get /_mock/info");
     public static final List<String> LEFT_OUT = Arrays.asList(
             "get /_mock/health", "get /_mock/requests/{id}", "delete /_mock/requests", "put /_mock/apps/{key}",
-            "delete /_mock/apps/{key}", "get /_mock/info", "get /_mock/ca", "get /_mock/metrics", "get /_mock/openapi.json",
+            "delete /_mock/apps/{key}", "get /_mock/ca", "get /_mock/metrics", "get /_mock/openapi.json",
             "get /_mock/ui", "get /_mock/ui/{file}", "get /_mock/stream", "post /_mock/push/{id}/send",
             "post /_mock/push/check", "post /_mock/push/{id}/simulator", "post /_mock/push/{id}/emulator",
             "get /_mock/simulators", "get /_mock/emulators");

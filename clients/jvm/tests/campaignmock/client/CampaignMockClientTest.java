@@ -13,67 +13,40 @@ import campaignmock.client.Items.Message;
 import campaignmock.client.Items.Page;
 import campaignmock.client.Items.Registration;
 import campaignmock.client.Items.TrackingEvent;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The client and its JUnit 5 extension against a live campaign-mock ({@code CAMPAIGN_MOCK_BINARY}, started
- * here on a free port); the extension resets it before each test.
+ * The client and its JUnit 5 extension against a live campaign-mock ({@link LiveServer}); the extension
+ * resets it before each test.
  */
 @ExtendWith(CampaignMockExtension.class)
 class CampaignMockClientTest {
-    private static Process server;
     private static String url;
 
     @BeforeAll
     static void start() throws Exception {
-        String binary = System.getenv().getOrDefault("CAMPAIGN_MOCK_BINARY", "../../.build/debug/campaign-mock");
-        Path directory = Files.createTempDirectory("campaign-mock-jvm");
-        server = new ProcessBuilder(binary, "serve", "--port", "0", "--in-memory").directory(directory.toFile())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        BufferedReader banner = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-        Pattern address = Pattern.compile("http://127\\.0\\.0\\.1:\\d+");
-        for (String line = banner.readLine(); line != null && url == null; line = banner.readLine()) {
-            Matcher match = address.matcher(line);
-            if (match.find()) url = match.group();
-        }
-        assertNotNull(url, "campaign-mock did not print its URL");
-        // What an Android test run passes as an instrumentation argument or a CI job as an environment variable.
-        System.setProperty("CAMPAIGN_MOCK_SERVER", url);
+        url = LiveServer.url();
     }
 
-    @AfterAll
-    static void stop() {
-        if (server != null) server.destroy();
-    }
-
-    /** What the Android SDK sends for a registration. */
     private static int register(String token, String userKey, String plan) throws Exception {
-        String body = "registrationToken=" + token + "&mobileAppUuid=campaign-mock-demo-android&userKey=" + userKey
-                + "&deviceModel=Pixel%208&osName=android"
-                + "&additionalParams=%3CadditionalParameters%3E%3Cparam%20name%3D%22plan%22%20value%3D%22" + plan
-                + "%22%2F%3E%3C%2FadditionalParameters%3E";
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/nms/mobile/1/registerAndroid.jssp"))
-                .header("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+        return LiveServer.registerAndroid(token, userKey, plan);
     }
 
     @Test
@@ -180,5 +153,46 @@ class CampaignMockClientTest {
         Set<String> known = new HashSet<>(CampaignMockClient.COVERED);
         known.addAll(CampaignMockClient.LEFT_OUT);
         assertEquals(documented, known);
+    }
+
+    @Test
+    void theServersVersionIsTheClients(CampaignMockClient mock) {
+        assertEquals(CampaignMockClient.VERSION, mock.checkVersion());
+    }
+
+    /** A server of another release (here a stand-in answering /_mock/info) is named, once, and in each failure. */
+    @Test
+    void aServerOfAnotherVersionIsNamed() throws Exception {
+        HttpServer other = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        other.createContext("/_mock/info", exchange -> answer(exchange, 200, "{\"version\":\"0.0.1\"}"));
+        other.createContext("/_mock/devices", exchange -> answer(exchange, 400, "{\"error\":\"unknown parameter\"}"));
+        other.start();
+        PrintStream standardError = System.err;
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        try {
+            CampaignMockClient client = new CampaignMockClient("http://127.0.0.1:" + other.getAddress().getPort());
+            System.setErr(new PrintStream(said, true, "UTF-8"));
+            assertEquals("0.0.1", client.checkVersion());
+            client.checkVersion();
+            System.setErr(standardError);
+            String warning = "this campaign-mock client is " + CampaignMockClient.VERSION + " but the server at "
+                    + client.server() + " is 0.0.1";
+            String text = said.toString("UTF-8");
+            assertTrue(text.contains(warning), text);
+            assertEquals(text.indexOf(warning), text.lastIndexOf(warning), "said once: " + text);
+            CampaignMockException failure = assertThrows(CampaignMockException.class, () -> client.devices(null, 1, null));
+            assertTrue(failure.getMessage().contains("400 unknown parameter (" + warning), failure.getMessage());
+        } finally {
+            System.setErr(standardError);
+            other.stop(0);
+        }
+    }
+
+    private static void answer(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, body.length);
+        exchange.getResponseBody().write(body);
+        exchange.close();
     }
 }
