@@ -32,7 +32,7 @@
 #   make clean     remove build products
 #
 # Variables: SWIFT (default: swift), PYTHON (creates .venv; default: python3), PREFIX, ARGS (extra arguments for `make run`, e.g. ARGS="--port 9000"),
-# FUZZ_SECONDS, FUZZ_TARGETS (default: all five).
+# FUZZ_SECONDS, FUZZ_TARGETS (default: all ten).
 
 SWIFT ?= swift
 # The commit `campaign-mock --version` names, handed to every build (and test) through the environment:
@@ -43,7 +43,8 @@ PYTHON ?= python3
 PREFIX ?= /usr/local
 ARGS ?=
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= http-request form additional-params tracking-id soap-envelope
+FUZZ_TARGETS ?= http-request form additional-params tracking-id soap-envelope state-document spooled-request \
+	payload-check config-file http2-response
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 # What the server needs to build: the SQLite, OpenSSL and nghttp2 (HTTP/2, for APNs) headers, found through
 # pkg-config.
@@ -262,7 +263,7 @@ fuzz:
 		CAMPAIGN_MOCK_FUZZ_TARGET=$$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=symbolize=0 \
 			.build-fuzz/debug/campaign-mock-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
 			-artifact_prefix=Fuzz/crashes/$$target- .build-fuzz/corpus/$$target Fuzz/corpus/$$target 2>&1 \
-			| grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|artifact_prefix)" \
+			| grep -E "^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|artifact_prefix)" \
 			|| true; \
 		if ls Fuzz/crashes/$$target-* >/dev/null 2>&1; then echo "crash found: Fuzz/crashes/$$target-*"; exit 1; fi; \
 	done

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Writes Fuzz/corpus/<target>/: the seed inputs of the fuzz targets, taken from the SDK exchanges in
 Fixtures/sdk/ (requests, form bodies, additionalParams, tracking ids) plus SOAP envelopes of every
-method the router speaks. Run it from anywhere: python3 Fuzz/make-corpus.py.
+method the router speaks, state documents and their imports, payloads to check, config files and
+APNs answers as HTTP/2 frames. Run it from anywhere: python3 Fuzz/make-corpus.py.
 """
 import glob
 import hashlib
 import json
 import os
 import shutil
+import struct
 import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -30,6 +32,134 @@ SOAP = [
      "wishedChannel='41' registrationToken='6e6577'><mobileApp uuid='integrationKey'/><ctx><title>Hi</title>"
      "</ctx></rtEvent></urn:domEvent>"),
 ]
+
+
+APPLICATION = {"platform": "ios", "integrationKey": "campaign-mock-demo-ios", "name": "Demo iOS app",
+               "enabled": True, "bundleId": "com.example.app"}
+DEVICE = {"integrationKey": "campaign-mock-demo-ios", "registrationToken": "6e6577", "userKey": "jane@example.com",
+          "device": {"deviceName": "iPhone", "deviceModel": "iPhone15,2", "deviceBrand": "Apple"},
+          "params": [{"name": "tier", "value": "gold"}], "disabled": False,
+          "createdAt": "2026-01-02T03:04:05.678Z", "updatedAt": "2026-01-02T03:04:05.678Z",
+          "history": [{"receivedAt": "2026-01-02T03:04:05.678Z", "changes": ["userKey"], "userKey": "jane@example.com",
+                       "device": {}, "params": []}]}
+STATE = {"format": "campaign-mock-state", "version": 1, "applications": [APPLICATION], "devices": [DEVICE],
+         "messages": [{"messageId": "1000001", "deliveryId": "7a001", "integrationKey": "campaign-mock-demo-ios",
+                       "registrationToken": "6e6577", "createdAt": "2026-01-02T03:04:05.678Z"}],
+         "events": [{"receivedAt": "2026-01-02T03:04:06.000Z", "rawId": "hf4241,7a001,1", "userAgent": "SDK/3",
+                     "remoteAddress": "127.0.0.1", "messageId": "1000001"}],
+         "faults": [{"id": "slow", "endpoint": "any", "delayMs": 100, "times": 2}]}
+# What JSONCheck must tell apart: escapes, surrogates, numbers, nesting, and the mistakes it names.
+JSON_TEXTS = [
+    '{"a": "\\u00e9\\ud83d\\ude00\\n\\"\\/", "b": [-0.5e+3, 0, 1E-2, true, false, null, {}, []]}',
+    '{"devices": [[[["deep"]]], {"x": {"y": [1, {"z": "\\\\"}]}}], "events": ["a,b", "]", "}", "[{"]}',
+    '{"a": 1, "a": 2}', '{"a": [1, 2,]}', '{"a": 1,}', '// note\n{"a": 1}', '{"a": 01}', '{"a": "\\x"}',
+    '{"a": "\\ud800"}', '[' * 70 + ']' * 70, '{"a":\n  "line\u0001"}', '{"a": tru}', '"\\u12"', '  [1, 2, 3]  ',
+]
+PAYLOADS = [
+    {"apns": {"aps": {"alert": "Sale", "badge": "3"}, "_mId": 1000001, "_dId": "7a001"}},
+    {"fcm": {"message": {"token": "fcm-token-1", "data": {"_mId": "1000001", "_dId": "7a001", "title": "Sale"}}}},
+    {"apns": {"aps": {"alert": {"title": "Sale", "subtitle": "Today", "body": "20% off", "launch-image": "a.png",
+                                "title-loc-key": "T", "title-loc-args": ["x"], "loc-key": "B", "loc-args": [1]},
+                      "badge": 1, "sound": {"critical": 1, "name": "default", "volume": 0.5}, "mutable-content": 1,
+                      "category": "SALE", "thread-id": "t", "interruption-level": "time-sensitive",
+                      "relevance-score": 0.7, "target-content-id": "c"},
+              "_mId": "1000001", "_dId": "7a001", "mediaUrl": "https://example.com/a.png", "uri": "myapp://sale"}},
+    {"apns": {"aps": {"content-available": 1}, "_mId": "50000000000001", "_dId": "7a002"}},
+    {"apns": {"aps": {"alert": "x" * 5000}, "_mId": "0F4E6B3C-1C1E-4C39-9C0B-8E8E2E7E1A11", "_dId": "7a003"}},
+    {"fcm": {"message": {"topic": "news", "notification": {"title": "Sale", "body": "20% off", "image": "https://e/a"},
+                         "data": {"_mId": "-1000001", "_dId": "7a004", "adb_image": "https://e/a.png",
+                                  "adb_uri": "myapp://x", "adb_a_type": "WEBURL"},
+                         "android": {"priority": "high", "ttl": "3.5s", "collapse_key": "k",
+                                     "notification": {"channel_id": "c", "sound": "default"}}}}},
+    {"fcm": {"message": {"condition": "'a' in topics", "data": {"_mId": 1, "n": 2}, "android": {"ttl": "1h"}}}},
+    {"apns": {"aps": {}}, "fcm": {"message": {}}},
+    {"apns": ["not", "an", "object"]},
+]
+CONFIGS = [
+    {"port": 9000, "journalLimit": 500, "logFormat": "json"},
+    {"apps": ["ios:KEY1:My app", {"platform": "android", "integrationKey": "KEY2", "name": "Shop", "enabled": False},
+              {"platform": "ios", "integrationKey": "KEY3", "bundleId": "com.example.shop"},
+              {"platform": "android", "integrationKey": "KEY4", "packageName": "com.example.shop"}]},
+    {"host": "0.0.0.0", "dataDir": "/tmp/x", "inMemory": True, "logLevel": "warning", "retainEvents": 0,
+     "retainDevices": 10, "retainDays": 3, "maxBodySize": "1MiB", "maxStateSize": "4GiB", "maxHeaderSize": "32k",
+     "maxHeaderCount": 100, "maxRequestLine": "8KiB", "maxConnections": 4096, "poller": "poll",
+     "headerTimeout": "10s", "bodyTimeout": "500ms", "idleTimeout": "1m", "shutdownGrace": "1h", "eventLoops": 2,
+     "strictTracking": "yes", "adminToken": "secret", "allowedHosts": ["a.example", ".example.com"],
+     "tls": "auto", "tlsPort": 8443, "tlsSans": ["10.0.0.1", "mock.local"], "noHttp": "off",
+     "soapLogin": "admin", "soapPassword": "admin", "soapBearerTokens": ["t1", "t2"], "operators": ["mc:mc"],
+     "soapSessionTimeout": "24h", "pushIdStyle": "v7-64", "record": "/tmp/rec", "noRedact": 1},
+    {"upstream": "https://campaign.example.com", "upstreamCa": "/tmp/ca.pem", "apnsKeyFile": "/tmp/k.p8",
+     "apnsKeyId": "ABCDEFGHIJ", "apnsTeamId": "TEAMID1234", "apnsEnvironment": "production",
+     "apnsUrl": "https://127.0.0.1:4443", "fcmServiceAccount": "/tmp/sa.json", "fcmUrl": "https://127.0.0.1:4444",
+     "providerCa": "/tmp/ca.pem", "sendAllow": ["userKey:*@example.com", "token:6e*", "app:demo-*"], "autoSend": True},
+    {"tlsCert": "/tmp/c.pem", "tlsKey": "/tmp/k.pem", "tls": "off"},
+    {"faults": [{"id": "slow", "endpoint": "any", "delayMs": 3000},
+                {"endpoint": "registration", "status": 503, "body": "busy", "times": 2, "after": 1,
+                 "probability": 0.5, "seed": 7}, {"endpoint": "tracking", "drop": True}]},
+    {"apps": "ios:KEY1,android:KEY2:Shop", "allowedHosts": "a.example,b.example", "port": "0"},
+]
+
+
+def frame(kind, flags, stream, payload=b""):
+    """An HTTP/2 frame (RFC 9113 §4.1)."""
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+
+
+def literal(name, value, indexed=False):
+    """An HPACK field with a new name, not Huffman-coded (RFC 7541 §6.2); `indexed` adds it to the table."""
+    def text(data):
+        assert len(data) < 127
+        return bytes([len(data)]) + data
+    return bytes([0x40 if indexed else 0x00]) + text(name.encode()) + text(value.encode())
+
+
+SETTINGS, ACK, END_STREAM, END_HEADERS, PADDED = 4, 1, 1, 4, 8
+STATUS_200, STATUS_400, STATUS_500 = b"\x88", b"\x8c", b"\x8e"
+
+
+def apns_answers():
+    """What an APNs server sends the client of HTTP2Connection for three requests (streams 1, 3, 5)."""
+    preface = frame(SETTINGS, 0, 0, struct.pack(">HI", 3, 1000) + struct.pack(">HI", 4, 65535)) + \
+        frame(SETTINGS, ACK, 0)
+    ok = STATUS_200 + literal("apns-id", "0F4E6B3C-1C1E-4C39-9C0B-8E8E2E7E1A11")
+    reason = b'{"reason":"BadDeviceToken"}'
+    unregistered = b'{"reason":"Unregistered","timestamp":1700000000000}'
+    json = literal("content-type", "application/json")
+    yield preface + b"".join(frame(1, END_HEADERS | END_STREAM, stream, ok) for stream in (1, 3, 5))
+    yield preface + b"".join(frame(1, END_HEADERS, stream, STATUS_400 + json) + frame(0, END_STREAM, stream, reason)
+                             for stream in (1, 3, 5))
+    yield preface + frame(1, END_HEADERS, 1, b"\x48\x03410" + json) + frame(0, 0, 1, unregistered[:10]) + \
+        frame(0, END_STREAM, 1, unregistered[10:]) + frame(1, END_HEADERS | END_STREAM, 3, STATUS_500)
+    # REFUSED_STREAM, then a GOAWAY that lets the stream after it through.
+    yield preface + frame(3, 0, 1, struct.pack(">I", 7)) + frame(7, 0, 0, struct.pack(">II", 3, 0) + b"bye") + \
+        frame(1, END_HEADERS | END_STREAM, 3, ok)
+    yield preface + frame(7, 0, 0, struct.pack(">II", 0, 2))
+    # An informational answer first, pings, window updates, padding, priority, a header block continued.
+    yield preface + frame(6, 0, 0, b"12345678") + frame(8, 0, 0, struct.pack(">I", 1 << 20)) + \
+        frame(1, END_HEADERS, 1, b"\x48\x03100") + \
+        frame(1, PADDED | 0x20, 1, b"\x02" + struct.pack(">IB", 0, 15) + ok[:5] + b"\x00\x00") + \
+        frame(9, END_HEADERS, 1, ok[5:]) + frame(8, 0, 1, struct.pack(">I", 100)) + \
+        frame(0, PADDED, 1, b"\x03abc\x00\x00\x00") + frame(1, END_HEADERS | END_STREAM, 1, literal("x-trailer", "1"))
+    # A field added to the dynamic table, then used by index (62) in the next answer.
+    yield preface + frame(1, END_HEADERS | END_STREAM, 1, STATUS_200 + literal("apns-unique-id", "u-1", True)) + \
+        frame(1, END_HEADERS | END_STREAM, 3, b"\x3f\xe1\x1f" + STATUS_200 + b"\xbe") + \
+        frame(4, 0, 0, struct.pack(">HI", 1, 0)) + frame(1, END_HEADERS | END_STREAM, 5, STATUS_200)
+    yield preface[:9]
+    yield b""
+
+
+def spooled_requests():
+    """Imports as PUT /_mock/state takes them, and requests around them."""
+    state = json.dumps(STATE).encode()
+    head = b"PUT /_mock/state HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    yield head + b"Content-Length: %d\r\n\r\n" % len(state) + state
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(state[i:i + 100]), state[i:i + 100]) for i in range(0, len(state), 100))
+    yield head + b"Transfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\nX-Trailer: 1\r\n\r\n"
+    yield head + b"Expect: 100-continue\r\nContent-Length: 2\r\n\r\n{}" + \
+        b"POST /r/?id=h1,2,1 HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+    yield b"PUT /_mock/state?only=devices HTTP/1.1\r\nHost: x\r\nContent-Length: 40000\r\n\r\n" + b"{" * 100
+    yield b"PUT /_mock/state HTTP/1.0\r\nContent-Length: 4\r\n\r\nnullGET /_mock/state HTTP/1.1\r\nHost: x\r\n\r\n"
+    yield b"PUT /_mock/state HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8000\r\n" + b"[]" * 100
 
 
 def add(target, data):
@@ -61,6 +191,20 @@ def main():
     for service, method, parameters in SOAP:
         add("soap-envelope", ENVELOPE.format(service=service, method=method, parameters=parameters).encode("utf-8"))
     add("http-request", b"POST /r/ HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+    for document in [STATE, dict(STATE, devices=[DEVICE] * 3, faults=[])]:
+        add("state-document", json.dumps(document).encode("utf-8"))
+        add("state-document", json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8"))
+    for text in JSON_TEXTS:
+        add("state-document", text.encode("utf-8"))
+    for request in spooled_requests():
+        add("spooled-request", request)
+    for payload in PAYLOADS:
+        add("payload-check", json.dumps(payload).encode("utf-8"))
+    for config in CONFIGS:
+        add("config-file", json.dumps(config).encode("utf-8"))
+    add("config-file", b'{"port": 9000, "port": 9001}')
+    for answer in apns_answers():
+        add("http2-response", answer)
     for target in sorted(os.listdir(CORPUS)):
         print(target, len(os.listdir(os.path.join(CORPUS, target))))
 

@@ -21,7 +21,7 @@ import Synchronization
 package final class CampaignMockServer: Sendable {
 
     /// Where a state import waits when nothing may go to the data directory: `TMPDIR`, else `/tmp`.
-    private static var temporaryFolder: String {
+    static var temporaryFolder: String {
         // macOS's ends with a slash (`/var/folders/…/T/`); the file's name is added after one.
         let folder = getenv("TMPDIR").map { String(cString: $0) } ?? ""
         let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder

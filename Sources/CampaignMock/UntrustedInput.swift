@@ -1,7 +1,15 @@
 import CampaignMockCore
 import CampaignMockMobile
+import CampaignMockModel
 import CampaignMockSOAP
 import CampaignMockStorage
+import CampaignMockSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The readers of untrusted bytes, one entry each, for the fuzz targets (`Fuzz/`, `make fuzz`) and the
 /// test that runs their corpus. Each reads what it is given and throws the result away: the only
@@ -17,6 +25,19 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
     case trackingID = "tracking-id"
     /// A SOAP envelope, read as the router reads it.
     case soapEnvelope = "soap-envelope"
+    /// A JSON document read as `PUT /_mock/state` reads it: checked (``JSONCheck``) whole and a few bytes at a
+    /// time, which must agree, then each top-level array element by element (``JSONArrayElements``), each
+    /// element again well-formed JSON.
+    case stateDocument = "state-document"
+    /// The HTTP/1.1 request parser with bodies spooled to a file (`PUT /_mock/state`), in pieces; a parser
+    /// that keeps bodies in memory, under the same limit, must see the same requests and bodies.
+    case spooledRequest = "spooled-request"
+    /// A `POST /_mock/push/check` body, and the JSON in it checked as an APNs payload and as an FCM message.
+    case payloadCheck = "payload-check"
+    /// A config file (`--config`), resolved as at start.
+    case configFile = "config-file"
+    /// What an APNs server sends: the bytes an ``HTTP2Connection`` reads while it sends three requests.
+    case http2Response = "http2-response"
 
     package func read(_ bytes: [UInt8]) {
         switch self {
@@ -52,6 +73,143 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
                 }
                 _ = try? call.object()
             }
+        case .stateDocument:
+            Self.readStateDocument(bytes)
+        case .spooledRequest:
+            Self.readSpooledRequests(bytes)
+        case .payloadCheck:
+            Self.checkPayload(bytes)
+        case .configFile:
+            _ = try? Configuration.resolve(flags: [:], environment: [:], configFile: ("fuzz.json", bytes))
+        case .http2Response:
+            Self.exchangeHTTP2(bytes)
         }
     }
+
+    private static func readStateDocument(_ bytes: [UInt8]) {
+        let whole = JSONCheck.problem(in: bytes)
+        // Short reads move the checker's window as a document of gigabytes does.
+        let pieces = ShortReads(bytes: bytes, most: 1 + bytes.count % 31)
+        switch JSONCheck.members(of: pieces) {
+        case .failure(let problem):
+            precondition(problem == whole, "read a piece at a time: \(problem); whole: \(String(describing: whole))")
+        case .success(let members):
+            precondition(whole == nil, "read whole: \(String(describing: whole)); a piece at a time: no problem")
+            for member in members where bytes[member.range.lowerBound] == UInt8(ascii: "[") {
+                try? JSONArrayElements(source: pieces, range: member.range).readEach { index, element in
+                    precondition(JSONCheck.problem(in: element) == nil, "\(member.name)[\(index)] is not JSON")
+                    _ = try? JSONDecoder().decode(JSONValue.self, from: Data(element))
+                }
+            }
+        }
+    }
+
+    private static func readSpooledRequests(_ bytes: [UInt8]) {
+        let limits = HTTPRequestParser.Limits(bodyBytes: 32 << 10)
+        var spooling = HTTPRequestParser(
+            limits: limits,
+            spooling: BodySpooling(
+                directory: CampaignMockServer.temporaryFolder, limit: limits.bodyBytes,
+                routes: [.init(.put, "/_mock/state")]))
+        var inMemory = HTTPRequestParser(limits: limits)
+        // Pieces of 1 to 256 bytes: the body reaches the file in as many writes.
+        let piece = bytes.isEmpty ? 1 : Int(bytes[0]) + 1
+        var offset = 0
+        while offset < bytes.count {
+            let next = Array(bytes[offset..<min(offset + piece, bytes.count)])
+            offset += next.count
+            spooling.append(next)
+            inMemory.append(next)
+            while true {
+                let spooled = Result { () throws(HTTPError) in try spooling.next() }
+                let kept = Result { () throws(HTTPError) in try inMemory.next() }
+                switch (spooled, kept) {
+                case (.success(nil), .success(nil)): break
+                case (.success(.continueExpected?), .success(.continueExpected?)): continue
+                case (.success(.request(let first)?), .success(.request(let second)?)):
+                    precondition(first.method == second.method && first.target == second.target)
+                    let body = first.spooledBody.map { file in
+                        // Read back in pieces too.
+                        stride(from: 0, to: file.count, by: piece).flatMap {
+                            (try? file.read(at: $0, length: piece)) ?? []
+                        }
+                    }
+                    precondition((body ?? first.body) == second.body, "the spooled body differs")
+                    continue
+                case (.failure(let first), .failure(let second)):
+                    precondition(first == second, "spooled: \(first); in memory: \(second)")
+                    return
+                default:
+                    preconditionFailure("spooled: \(spooled); in memory: \(kept)")
+                }
+                break
+            }
+        }
+    }
+
+    private static func checkPayload(_ bytes: [UInt8]) {
+        guard JSONCheck.problem(in: bytes) == nil else { return }
+        if let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) {
+            _ = try? JSONEncoder().encode(PayloadChecker.apns(value))
+            _ = try? JSONEncoder().encode(PayloadChecker.fcm(value))
+        }
+        if let request = try? JSONDecoder().decode(PayloadCheck.Request.self, from: Data(bytes)),
+            let (platform, payload) = try? request.payload()
+        {
+            _ = platform == .ios ? PayloadChecker.apns(payload) : PayloadChecker.fcm(payload)
+        }
+    }
+
+    private static func exchangeHTTP2(_ bytes: [UInt8]) {
+        let server = ScriptedServer(bytes: bytes)
+        guard let connection = try? HTTP2Connection(transport: server, authority: "api.push.apple.com") else { return }
+        let headers = [
+            HTTP2Connection.HTTPHeaderField("apns-topic", "com.example.app"),
+            HTTP2Connection.HTTPHeaderField("apns-push-type", "alert"),
+        ]
+        let body = Array(#"{"aps":{"alert":"Hi"},"_mId":"1","_dId":"7a001"}"#.utf8)
+        for _ in 0..<3 where connection.isUsable {
+            _ = try? connection.send("POST", "/3/device/6e6577", headers: headers, body: body)
+        }
+        connection.close()
+    }
+}
+
+/// A byte source that reads at most `most` bytes at a time.
+private struct ShortReads: ByteSource {
+    let bytes: [UInt8]
+    let most: Int
+
+    var count: Int { bytes.count }
+
+    func read(at offset: Int, length: Int) throws -> [UInt8] {
+        try bytes.read(at: offset, length: min(length, most))
+    }
+}
+
+/// A server whose answer is the given bytes, read a frame at a time as a server writes them (its 9-byte head
+/// says how long a frame is), so that each request meets the frames after the previous answer. What the
+/// client writes is dropped.
+private final class ScriptedServer: HTTP2Transport {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    func writeAll(_ bytes: [UInt8]) {}
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var count = bytes.count - offset
+        if count >= 9 {
+            count = min(count, 9 + (Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])))
+        }
+        count = min(count, buffer.count)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + count])) }
+        offset += count
+        return count
+    }
+
+    func close() {}
 }

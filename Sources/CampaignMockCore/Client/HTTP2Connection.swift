@@ -51,8 +51,7 @@ package final class HTTP2Connection {
     /// When the last request finished (or the connection opened).
     package private(set) var lastUsed = ContinuousClock.now
 
-    private let socket: Socket
-    private let tls: TLSClientStream
+    private let transport: any HTTP2Transport
     private var session: OpaquePointer?
     private let exchange = Exchange()
     private let authority: String
@@ -64,17 +63,16 @@ package final class HTTP2Connection {
     ///   - timeoutSeconds: for the connection, for each read and write after it, and for each exchange whole.
     ///   - limits: how much of an answer is kept.
     /// - Throws: ``HTTP2Error`` when the host cannot be reached, TLS fails, or the server does not speak HTTP/2.
-    package init(
+    package convenience init(
         host: String, port: UInt16, context: TLSClientContext, timeoutSeconds: Int, limits: Limits = Limits()
     ) throws(HTTP2Error) {
-        authority = port == 443 ? host : "\(host):\(port)"
-        self.timeoutSeconds = timeoutSeconds
-        exchange.limits = limits
+        let socket: Socket
         do {
             socket = try Socket.connect(host: host, port: port, timeoutSeconds: timeoutSeconds)
         } catch {
             throw HTTP2Error("cannot connect to \(host):\(port): \(error)", processed: false)
         }
+        let tls: TLSClientStream
         do {
             tls = try TLSClientStream(socket: socket, host: host, context: context, protocols: ["h2"])
         } catch {
@@ -86,10 +84,23 @@ package final class HTTP2Connection {
             socket.close()
             throw HTTP2Error("\(host):\(port) does not offer HTTP/2 (ALPN h2)", processed: false)
         }
+        try self.init(
+            transport: TLSTransport(socket: socket, tls: tls), authority: port == 443 ? host : "\(host):\(port)",
+            timeoutSeconds: timeoutSeconds, limits: limits)
+    }
+
+    /// Starts HTTP/2 over a connection already open to `authority`, and sends the connection preface.
+    /// The fuzz target's transport is bytes in memory (Sources/CampaignMock/UntrustedInput.swift).
+    package init(
+        transport: any HTTP2Transport, authority: String, timeoutSeconds: Int = 15, limits: Limits = Limits()
+    ) throws(HTTP2Error) {
+        self.transport = transport
+        self.authority = authority
+        self.timeoutSeconds = timeoutSeconds
+        exchange.limits = limits
         session = Self.makeSession(exchange)
         guard let session else {
-            tls.close()
-            socket.close()
+            transport.close()
             throw HTTP2Error("setting up HTTP/2", processed: false)
         }
         // No server push; the rest stays at the protocol's defaults.
@@ -168,8 +179,7 @@ package final class HTTP2Connection {
         nghttp2_session_del(session)
         self.session = nil
         exchange.current = nil
-        tls.close()
-        socket.close()
+        transport.close()
     }
 
     // MARK: - Moving bytes
@@ -193,10 +203,10 @@ package final class HTTP2Connection {
             guard left > .zero else {
                 throw HTTP2Error("no complete answer within \(seconds) s", processed: exchange.requestWritten)
             }
-            socket.setReceiveTimeout(seconds: Int(left.components.seconds) + 1)
+            transport.setReadTimeout(seconds: Int(left.components.seconds) + 1)
             let count: Int
             do {
-                count = try buffer.withUnsafeMutableBytes { raw throws(TLSError) in try tls.read(into: raw) }
+                count = try buffer.withUnsafeMutableBytes { raw throws(TLSError) in try transport.read(into: raw) }
             } catch {
                 throw HTTP2Error("reading the answer: \(error)", processed: exchange.requestWritten)
             }
@@ -228,7 +238,7 @@ package final class HTTP2Connection {
             }
             guard count > 0, let data else { return }
             do {
-                try tls.writeAll(Array(UnsafeBufferPointer(start: data, count: count)))
+                try transport.writeAll(Array(UnsafeBufferPointer(start: data, count: count)))
             } catch {
                 throw HTTP2Error("sending over TLS: \(error)", processed: exchange.requestWritten)
             }
@@ -302,6 +312,45 @@ package final class HTTP2Connection {
         guard nghttp2_session_client_new(&session, callbacks, Unmanaged.passUnretained(exchange).toOpaque()) == 0
         else { return nil }
         return session
+    }
+}
+
+/// What an ``HTTP2Connection`` moves its bytes through.
+package protocol HTTP2Transport: AnyObject {
+    /// Writes all of `bytes`.
+    func writeAll(_ bytes: [UInt8]) throws(TLSError)
+    /// Reads into `buffer`; 0 at the end of the stream.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int
+    /// Makes the next reads wait `seconds` at most (what is left of an exchange's deadline).
+    func setReadTimeout(seconds: Int)
+    /// Ends the connection.
+    func close()
+}
+
+extension HTTP2Transport {
+    /// Bytes already in memory never wait.
+    package func setReadTimeout(seconds: Int) {}
+}
+
+/// TLS over a connected socket, the connection to a provider.
+private final class TLSTransport: HTTP2Transport {
+    let socket: Socket
+    let tls: TLSClientStream
+
+    init(socket: Socket, tls: TLSClientStream) {
+        self.socket = socket
+        self.tls = tls
+    }
+
+    func writeAll(_ bytes: [UInt8]) throws(TLSError) { try tls.writeAll(bytes) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSError) -> Int { try tls.read(into: buffer) }
+
+    func setReadTimeout(seconds: Int) { socket.setReceiveTimeout(seconds: seconds) }
+
+    func close() {
+        tls.close()
+        socket.close()
     }
 }
 
