@@ -121,8 +121,8 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
             spooling.append(next)
             inMemory.append(next)
             while true {
-                let spooled = Result { () throws(HTTPError) in try spooling.next() }
-                let kept = Result { () throws(HTTPError) in try inMemory.next() }
+                let spooled = Result { () throws(HTTPError) in try nextAdmitted(&spooling) }
+                let kept = Result { () throws(HTTPError) in try nextAdmitted(&inMemory) }
                 switch (spooled, kept) {
                 case (.success(nil), .success(nil)): break
                 case (.success(.continueExpected?), .success(.continueExpected?)): continue
@@ -145,6 +145,17 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
                 break
             }
         }
+    }
+
+    /// The parser's next event, a head (of a spooled body, or of a request awaiting `100 Continue`) admitted
+    /// at once, as the server does for a request its access checks let through.
+    private static func nextAdmitted(_ parser: inout HTTPRequestParser) throws(HTTPError) -> HTTPRequestParser.Event? {
+        var event = try parser.next()
+        if case .head? = event {
+            event = try parser.admit(lease: nil)
+            if event == nil { event = try parser.next() }
+        }
+        return event
     }
 
     private static func checkPayload(_ bytes: [UInt8]) {
