@@ -48,11 +48,16 @@ extension AdminAPI {
     /// transaction: a refused document changes nothing, and memory stays flat whatever its size.
     private func importState(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) {
         Self.importQueue.async { [self] in
+            let response: HTTPResponse
             do {
-                reply.send(try importState(request))
+                response = try importState(request)
             } catch {
-                reply.send(AdminError.response(for: error))
+                response = AdminError.response(for: error)
             }
+            // Given back before the answer leaves: a client that sends its next import as soon as this one
+            // is answered finds the slot free.
+            importSlot.giveBack(request.lease)
+            reply.send(response)
         }
     }
 
@@ -71,8 +76,8 @@ extension AdminAPI {
 }
 
 /// The one state import that may run at a time: taken on the request's head, held by the request
-/// (``HTTPRequest/lease``) while its body arrives and is imported, given back when the request goes
-/// (answered, or its connection closed midway).
+/// (``HTTPRequest/lease``) while its body arrives and is imported, given back just before the answer is
+/// sent, or when the request goes unanswered (its connection closed midway).
 final class ImportSlot: Sendable {
     private let taken = Atomic<Bool>(false)
 
@@ -87,9 +92,19 @@ final class ImportSlot: Sendable {
         return Lease(self)
     }
 
+    /// Gives the slot back for the request holding `lease`; once only, whoever calls first.
+    func giveBack(_ lease: (any Sendable & AnyObject)?) {
+        (lease as? Lease)?.giveBack()
+    }
+
     private final class Lease: Sendable {
         let slot: ImportSlot
+        private let held = Atomic<Bool>(true)
         init(_ slot: ImportSlot) { self.slot = slot }
-        deinit { slot.taken.store(false, ordering: .releasing) }
+        deinit { giveBack() }
+
+        func giveBack() {
+            if held.exchange(false, ordering: .acquiringAndReleasing) { slot.taken.store(false, ordering: .releasing) }
+        }
     }
 }

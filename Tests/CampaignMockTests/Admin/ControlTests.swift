@@ -96,6 +96,23 @@ struct ControlTests {
         #expect(try live.request("GET", "/_mock/state").body == before)
     }
 
+    /// The import slot is free the moment an import is answered, not only once the server lets go of the
+    /// request: a test that sends its next snapshot as soon as the last one is answered never gets `409`.
+    @Test func theImportSlotIsGivenBackBeforeTheAnswerWhileTheRequestLives() throws {
+        let slot = ImportSlot()
+        let request = HTTPRequest(method: .put, target: "/_mock/state")
+        let lease = try slot.take(request)
+        #expect(throws: AdminError.self) { try slot.take(request) }
+        slot.giveBack(lease)
+        // The request (and its lease) is still alive here, as it may be on the server after its answer.
+        let next = try slot.take(request)
+        withExtendedLifetime(lease) {}
+        // A lease given back twice, or dropped after, frees nothing that another holds.
+        slot.giveBack(lease)
+        #expect(throws: AdminError.self) { try slot.take(request) }
+        withExtendedLifetime(next) {}
+    }
+
     /// What would cost memory out of proportion, or leave the fault rules behind the store, is refused by
     /// name before anything changes.
     @Test func refusesASnapshotOverItsLimitsAndChangesNothing() throws {
