@@ -94,11 +94,10 @@ package final class CampaignMockServer: Sendable {
         devices = DeviceRunner(
             tools: DeviceTools(environment: configuration.toolEnvironment),
             timeoutMilliseconds: configuration.deviceToolTimeoutMilliseconds, temporaryFolder: Self.temporaryFolder)
+        let hosts = HostAllowList(names: HostAllowList.names(for: configuration))
         let admin = AdminAPI(
             store: store, log: log, startedAt: startedAt,
-            access: AdminAccess(
-                token: configuration.adminToken,
-                hosts: HostAllowList(names: HostAllowList.names(for: configuration))),
+            access: AdminAccess(token: configuration.adminToken, hosts: hosts),
             faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
             pushIDStyle: configuration.pushIDStyle, sender: sender, devices: devices)
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
@@ -108,7 +107,8 @@ package final class CampaignMockServer: Sendable {
                 operators: configuration.soapOperators,
                 bearerTokens: configuration.soapBearerTokens,
                 lifetimeMilliseconds: configuration.soapSessionTimeoutMilliseconds),
-            pushIDStyle: configuration.pushIDStyle, server: server, composed: { sender.composed($0, fromPage: $1) })
+            pushIDStyle: configuration.pushIDStyle, server: server, hosts: hosts,
+            composed: { sender.composed($0, fromPage: $1) })
         let health = HealthPages()
         let registrations = Platform.allCases.map { [store] in RegistrationEndpoint(platform: $0, store: store) }
 

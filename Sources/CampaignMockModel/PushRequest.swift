@@ -69,6 +69,13 @@ public struct PushRequest: Sendable, Codable, Equatable {
             throw PushError("a notification needs a title or a body (or silent: true)")
         }
         if let badge, badge < 0 { throw PushError("badge must be 0 or more") }
+        // A C string ends at NUL: the tools' argument vectors would run something other than what is shown.
+        let texts =
+            [token, userKey, title, body, sound, category, mediaUrl].compactMap { $0 }
+            + (variables.map { Array($0.keys) + Array($0.values) } ?? [])
+        if texts.contains(where: { $0.utf8.contains(0) }) {
+            throw PushError("a push's text holds a NUL character (U+0000), which no payload or device tool keeps")
+        }
         if variables?.keys.contains("") == true {
             throw PushError("a variable's key is empty: every payload key needs a name")
         }

@@ -17,10 +17,22 @@ package struct SOAPEndpoint: Sendable {
     /// Told of every push a `PushEvent` composed, after it is stored, with the web page the request came
     /// from, if any (``HTTPRequest/crossSiteOrigin``).
     let composed: @Sendable (ComposedPush, String?) -> Void
+    /// The names a browser's request must use (a guard against DNS rebinding): a page on a name of its own
+    /// that resolves to this machine would be same-origin here, free to read the store (`ExecuteQuery`)
+    /// and to compose pushes that `--auto-send` sends.
+    let hosts: HostAllowList
 
     package func decide(_ request: HTTPRequest) throws -> EndpointResult {
         guard request.method == .post else {
             throw HTTPError(.methodNotAllowed, "The SOAP router takes POST", headers: [.allow: "POST"])
+        }
+        if request.isFromPage && !hosts.allows(request.headers[.host]) {
+            let name = HostAllowList.hostname(of: request.headers[.host] ?? "")
+            throw HTTPError(
+                .forbidden,
+                "the SOAP router does not answer a web page on Host '\(name)' (a guard against DNS rebinding); "
+                    + "backends and the SDKs send no Origin and are not concerned; if a page of yours reaches "
+                    + "campaign-mock by that name, start it with --allowed-host \(name)")
         }
         do {
             let call = try SOAPCall(request)
@@ -267,11 +279,15 @@ package struct SOAPEndpoint: Sendable {
             XMLOutput.textElement("plId", String(value), attributes: [("xsi:type", "xsd:long")]))
     }
 
-    /// - Parameter composed: told of every push an event composed, once it is stored (sending it on).
+    /// - Parameters:
+    ///   - hosts: the names a browser's request must use (``HostAllowList``; by default only loopback's).
+    ///   - composed: told of every push an event composed, once it is stored (sending it on).
     package init(
         store: Store, sessions: SOAPSessions, pushIDStyle: MessageIDStyle, server: ServerReference,
+        hosts: HostAllowList = HostAllowList(names: []),
         composed: @escaping @Sendable (ComposedPush, String?) -> Void = { _, _ in }
     ) {
+        self.hosts = hosts
         self.composed = composed
         self.store = store
         self.sessions = sessions

@@ -4,8 +4,9 @@ package enum ShellWords {
     /// `text` as one word: as is when it holds only characters no shell treats specially, else
     /// single-quoted (a `'` inside written `'\''`). The shell gives back exactly `text`.
     package static func quote(_ text: String) -> String {
+        // A word that starts with `=` is quoted too: zsh expands `=name` to the path of the command `name`.
         let plain =
-            !text.isEmpty
+            !text.isEmpty && !text.hasPrefix("=")
             && text.utf8.allSatisfy { byte in
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

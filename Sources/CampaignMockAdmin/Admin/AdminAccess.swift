@@ -1,4 +1,4 @@
-import CampaignMockCore
+package import CampaignMockCore
 import CampaignMockSupport
 
 /// Who may call `/_mock/` (docs/security.md):

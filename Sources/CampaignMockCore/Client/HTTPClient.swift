@@ -268,13 +268,18 @@ package enum HTTPResponseReader {
             guard let lineEnd = find([13, 10], in: bytes, from: index) else {
                 throw HTTPClientError("truncated chunk size")
             }
-            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.trimmingASCIISpaces(), radix: 16) else {
-                throw HTTPClientError("bad chunk size")
+            let sizeText = (String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "")
+                .trimmingASCIISpaces()
+            // Hex digits only (`Int(_:radix:)` would take a sign), and no more than 15 of them: a size that
+            // does not fit, or is negative, must not reach the range below.
+            guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(\.isHexDigit),
+                let size = Int(sizeText, radix: 16)
+            else {
+                throw HTTPClientError("bad chunk size '\(sizeText.prefix(32))'")
             }
             index = lineEnd + 2
             if size == 0 { return result }
-            guard index + size <= bytes.count else { throw HTTPClientError("truncated chunk") }
+            guard size <= bytes.count - index else { throw HTTPClientError("truncated chunk") }
             result += bytes[index..<(index + size)]
             index += size + 2
         }

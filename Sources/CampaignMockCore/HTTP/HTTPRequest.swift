@@ -155,6 +155,15 @@ package struct HTTPRequest: Sendable {
     /// The body as UTF-8 text (invalid sequences replaced).
     package var bodyText: String { String(decoding: body, as: UTF8.self) }
 
+    /// Whether a browser sent this request from a page, of any site (`Origin`, or `Sec-Fetch-Site` other than
+    /// `none`): never the SDKs, curl or a backend. A page on a name that resolves to this machine (DNS
+    /// rebinding) is same-origin to the mock, so only its `Host` tells it apart (``HostAllowList``).
+    package var isFromPage: Bool {
+        if headers[HTTPHeaderName(rawValue: "Origin")] != nil { return true }
+        guard let site = headers[HTTPHeaderName(rawValue: "Sec-Fetch-Site")] else { return false }
+        return site.lowercased() != "none"
+    }
+
     /// The other site a browser sent this request from, or nil when it comes from the server's own origin
     /// (`Origin` is its `scheme://Host`), from the user typing or opening it (`Sec-Fetch-Site: none`), or
     /// from a client that is not a browser (neither header: curl, the SDKs, test code). Read as browsers

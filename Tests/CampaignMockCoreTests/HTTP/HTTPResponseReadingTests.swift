@@ -45,4 +45,15 @@ struct HTTPResponseReadingTests {
             try unannounced.isComplete(Array(("HTTP/1.1 200 OK\r\n\r\n" + String(repeating: "b", count: 17)).utf8))
         }
     }
+
+    /// A chunk size with a sign, or too large to add to a position, is refused by name: it used to reach a
+    /// range and stop the whole server.
+    @Test func refusesAChunkSizeThatIsNegativeOrDoesNotFit() throws {
+        for size in ["-1", "+2", "7fffffffffffffff", "ffffffffffffffffff", "", "0x2"] {
+            let answer = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nxx\r\n0\r\n\r\n".utf8)
+            #expect(throws: HTTPClientError.self, "\(size)") { try HTTPResponseReader.read(answer) }
+        }
+        let good = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nxx\r\n0\r\n\r\n".utf8)
+        #expect(try HTTPResponseReader.read(good).text == "xx")
+    }
 }

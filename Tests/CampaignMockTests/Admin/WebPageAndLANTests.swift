@@ -86,6 +86,37 @@ struct WebPageAndLANTests {
         #expect(try spooledBodies(in: folder) == 0)
     }
 
+    /// A page on a name of its own that resolves to this machine (DNS rebinding) is same-origin to the mock:
+    /// only its Host tells it apart. The SOAP router refuses it (it could read every registration with
+    /// ExecuteQuery, or compose a push that --auto-send sends), while backends, which send no Origin, reach
+    /// the mock by any name.
+    @Test func aRebindingPageGetsNoSOAPAnswerWhileBackendsDo() throws {
+        let live = try LiveServer()
+        let envelope = """
+            <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:urn="urn:xtk:session">\
+            <soapenv:Header/><soapenv:Body><urn:GetServerTime><urn:sessiontoken/></urn:GetServerTime></soapenv:Body>\
+            </soapenv:Envelope>
+            """
+        func post(host: String, _ browser: String) throws -> RawResponse {
+            let client = try RawHTTPClient(port: live.port)
+            try client.send(
+                "POST /nl/jsp/soaprouter.jsp HTTP/1.1\r\nHost: \(host)\r\nContent-Type: text/plain\r\n"
+                    + "SOAPAction: xtk:session#GetServerTime\r\n\(browser)Content-Length: \(envelope.utf8.count)\r\n"
+                    + "Connection: close\r\n\r\n\(envelope)")
+            return try client.readResponse()
+        }
+        let evil = "evil.example:\(live.port)"
+        for browser in ["Origin: http://\(evil)\r\nSec-Fetch-Site: same-origin\r\n", "Sec-Fetch-Site: same-origin\r\n"]
+        {
+            let page = try post(host: evil, browser)
+            #expect(page.status == 403, "\(browser)")
+            #expect(page.text.contains("DNS rebinding"), "\(page.text)")
+        }
+        #expect(try post(host: evil, "").status == 200)
+        #expect(try post(host: "127.0.0.1:\(live.port)", "Origin: http://127.0.0.1:\(live.port)\r\n").status == 200)
+        #expect(try post(host: "evil.example", "Sec-Fetch-Site: none\r\n").status == 200)
+    }
+
     @Test func anImportWhoseClientGoesAwayGivesTheSlotBack() throws {
         let live = try LiveServer()
         let host = "127.0.0.1:\(live.port)"

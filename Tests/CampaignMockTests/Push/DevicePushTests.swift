@@ -264,6 +264,21 @@ struct DevicePushTests {
         #expect(try live.json("GET", "/_mock/push/1").status == 404)  // nothing composed
     }
 
+    /// A NUL would end the tool's C string early: the device would run something other than the line shown.
+    @Test func aNULInAPushsTextIsRefused() throws {
+        let live = try InProcessServer.withTools(nil)
+        #expect(try live.register(.android, SDKBodies.android).status == 200)
+        for field in [
+            #""title":"a\u0000b""#, #""title":"T","variables":{"k":"a\u0000b"}"#,
+            #""title":"T","variables":{"k\u0000":"x"}"#,
+        ] {
+            let answer = try live.json("POST", "/_mock/push", body: #"{"token":"testToken","# + field + "}")
+            #expect(answer.status == 400, "\(field)")
+            #expect((answer.object["error"] as? String)?.contains("NUL character") == true, "\(field)")
+        }
+        #expect(try live.json("GET", "/_mock/push/1").status == 404)  // nothing composed
+    }
+
     @Test func aToolThatFailsIsReportedAsAFailure() throws {
         let tools = try FakeTools(xcrun: "echo 'Invalid device: booted' >&2; exit 1", adb: "exit 3")
         let live = try InProcessServer.withTools(tools)
@@ -424,6 +439,8 @@ struct DevicePushTests {
     @Test(arguments: [
         ("com.example.app", "com.example.app"), ("/tmp/a b.apns", "'/tmp/a b.apns'"), ("", "''"),
         ("it's", #"'it'\''s'"#), ("$(id)", "'$(id)'"), ("a=1,b:2@3%+", "a=1,b:2@3%+"),
+        // zsh expands a word that starts with `=` to a command's path.
+        ("=ls", "'=ls'"),
     ])
     func quotesWordsForAShell(_ word: String, _ quoted: String) {
         #expect(ShellWords.quote(word) == quoted)

@@ -1,6 +1,4 @@
-import CampaignMockCore
-
-/// The `Host` names the admin API and the console answer to: the defence against DNS rebinding, where a
+/// The `Host` names the admin API, the console and, for a browser's requests, the SOAP router answer to: the defence against DNS rebinding, where a
 /// web page on `evil.example` makes its own name resolve to 127.0.0.1 and then reads the mock as if it
 /// were same-origin. Such a request still says `Host: evil.example`, so the name is what is checked.
 ///
@@ -23,7 +21,7 @@ package struct HostAllowList: Sendable, Equatable {
     }
 
     /// Whether a request with this `Host` header may use the admin API.
-    func allows(_ header: String?) -> Bool {
+    package func allows(_ header: String?) -> Bool {
         guard let header else { return true }
         let name = Self.hostname(of: header)
         if exact.contains(name) || (try? SocketAddress(parsing: name, port: 0)) != nil { return true }
@@ -32,7 +30,7 @@ package struct HostAllowList: Sendable, Equatable {
 
     /// The name of a `Host` header (RFC 9110 §7.2: `host [":" port]`, an IPv6 literal in brackets), in
     /// lowercase without a trailing dot.
-    static func hostname(of header: String) -> String {
+    package static func hostname(of header: String) -> String {
         let value = header.trimmingASCIISpaces()
         if value.hasPrefix("["), let close = value.firstIndex(of: "]") {
             return normalized(String(value[value.index(after: value.startIndex)..<close]))
