@@ -26,13 +26,11 @@ package struct SOAPEndpoint: Sendable {
         guard request.method == .post else {
             throw HTTPError(.methodNotAllowed, "The SOAP router takes POST", headers: [.allow: "POST"])
         }
-        if request.isFromPage && !hosts.allows(request.headers[.host]) {
-            let name = HostAllowList.hostname(of: request.headers[.host] ?? "")
-            throw HTTPError(
-                .forbidden,
-                "the SOAP router does not answer a web page on Host '\(name)' (a guard against DNS rebinding); "
-                    + "backends and the SDKs send no Origin and are not concerned; if a page of yours reaches "
-                    + "campaign-mock by that name, start it with --allowed-host \(name)")
+        // Backends and the SDKs send no Origin: they reach the mock by any name.
+        if request.isFromPage,
+            let refusal = hosts.refusal(host: request.headers[.host], "the SOAP router does not answer a web page on")
+        {
+            throw HTTPError(.forbidden, refusal)
         }
         do {
             let call = try SOAPCall(request)

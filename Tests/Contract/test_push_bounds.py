@@ -57,17 +57,23 @@ def test_an_apns_answer_without_end_fails_the_send_and_the_next_goes_through(cer
                        "--send-allow", "token:*") as server:
         register(server, "ios", IOS_TOKEN, "shop-ios")
         assert call(server, "PUT", "/_mock/apps/shop-ios", {"bundleId": BUNDLE_ID})[0] == 200
-        before = peak_memory(server)
-        apns.behaviour = behaviour
-        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
-        assert sent["outcome"] == "failed", sent
-        assert REASONS[behaviour] in sent["explanation"], sent["explanation"]
-        assert_bounded(server, before, apns)
+        fails_then_recovers(server, apns, IOS_TOKEN, behaviour, REASONS[behaviour])
 
-        apns.behaviour = "ok"
-        [sent] = send(server, compose(server, IOS_TOKEN)["id"])
-        assert sent["outcome"] == "accepted", sent
-        assert apns.requests == 2
+
+def fails_then_recovers(server, provider, token, behaviour, reason):
+    """A send to `provider` behaving as `behaviour` fails naming `reason` within bounded memory; the next,
+    answered normally, is accepted."""
+    before = peak_memory(server)
+    provider.behaviour = behaviour
+    [sent] = send(server, compose(server, token)["id"])
+    assert sent["outcome"] == "failed", sent
+    assert reason in sent["explanation"], sent["explanation"]
+    assert_bounded(server, before, provider)
+
+    provider.behaviour = "ok"
+    [sent] = send(server, compose(server, token)["id"])
+    assert sent["outcome"] == "accepted", sent
+    assert provider.requests == 2
 
 
 def fcm_server(certificates, tmp_path, fcm):
@@ -80,17 +86,7 @@ def fcm_server(certificates, tmp_path, fcm):
 def test_an_fcm_answer_without_end_fails_the_send_and_the_next_goes_through(certificates, tmp_path, behaviour):
     with HostileFCM(certificates) as fcm, fcm_server(certificates, tmp_path, fcm) as server:
         register(server, "android", ANDROID_TOKEN, "shop-android")
-        before = peak_memory(server)
-        fcm.behaviour = behaviour
-        [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
-        assert sent["outcome"] == "failed", sent
-        assert FCM_REASONS[behaviour] in sent["explanation"], sent["explanation"]
-        assert_bounded(server, before, fcm)
-
-        fcm.behaviour = "ok"
-        [sent] = send(server, compose(server, ANDROID_TOKEN)["id"])
-        assert sent["outcome"] == "accepted", sent
-        assert fcm.requests == 2
+        fails_then_recovers(server, fcm, ANDROID_TOKEN, behaviour, FCM_REASONS[behaviour])
 
 
 @pytest.mark.parametrize("expires_in", [-9223372036854775808, 9223372036854775807, 0])

@@ -45,13 +45,8 @@ package struct AdminAccess: Sendable {
             }
             return nil
         }
-        let host = request.headers[.host]
-        guard hosts.allows(host) else {
-            let name = HostAllowList.hostname(of: host ?? "")
-            return AdminError(
-                .forbidden,
-                "the admin API and console do not answer to Host '\(name)' (a guard against DNS rebinding); "
-                    + "if you reach campaign-mock by that name, start it with --allowed-host \(name)")
+        if let refusal = hosts.refusal(host: request.headers[.host], "the admin API and console do not answer to") {
+            return AdminError(.forbidden, refusal)
         }
         if Self.isConsoleFile(request.path) { return nil }
         if token != nil {

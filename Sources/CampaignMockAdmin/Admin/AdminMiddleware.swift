@@ -52,11 +52,11 @@ extension AdminError {
 extension AdminAccess: Middleware {
     /// Refuses a request that may not use the admin API; passes the others on.
     package func handle(_ request: HTTPRequest, reply: ReplyChannel, next: MiddlewareNext) throws {
-        if let refusal = refusal(for: request) { throw refusal }
+        try checkHead(request)
         next(request, reply)
     }
 
-    /// Refuses on the head alone, before the body of an import is read.
+    /// Refuses on the head alone (before the body of an import is read), and again on the whole request.
     package func checkHead(_ request: HTTPRequest) throws {
         if let refusal = refusal(for: request) { throw refusal }
     }

@@ -30,6 +30,15 @@ package struct HostAllowList: Sendable, Equatable {
 
     /// The name of a `Host` header (RFC 9110 §7.2: `host [":" port]`, an IPv6 literal in brackets), in
     /// lowercase without a trailing dot.
+    /// Why `refuser` does not answer a request with this `Host` header, or nil when the name is allowed:
+    /// `refuser` is the subject of the sentence ("the admin API and console do not answer to").
+    package func refusal(host header: String?, _ refuser: String) -> String? {
+        guard !allows(header) else { return nil }
+        let name = Self.hostname(of: header ?? "")
+        return "\(refuser) Host '\(name)' (a guard against DNS rebinding); if you reach campaign-mock by that "
+            + "name, start it with --allowed-host \(name)"
+    }
+
     package static func hostname(of header: String) -> String {
         let value = header.trimmingASCIISpaces()
         if value.hasPrefix("["), let close = value.firstIndex(of: "]") {

@@ -162,11 +162,8 @@ package struct Router: HTTPHandler {
         // (an array of Substrings per request cost more than the matching).
         let (found, matching) = path.withUTF8 { bytes -> ((Route, RouteParameters)?, [HTTPMethod]) in
             let segments = Self.segmentRanges(bytes)
-            // HEAD is answered by a GET route when no route takes HEAD itself.
-            if let found = firstRoute(request.method, bytes, segments)
-                ?? (request.method == .head ? firstRoute(.get, bytes, segments) : nil)
-            {
-                return (found, [])
+            if let found = route(for: request.method, bytes, segments) {
+                return ((routes[found.index], found.parameters), [])
             }
             var allowed: [HTTPMethod] = []
             for route in routes where Self.take(route, bytes, segments) != nil {
@@ -194,13 +191,7 @@ package struct Router: HTTPHandler {
     /// format.
     package func admitHead(_ request: HTTPRequest) -> HeadAdmission {
         var path = request.path
-        let route = path.withUTF8 { bytes in
-            let segments = Self.segmentRanges(bytes)
-            return routes.indices.first { index in
-                (routes[index].method ?? request.method) == request.method
-                    && Self.take(routes[index], bytes, segments) != nil
-            }
-        }
+        let route = path.withUTF8 { bytes in self.route(for: request.method, bytes, Self.segmentRanges(bytes))?.index }
         guard let group = route.map({ routes[$0].group }) ?? groupIndex(for: request.path) else {
             return .proceed(lease: nil)
         }
@@ -218,14 +209,21 @@ package struct Router: HTTPHandler {
     /// and comparing its method (a string) cost a tracking hit, whose route comes after the admin API's,
     /// 5k instructions.
     private func firstRoute(_ method: HTTPMethod, _ bytes: UnsafeBufferPointer<UInt8>, _ segments: [Range<Int>])
-        -> (Route, RouteParameters)?
+        -> (index: Int, parameters: RouteParameters)?
     {
         for index in routes.indices where routes[index].segments.count == segments.count {
-            let route = routes[index]
-            guard route.method == nil || route.method == method else { continue }
-            if let parameters = Self.take(route, bytes, segments) { return (route, parameters) }
+            guard routes[index].method == nil || routes[index].method == method else { continue }
+            if let parameters = Self.take(routes[index], bytes, segments) { return (index, parameters) }
         }
         return nil
+    }
+
+    /// The route a request goes to, for ``handle(_:reply:)`` and ``admitHead(_:)`` alike: the first for its
+    /// method, or, for a HEAD, the first GET route when no route takes HEAD itself.
+    private func route(for method: HTTPMethod, _ bytes: UnsafeBufferPointer<UInt8>, _ segments: [Range<Int>])
+        -> (index: Int, parameters: RouteParameters)?
+    {
+        firstRoute(method, bytes, segments) ?? (method == .head ? firstRoute(.get, bytes, segments) : nil)
     }
 
     private func run(

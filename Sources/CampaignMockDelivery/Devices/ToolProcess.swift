@@ -1,4 +1,5 @@
 import CampaignMockCore
+import CampaignMockSupport
 
 #if canImport(Glibc)
     import CLinux
@@ -28,7 +29,7 @@ package enum ToolProcess {
         let started = Clock.monotonicNanoseconds()
         let deadline = started + UInt64(max(timeoutMilliseconds, 0)) * 1_000_000
         var run = ToolRun(
-            command: ToolRun.commandLine(arguments), outcome: .notStarted, exitStatus: nil, stdout: "", stderr: "",
+            command: ShellWords.line(arguments), outcome: .notStarted, exitStatus: nil, stdout: "", stderr: "",
             outputTruncated: false, milliseconds: 0)
         defer { run.milliseconds = Int((Clock.monotonicNanoseconds() - started) / 1_000_000) }
         let child: Child

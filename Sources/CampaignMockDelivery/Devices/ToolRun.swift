@@ -44,8 +44,4 @@ package struct ToolRun: Sendable, Codable, Equatable {
         self.error = error
     }
 
-    /// `xcrun simctl push booted com.example.app '/tmp/a b.apns'`: what to paste to run it again.
-    package static func commandLine(_ arguments: [String]) -> String {
-        ShellWords.line(arguments)
-    }
 }

@@ -236,14 +236,10 @@ package final class LocalCertificateAuthority {
         }
     }
 
-    /// Makes `path` and its missing parents, each readable by the owner only.
+    /// Makes `path`, readable by the owner only, and its missing parents.
     private static func makeDirectories(_ path: String) throws(CertificateError) {
-        var partial = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            partial += "/" + component
-            if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-                throw CertificateError("creating \(partial)", reason: String(cString: strerror(errno)))
-            }
+        if let failure = FileBytes.makeDirectories(path, mode: 0o700) {
+            throw CertificateError("creating \(path)", reason: failure)
         }
     }
 }

@@ -42,4 +42,11 @@ import Testing
         // The queue is free again once answered.
         #expect(sends(sender, push, token: "b22").first?.explanation.contains("no longer registered") == true)
     }
+
+    /// An access token is used for its `expires_in` less a minute, within the hour Google grants, and never
+    /// for less than nothing, whatever a broken token endpoint answers.
+    @Test(arguments: [(0, 0), (3599, 3539), (1_000_000, 3540), (Int.min, 0), (Int.max, 3540)])
+    func anAccessTokensLifetimeIsClamped(_ expiresIn: Int, _ seconds: Int) {
+        #expect(FCMClient.lifetime(expiresIn: expiresIn) == .seconds(seconds))
+    }
 }
