@@ -60,9 +60,8 @@ def test_send_to_device_shows_the_providers_answer(browser, apns):
             trust_on_its_page(browser, server, token)
         open_console(browser, server, "push")
         choose_and_compose(browser, KNOWN)
-        button = find(browser, "[data-testid=push-send]")[0]
-        assert "APNs sandbox" in button.text
-        button.click()
+        assert "APNs sandbox" in wait_for(lambda: find(browser, "[data-testid=push-send]"), what="the button")[0].text
+        click_send(browser)
         outcome = wait_for(lambda: [o for o in find(browser, "[data-testid=push-send-outcome]") if "accepted" in o.text],
                            what="the accepted answer")[0]
         assert "APNs (sandbox) accepted" in outcome.text
@@ -72,11 +71,19 @@ def test_send_to_device_shows_the_providers_answer(browser, apns):
 
         find(browser, "[data-testid=push-device-search]")[0].clear()
         choose_and_compose(browser, UNKNOWN)
-        find(browser, "[data-testid=push-send]")[0].click()
+        click_send(browser)
         outcome = wait_for(lambda: [o for o in find(browser, "[data-testid=push-send-outcome]") if "refused" in o.text],
                            what="the refusal")[0]
         assert "BadDeviceToken" in outcome.text and "sandbox" in outcome.text
         check_clean(browser, server)
+
+
+def click_send(driver):
+    """Clicks Send to device. The message's block is redrawn as stream events arrive, so a button found a
+    moment before may be gone: the click is retried on the one drawn now (wait_for takes a stale one as
+    not yet)."""
+    wait_for(lambda: (buttons := find(driver, "[data-testid=push-send]")) and (buttons[0].click() or True),
+             what="the Send to device button")
 
 
 def trust_on_its_page(driver, server, token):
