@@ -109,7 +109,7 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
         var spooling = HTTPRequestParser(
             limits: limits,
             spooling: BodySpooling(
-                directory: CampaignMockServer.temporaryFolder, limit: limits.bodyBytes,
+                directory: CampaignMockApp.temporaryFolder, limit: limits.bodyBytes,
                 routes: [.init(.put, "/_mock/state")]))
         var inMemory = HTTPRequestParser(limits: limits)
         // Pieces of 1 to 256 bytes: the body reaches the file in as many writes.

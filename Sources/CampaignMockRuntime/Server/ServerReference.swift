@@ -3,10 +3,13 @@ package import CampaignMockStorage
 package import CampaignMockSupport
 import Synchronization
 
-/// Lets the admin API reach the HTTP server, which is built after it (readiness, open connections).
+/// Lets the admin API reach what is known once the app is built: its addresses, whether it takes traffic,
+/// and the HTTP server in front of it when there is one (built after it: open connections, shutdown).
 package final class ServerReference: Sendable {
     package init() {}
 
+    /// Whether the app was started and not yet stopped.
+    private let started = Mutex(false)
     private let server = Mutex<HTTPServer?>(nil)
     private let info = Mutex<ConsoleInfo?>(nil)
     private let certificateFiles = Mutex<[CertificateExport.Format: [UInt8]]>([:])
@@ -35,13 +38,20 @@ package final class ServerReference: Sendable {
         certificateFiles.withLock { $0[format] }
     }
 
-    package func set(_ http: HTTPServer) {
-        server.withLock { $0 = http }
+    /// The app takes traffic from now on, through `listener` when there is one.
+    package func start(listener: HTTPServer?) {
+        server.withLock { $0 = listener }
+        started.withLock { $0 = true }
     }
 
-    /// Whether the server takes traffic (false before it listens and once shutdown began).
+    /// The app is shutting down.
+    package func stop() {
+        started.withLock { $0 = false }
+    }
+
+    /// Whether the app takes traffic (false before it starts and once shutdown began).
     package var isAcceptingTraffic: Bool {
-        server.withLock { $0.map { !$0.isShuttingDown } ?? false }
+        started.withLock { $0 } && !(server.withLock { $0?.isShuttingDown } ?? false)
     }
 
     package var openConnections: Int {

@@ -35,7 +35,7 @@ struct ControlTests {
         #expect(try live.storedRows() == [0, 0, 0])
         #expect(try live.events().isEmpty)
         #expect((try live.json("GET", "/_mock/apps").object["apps"] as? [Any])?.count == 3)
-        #expect(live.server.faults.rules.isEmpty)
+        #expect(live.app.faults.rules.isEmpty)
     }
 
     @Test func resetsOnlySomePartsOrOneApplication() throws {
@@ -69,7 +69,7 @@ struct ControlTests {
         let event = try #require(try other.events("after=0").first)
         #expect((event["linked"] as? [String: Any])?["messageId"] as? String == "-673096100")
         #expect(try other.device("70757368546f6b656e")?.history?.count == 2)
-        #expect(other.server.faults.rules.count == 1)
+        #expect(other.app.faults.rules.count == 1)
     }
 
     @Test func refusesABadSnapshotAndChangesNothing() throws {
@@ -126,7 +126,7 @@ struct ControlTests {
             let answer = try live.json("PUT", "/_mock/state", body: body)
             #expect(answer.status == 400)
             #expect(try live.request("GET", "/_mock/state").body == before)
-            #expect(live.server.faults.rules.count == 1)
+            #expect(live.app.faults.rules.count == 1)
             return answer.object["error"] as? String ?? ""
         }
 
@@ -156,7 +156,7 @@ struct ControlTests {
         let live = try populated(LiveServer.self)
         _ = try live.register(.ios, "mobileAppUuid=nope&registrationToken=t")
         let reader = try StreamReader(port: live.port)
-        while live.server.stream.count < 1 { usleep(1000) }
+        while live.app.stream.count < 1 { usleep(1000) }
         let text = try live.request("GET", "/_mock/metrics")
         _ = reader
         #expect(text.status == 200)
@@ -218,7 +218,7 @@ struct AdminAccessTests {
         let done = DispatchSemaphore(value: 0)
         let status = LockedCounter()
         let remote = request("/_mock/devices", from: "192.0.2.7")
-        live.server.handlerForTesting.handle(
+        live.app.handle(
             remote,
             reply: ReplyChannel { reply in
                 if case .response(let response) = reply { for _ in 0..<response.status.code { status.increment() } }
@@ -266,7 +266,7 @@ struct OpenAPITests {
     @Test func documentsEveryAdminRouteAndNothingElse() throws {
         let live = try InProcessServer(inMemory: true)
         let routes = Set(
-            live.server.routesForTesting.filter { $0.pattern.hasPrefix("/_mock") }.map {
+            live.app.routePatterns.filter { $0.pattern.hasPrefix("/_mock") }.map {
                 "\($0.method?.rawValue.lowercased() ?? "any") \($0.pattern)"
             })
         let paths = Self.document["paths"] as? [String: [String: Any]] ?? [:]

@@ -80,7 +80,7 @@ struct FaultTests {
         #expect(reset.0 == nil && reset.1 == ECONNRESET)
         #expect(live.rawRegister().0 == 200)
         #expect(try live.storedRows()[0] == 1)
-        let reasons = try live.server.store.read { try $0.journalPage(after: 0, limit: 10).requests.map(\.reason) }
+        let reasons = try live.app.store.read { try $0.journalPage(after: 0, limit: 10).requests.map(\.reason) }
         #expect(reasons == ["fault f1 fired: drop", "fault f2 fired: reset", nil])
         // In the metrics, a dropped or reset registration is rejected by a fault, like a faked status.
         let metrics = try live.request("GET", "/_mock/metrics").body

@@ -116,7 +116,7 @@ struct ListingTests {
     @Test func theStreamSendsRequestsAsSummaries() throws {
         let live = try LiveServer.withSDKApplications()
         let reader = try StreamReader(port: live.port, query: "?type=request")
-        while live.server.stream.count < 1 { usleep(1000) }
+        while live.app.stream.count < 1 { usleep(1000) }
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let events = try reader.read { $0.count >= 1 }
         let data = try #require(

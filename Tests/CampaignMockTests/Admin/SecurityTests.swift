@@ -210,7 +210,7 @@ struct SecurityTests {
         #expect(tooLarge.status == 400)
         #expect(tooLarge.body.contains("body must be at most 64 KiB"))
         for _ in 0..<FaultRegistry.limit {
-            try live.server.faults.add(FaultRule(endpoint: .tracking).with { $0.delayMs = 1 })
+            try live.app.faults.add(FaultRule(endpoint: .tracking).with { $0.delayMs = 1 })
         }
         let one = try live.request("POST", "/_mock/faults", body: #"{"endpoint":"any","status":500}"#)
         #expect(one.status == 409)

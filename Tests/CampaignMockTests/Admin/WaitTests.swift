@@ -48,7 +48,7 @@ struct WaitTests {
         let live = try LiveServer.withSDKApplications()
         let waiter = PendingRequest(
             port: live.port, target: "/_mock/wait?for=registration&timeout=10s&app=integrationKey")
-        while live.server.waits.count == 0 { usleep(1000) }
+        while live.app.waits.count == 0 { usleep(1000) }
         let registered = Date()
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let response = try waiter.response()
@@ -65,7 +65,7 @@ struct WaitTests {
     @Test func timesOutWith408AndWhatWasSeen() throws {
         let live = try LiveServer.withSDKApplications()
         let waiter = PendingRequest(port: live.port, target: "/_mock/wait?for=registration&count=2&timeout=300ms")
-        while live.server.waits.count == 0 { usleep(1000) }
+        while live.app.waits.count == 0 { usleep(1000) }
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         let response = try waiter.response()
         #expect(response.status == 408)
@@ -149,13 +149,13 @@ struct WaitTests {
                 target: index.isMultiple(of: 2)
                     ? "/_mock/wait?for=open&timeout=20s&messageId=d828" : "/_mock/wait?for=request&timeout=20s&count=2")
         }
-        while live.server.waits.count < 100 { usleep(1000) }
+        while live.app.waits.count < 100 { usleep(1000) }
         #expect(try live.request("GET", "/r/?id=h3039,d,1").status == 200)
         #expect(try live.request("GET", "/r/?id=hd828,deliveryId,2").status == 200)
         for waiter in waiters {
             #expect(try waiter.response().status == 200)
         }
-        #expect(live.server.waits.count == 0)
+        #expect(live.app.waits.count == 0)
     }
 
     @Test func filtersReceiveAndOpenByMessageDeliveryAndToken() throws {
@@ -165,7 +165,7 @@ struct WaitTests {
         let receive = PendingRequest(
             port: live.port, target: "/_mock/wait?for=receive&messageId=-673096100&timeout=10s")
         let open = PendingRequest(port: live.port, target: "/_mock/wait?for=open&token=70757368546f6b656e&timeout=10s")
-        while live.server.waits.count < 2 { usleep(1000) }
+        while live.app.waits.count < 2 { usleep(1000) }
         #expect(try live.request("GET", "/r/?id=h1,other,1").status == 200)
         #expect(try live.request("GET", "/r/?id=hd7e15e5c,7a3f1,1").status == 200)
         #expect(try live.request("GET", "/r/?id=hffffffffd7e15e5c,7a3f1,2").status == 200)

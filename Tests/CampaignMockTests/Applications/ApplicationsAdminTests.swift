@@ -14,7 +14,7 @@ struct ApplicationsAdminTests {
         #expect(
             apps?.compactMap { $0["integrationKey"] as? String }.sorted()
                 == ["campaign-mock-demo-android", "campaign-mock-demo-ios"])
-        #expect(live.server.banner().contains("integration key campaign-mock-demo-ios"))
+        #expect(live.app.banner().contains("integration key campaign-mock-demo-ios"))
     }
 
     /// `--app ios:KEY:NAME:BUNDLE_ID` and `android:KEY:NAME:PACKAGE`: stored, and named in the banner.
@@ -29,7 +29,7 @@ struct ApplicationsAdminTests {
         #expect(
             apps.first { $0["integrationKey"] as? String == "shop-android" }?["packageName"] as? String
                 == "com.example.shop")
-        let banner = live.server.banner()
+        let banner = live.app.banner()
         #expect(banner.contains("integration key shop-ios, bundle id com.example.shop"))
         #expect(banner.contains("integration key shop-android, package com.example.shop"))
     }

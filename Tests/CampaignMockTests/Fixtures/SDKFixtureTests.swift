@@ -116,7 +116,7 @@ struct SDKFixtureTests {
         }
         if let expected = stored.device {
             let device = try #require(
-                try live.server.store.read {
+                try live.app.store.read {
                     try $0.devices(token: expected.registrationToken, applicationKey: expected.integrationKey).first
                 })
             #expect(device.userKey == expected.userKey)
@@ -133,7 +133,7 @@ struct SDKFixtureTests {
         }
         if let expected = stored.event {
             let event = try #require(
-                try live.server.store.read { try $0.events(matching: EventFilter(), after: 0, limit: 1000) }.events.last
+                try live.app.store.read { try $0.events(matching: EventFilter(), after: 0, limit: 1000) }.events.last
             )
             #expect(event.rawId == expected.rawId)
             #expect(event.messageHex == expected.messageHex)

@@ -8,27 +8,35 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A running CampaignMockServer whose requests never touch a socket, for the endpoint and admin tests.
+/// A CampaignMockApp that no socket reaches, for the endpoint and admin tests: nothing listens, nothing
+/// connects.
 ///
 /// Each request is written as the bytes URLSession sends on Linux (its Host, Accept, User-Agent,
 /// Content-Length, and the form Content-Type it gives a body that has none), read by the listener's own
-/// parser with the listener's limits and spooled bodies, and handed to the server's router from a loopback
-/// address. The answer is written by the listener's serializer (Date, Server, Content-Length, chunked
-/// coding for a streamed download) and read back as URLSession gives it: redirects followed, a dropped or
-/// reset connection thrown as the URLError URLSession throws. The server still listens on 127.0.0.1:0,
-/// since answers name its port; nothing connects to it.
+/// parser with the listener's limits and spooled bodies, and handed to the app, the handler the listener
+/// would hand it to, from a loopback address. The answer is written by the listener's serializer (Date,
+/// Server, Content-Length, chunked coding for a streamed download) and read back as URLSession gives it:
+/// redirects followed, a dropped or reset connection thrown as the URLError URLSession throws. The app is
+/// given its address, `127.0.0.1:` ``defaultPort`` unless told otherwise: answers name it, and the Host
+/// header names it, as a client of a server there would.
 ///
 /// What it cannot stand for stays on ``LiveServer``: the listener itself, TLS, hostile and slow clients,
 /// load, event streams that never end (`/_mock/stream`), long polls raced against other requests, and
 /// Host headers or bytes a client library would not send.
 final class InProcessServer: TestServer {
-    let server: CampaignMockServer
+    let app: CampaignMockApp
     let directory: TemporaryDirectory?
+    let port: UInt16
+    /// `http://127.0.0.1:8080`: the app's base URL, whose authority each request's Host header names.
+    let baseURL: String
     /// The listener's limits and spooled routes, which the parser applies as on a connection.
     private let listener: HTTPServerConfiguration
     /// The client's address: loopback (the admin API serves loopback clients only), one keep-alive
     /// connection's port.
     private let remoteAddress = SocketAddress(host: "127.0.0.1", port: 50_000, family: .ipv4)
+
+    /// The port an in-process app is given when the test names none: the configuration's default.
+    static let defaultPort: UInt16 = Configuration().http.address.port
 
     /// How long a request waits for its answer: replies may come from another thread after a commit, a
     /// fault's delay or a long poll.
@@ -36,17 +44,31 @@ final class InProcessServer: TestServer {
     /// URLSession's `User-Agent` names the process the same way, then its own version.
     private static let userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) in-process"
 
-    init(
+    convenience init(
         inMemory: Bool = false, directory: TemporaryDirectory? = nil, logger: Logger = .silent,
         _ adjust: (inout Configuration) -> Void = { _ in }
     ) throws {
-        (server, self.directory) = try Self.makeServer(
-            inMemory: inMemory, directory: directory, logger: logger, adjust)
-        listener = server.listenerConfigurationForTesting
+        try self.init(port: Self.defaultPort, inMemory: inMemory, directory: directory, logger: logger, adjust)
+    }
+
+    /// An app given `port` (and the configured HTTPS port, when HTTPS is on), which it names in its answers.
+    init(
+        port: UInt16, inMemory: Bool = false, directory: TemporaryDirectory? = nil, logger: Logger = .silent,
+        _ adjust: (inout Configuration) -> Void = { _ in }
+    ) throws {
+        let (configuration, directory) = Self.configuration(
+            port: port, inMemory: inMemory, directory: directory, adjust)
+        app = try CampaignMockApp(configuration: configuration, logger: logger)
+        listener = app.listenerConfiguration
+        self.directory = directory
+        self.port = configuration.http.address.port
+        let addresses = ListeningAddresses(configured: listener)
+        baseURL = addresses.baseURL
+        app.start(at: addresses)
     }
 
     deinit {
-        server.shutdown()
+        app.shutdown()
     }
 
     /// Sends a request through the router and returns status, headers and body as ``LiveServer`` does.
@@ -65,7 +87,7 @@ final class InProcessServer: TestServer {
                 body = nil
                 headers = headers.filter { $0.key.lowercased() != "content-type" }
             }
-            path = try Self.target(of: location, from: path, port: port)
+            path = try Self.target(of: location, from: path, baseURL: baseURL)
         }
         throw URLError(.httpTooManyRedirects)
     }
@@ -85,7 +107,7 @@ final class InProcessServer: TestServer {
                 case .head(var head):
                     // Decided on the head as the listener decides it (Connection.nextRequest).
                     head.remoteAddress = remoteAddress
-                    switch server.handlerForTesting.admitHead(head) {
+                    switch app.admitHead(head) {
                     case .proceed(let lease): _ = try parser.admit(lease: lease)
                     case .refuse(let response): refusal = response
                     }
@@ -104,7 +126,7 @@ final class InProcessServer: TestServer {
         request.isSecure = false
 
         let exchange = PendingReply()
-        server.handlerForTesting.handle(request, reply: ReplyChannel { exchange.receive($0) })
+        app.handle(request, reply: ReplyChannel { exchange.receive($0) })
         switch try exchange.wait(seconds: Self.replyTimeoutSeconds) {
         case .response(let response):
             return try read(
@@ -126,7 +148,7 @@ final class InProcessServer: TestServer {
     private func requestBytes(_ method: String, _ path: String, body: String?, headers: [String: String]) throws
         -> [UInt8]
     {
-        let base = "http://127.0.0.1:\(port)"
+        let base = baseURL
         guard let url = URL(string: base + path), url.absoluteString.hasPrefix(base),
             !path.contains("#"), !path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." })
         else {
@@ -141,7 +163,7 @@ final class InProcessServer: TestServer {
         let given = Set(headers.keys.map { $0.lowercased() })
         let host = headers.first { $0.key.lowercased() == "host" }
         var lines = ["\(method) \(url.absoluteString.dropFirst(base.count)) HTTP/1.1"]
-        lines.append("Host: " + (host?.value ?? "127.0.0.1:\(port)"))
+        lines.append("Host: " + (host?.value ?? String(base.dropFirst("http://".count))))
         if !given.contains("accept") { lines.append("Accept: */*") }
         if !given.contains("accept-encoding") { lines.append("Accept-Encoding: deflate, gzip, br, zstd") }
         lines += headers.filter { $0.key.lowercased() != "host" }.sorted { $0.key < $1.key }.map {
@@ -162,16 +184,15 @@ final class InProcessServer: TestServer {
     }
 
     /// The path and query a redirect's `Location` leads to on this server.
-    private static func target(of location: String, from path: String, port: UInt16) throws -> String {
-        let current = URL(string: "http://127.0.0.1:\(port)\(path)")
+    private static func target(of location: String, from path: String, baseURL: String) throws -> String {
+        let current = URL(string: baseURL + path)
         guard let next = URL(string: location, relativeTo: current)?.absoluteURL,
-            next.host == "127.0.0.1", next.port == Int(port)
+            next.absoluteString == baseURL || next.absoluteString.hasPrefix(baseURL + "/")
         else {
             throw URLError(
                 .unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "redirect away from the server: \(location)"])
         }
-        let base = "http://127.0.0.1:\(port)"
-        let target = String(next.absoluteString.dropFirst(base.count))
+        let target = String(next.absoluteString.dropFirst(baseURL.count))
         return target.isEmpty ? "/" : target
     }
 

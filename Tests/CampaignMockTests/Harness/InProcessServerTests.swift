@@ -92,7 +92,20 @@ struct InProcessServerTests {
                 Self.comparable(inProcess.body, port: local.port) == Self.comparable(overSocket.body, port: live.port),
                 "\(what)")
         }
-        #expect(local.server.openConnectionsForTesting == 0, "nothing connected to the in-process server")
+    }
+
+    /// Nothing listens: the port an in-process app is given and answers for stays free to bind.
+    @Test func theInProcessAppOpensNoSocket() throws {
+        let loopback = SocketAddress(host: "127.0.0.1", port: 0, family: .ipv4)
+        let probe = try Socket.listen(on: loopback, backlog: 1)
+        let port = try probe.localAddress().port
+        probe.close()
+        let local = try InProcessServer(port: port, inMemory: true)
+        #expect(try local.request("GET", "/_mock/ready").status == 200)
+        #expect(try local.json("GET", "/_mock/info").object["baseURL"] as? String == "http://127.0.0.1:\(port)")
+        let again = try Socket.listen(
+            on: SocketAddress(host: "127.0.0.1", port: port, family: .ipv4), backlog: 1)
+        again.close()
     }
 
     /// The journal keeps a Campaign request's headers as they arrived: URLSession's and the harness's are
@@ -107,7 +120,7 @@ struct InProcessServerTests {
             _ = try local.request(exchange.method, exchange.path, body: exchange.body, headers: exchange.headers)
         }
         func journal(_ server: some TestServer) throws -> [[String]] {
-            try server.server.store.read { try $0.journalPage(after: 0, limit: 100).requests }.map { entry in
+            try server.app.store.read { try $0.journalPage(after: 0, limit: 100).requests }.map { entry in
                 let headers = entry.headers.map { header in
                     switch header.first?.lowercased() {
                     case "user-agent": [header[0], "(the client)"]

@@ -8,19 +8,23 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A running CampaignMockServer whose requests go over a real socket with URLSession: for the tests whose
-/// point is the wire (the listener, TLS, hostile clients, load, streams, long polls, Host headers as sent).
-/// The others use ``InProcessServer``.
+/// A running CampaignMockServer on 127.0.0.1:0 whose requests go over a real socket with URLSession: for the
+/// tests whose point is the wire (the listener, TLS, hostile clients, load, streams, long polls, Host headers
+/// as sent). The others use ``InProcessServer``.
 final class LiveServer: TestServer {
     let server: CampaignMockServer
     let directory: TemporaryDirectory?
+    var app: CampaignMockApp { server.app }
+    var port: UInt16 { server.localAddress.port }
 
     init(
         inMemory: Bool = false, directory: TemporaryDirectory? = nil, logger: Logger = .silent,
         _ adjust: (inout Configuration) -> Void = { _ in }
     ) throws {
-        (server, self.directory) = try Self.makeServer(
-            inMemory: inMemory, directory: directory, logger: logger, adjust)
+        let (configuration, directory) = Self.configuration(
+            port: 0, inMemory: inMemory, directory: directory, adjust)
+        server = try CampaignMockServer(configuration: configuration, logger: logger)
+        self.directory = directory
     }
 
     deinit {

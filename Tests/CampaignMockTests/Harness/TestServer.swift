@@ -4,12 +4,15 @@ import Foundation
 
 @testable import CampaignMock
 
-/// A CampaignMockServer on 127.0.0.1:0, built exactly as the CLI builds it, and a way to send it requests
-/// as URLSession does. ``InProcessServer`` hands each request to the server's router; ``LiveServer`` sends
-/// it over a socket. The helpers of the endpoint and admin tests are written against this protocol, so a
-/// test chooses one by its type name.
+/// A CampaignMockApp built exactly as the CLI builds it, and a way to send it requests as URLSession does.
+/// ``InProcessServer`` hands each request to the app and opens no socket; ``LiveServer`` runs the app behind
+/// its listener on 127.0.0.1:0 and sends over a socket. The helpers of the endpoint and admin tests are
+/// written against this protocol, so a test chooses one by its type name.
 protocol TestServer: AnyObject {
-    var server: CampaignMockServer { get }
+    /// What answers: the store, the registries, the router.
+    var app: CampaignMockApp { get }
+    /// The port the app is reached at: the listener's, or the one an in-process app is given.
+    var port: UInt16 { get }
     /// The folder of the data directory; nil in memory.
     var directory: TemporaryDirectory? { get }
 
@@ -23,9 +26,6 @@ protocol TestServer: AnyObject {
 }
 
 extension TestServer {
-    /// The port the server listens on.
-    var port: UInt16 { server.localAddress.port }
-
     /// Sends a request and returns status, headers and body.
     func request(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) throws
         -> (status: Int, headers: [String: String], body: String)
@@ -40,18 +40,19 @@ extension TestServer {
         return (response.status, object ?? [:])
     }
 
-    /// The server both kinds run: 127.0.0.1:0, in memory or in a data directory of its own (or `directory`).
-    static func makeServer(
-        inMemory: Bool, directory: TemporaryDirectory?, logger: Logger, _ adjust: (inout Configuration) -> Void
-    ) throws -> (server: CampaignMockServer, directory: TemporaryDirectory?) {
+    /// The configuration both kinds run: 127.0.0.1, port `port`, in memory or in a data directory of its own
+    /// (or `directory`), then `adjust`ed.
+    static func configuration(
+        port: UInt16, inMemory: Bool, directory: TemporaryDirectory?, _ adjust: (inout Configuration) -> Void
+    ) -> (configuration: Configuration, directory: TemporaryDirectory?) {
         var configuration = Configuration()
-        configuration.http.address = SocketAddress(host: "127.0.0.1", port: 0, family: .ipv4)
+        configuration.http.address = SocketAddress(host: "127.0.0.1", port: port, family: .ipv4)
         configuration.inMemory = inMemory
         let dataDirectory = inMemory ? nil : (directory ?? TemporaryDirectory())
         if let dataDirectory { configuration.dataDirectory = dataDirectory.path + "/data" }
         // No test runs this machine's xcrun or adb: those that need them name a folder of fakes.
         configuration.toolEnvironment = [:]
         adjust(&configuration)
-        return (try CampaignMockServer(configuration: configuration, logger: logger), dataDirectory)
+        return (configuration, dataDirectory)
     }
 }

@@ -112,6 +112,6 @@ struct ServerLiveTests {
         _ = try live.request("GET", "/_mock/ready")
         live.server.shutdown()
         #expect(throws: (any Error).self) { try RawHTTPClient(port: port) }
-        #expect(throws: StoreError.closed) { try live.server.store.writeAndWait { _ in } }
+        #expect(throws: StoreError.closed) { try live.app.store.writeAndWait { _ in } }
     }
 }

@@ -24,7 +24,7 @@ struct ServerLoadTests {
             let response = try client.readResponse()
             #expect(response.status == (index.isMultiple(of: 2) ? 200 : 404))
         }
-        #expect(try live.server.store.read { $0.journalCount() } == 500)
+        #expect(try live.app.store.read { $0.journalCount() } == 500)
     }
 
     @Test func answersTwoHundredConcurrentConnectionsAndJournalsEachRequestOnce() throws {
@@ -46,7 +46,7 @@ struct ServerLoadTests {
             }
         }
         #expect(wrong.value == 0)
-        let targets = try live.server.store.journalTargets()
+        let targets = try live.app.store.journalTargets()
         let (total, distinct) = (targets.count, Set(targets).count)
         #expect(total == 10_000)
         #expect(distinct == 10_000)
@@ -65,7 +65,7 @@ struct ServerLoadTests {
                 #expect(response.text == "no Campaign endpoint at \(path)")
             }
         }
-        let journal = try live.server.store.read { try $0.journalPage(after: 0, limit: 100) }
+        let journal = try live.app.store.read { try $0.journalPage(after: 0, limit: 100) }
         #expect(journal.requests.map(\.target) == paths.filter { $0 != "/_mock/health" })
     }
 
@@ -99,6 +99,6 @@ struct ServerLoadTests {
         let good = try RawHTTPClient(port: live.port)
         try good.send(get("/_mock/ready"))
         #expect(try good.readResponse().status == 200)
-        #expect(try live.server.store.read { $0.journalCount() } == 0, "refused framing is not journaled")
+        #expect(try live.app.store.read { $0.journalCount() } == 0, "refused framing is not journaled")
     }
 }

@@ -170,7 +170,7 @@ struct PushLiveTests {
         let answer = try live.push(#"{"token":"70757368546f6b656e","body":"\#(String(repeating: "x", count: 4100))"}"#)
         #expect(answer.status == 400)
         #expect((answer.object["error"] as? String)?.contains("APNs refuses more than 4096") == true)
-        #expect(try live.server.store.read { try $0.connection.scalar("SELECT count(*) FROM messages").integer } == 0)
+        #expect(try live.app.store.read { try $0.connection.scalar("SELECT count(*) FROM messages").integer } == 0)
     }
 
     @Test func fansOutToEveryDeviceOfAUserInOneDelivery() throws {
@@ -222,7 +222,7 @@ struct PushLiveTests {
         let message = try #require((answer.object["messages"] as? [[String: Any]])?.first)
         let messageID = try #require(message["messageId"] as? String)
         let waiter = PendingRequest(port: live.port, target: "/_mock/wait?for=open&messageId=\(messageID)&timeout=10s")
-        while live.server.waits.count == 0 { usleep(1000) }
+        while live.app.waits.count == 0 { usleep(1000) }
         let open = try #require((message["tracking"] as? [String: String])?["open"])
         #expect(try live.request("GET", open).status == 200)
         #expect(try waiter.response().status == 200)

@@ -49,7 +49,7 @@ extension TestServer {
 
     /// Devices, their params and registrations, to show a refused request changed nothing.
     func storedRows() throws -> [Int64] {
-        try server.store.read { reader in
+        try app.store.read { reader in
             try [
                 "SELECT count(*) FROM devices", "SELECT count(*) FROM devices d, json_each(d.params)",
                 "SELECT count(*) FROM registrations",
@@ -58,11 +58,11 @@ extension TestServer {
     }
 
     func device(_ token: String) throws -> DeviceSubscription? {
-        try server.store.read { try $0.devices(token: token, applicationKey: nil).first }
+        try app.store.read { try $0.devices(token: token, applicationKey: nil).first }
     }
 
     func lastJournalEntry() throws -> JournalEntry? {
-        try server.store.read { try $0.journalPage(after: 0, limit: 1000).requests.last }
+        try app.store.read { try $0.journalPage(after: 0, limit: 1000).requests.last }
     }
 }
 

@@ -98,10 +98,10 @@ struct QueryPlanTests {
         // A server of its own on the same store: what it prepares, only the admin API asked for.
         let live = try InProcessServer(directory: directory) { $0.applications = SDKBodies.applications }
         try walkEveryOperation(live, message: message)
-        let statements = try live.server.store.preparedStatements()
+        let statements = try live.app.store.preparedStatements()
         #expect(statements.count > 30, "the walk ran the admin API's queries")
 
-        let planner = try SQLiteConnection(path: try #require(live.server.store.path))
+        let planner = try SQLiteConnection(path: try #require(live.app.store.path))
         var used = Set<Int>()
         for statement in statements.sorted() {
             for scan in try Self.fullScans(statement, planner) {
@@ -126,9 +126,9 @@ struct QueryPlanTests {
         let live = try InProcessServer(directory: directory) { $0.applications = SDKBodies.applications }
         let detail = try live.json("GET", "/_mock/devices/70757368546f6b656e")
         #expect(detail.status == 200)
-        let statements = try live.server.store.preparedStatements().filter { $0.contains("min(e.received_at)") }
+        let statements = try live.app.store.preparedStatements().filter { $0.contains("min(e.received_at)") }
         #expect(statements.count == 1)
-        let planner = try SQLiteConnection(path: try #require(live.server.store.path))
+        let planner = try SQLiteConnection(path: try #require(live.app.store.path))
         for statement in statements {
             let details = try planner.plan(of: statement)
             #expect(

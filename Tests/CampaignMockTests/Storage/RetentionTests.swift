@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct RetentionTests {
     func counts(_ live: some TestServer) throws -> (events: Int64, devices: Int64, registrations: Int64) {
-        try live.server.store.read { reader in
+        try live.app.store.read { reader in
             (
                 try reader.connection.scalar("SELECT count(*) FROM tracking_events").integer ?? -1,
                 try reader.connection.scalar("SELECT count(*) FROM devices").integer ?? -1,
@@ -55,16 +55,16 @@ struct RetentionTests {
         for index in 0..<10 { _ = try live.request("GET", "/r/?id=h1,d\(index),1") }
         var policy = RetentionPolicy()
         policy.historyPerDevice = 100
-        var sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        var sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy) }
         #expect(sweep.registrations == 30)
         // The next sweep looks only at devices registered since: "busy" again, "quiet" not.
         for round in 130..<135 { try register(live, "busy", userKey: "u\(round)") }
         let checked = sweep.historyCheckedUpTo
-        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, historyAfter: checked) }
+        sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy, historyAfter: checked) }
         #expect(sweep.registrations == 5)
         #expect(sweep.historyCheckedUpTo == checked + 5)
         let unchanged = sweep.historyCheckedUpTo
-        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, historyAfter: unchanged) }
+        sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy, historyAfter: unchanged) }
         #expect(sweep.isEmpty && sweep.historyCheckedUpTo == unchanged)
         let busy = try #require(try live.device("busy"))
         #expect(busy.history?.count == 100)
@@ -73,12 +73,12 @@ struct RetentionTests {
         // Two days later, with --retain-days 1: nothing is young enough.
         policy.days = 1
         let later = Clock.wallClockMicroseconds() + 2 * 86_400_000_000
-        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, now: later) }
+        sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy, now: later) }
         #expect(sweep.events == 10)
         #expect(sweep.devices == 2)
         #expect(try counts(live) == (0, 0, 0))
         // With the default policy and a young store, a sweep deletes nothing.
-        #expect(try live.server.store.writeAndWait { try $0.sweep(RetentionPolicy()) }.isEmpty)
+        #expect(try live.app.store.writeAndWait { try $0.sweep(RetentionPolicy()) }.isEmpty)
     }
 
     @Test func theOverviewShowsTheRetention() throws {
@@ -97,7 +97,7 @@ struct RetentionTests {
 struct ResetSpaceTests {
     @Test func aResetOfEverythingShrinksTheFile() throws {
         let live = try InProcessServer()
-        let file = try #require(live.server.store.path)
+        let file = try #require(live.app.store.path)
         // What the store takes on disk: the database file and its WAL.
         func size() -> Int {
             [file, file + "-wal"].reduce(0) { total, path in
@@ -106,7 +106,7 @@ struct ResetSpaceTests {
             }
         }
         // 200,000 events (tens of MB), written straight into the store.
-        try live.server.store.writeAndWait { transaction in
+        try live.app.store.writeAndWait { transaction in
             try transaction.connection.execute(
                 """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)

@@ -85,7 +85,7 @@ struct StreamTests {
         #expect(reader.head.status == 200)
         #expect(reader.head.header("Content-Type") == "text/event-stream; charset=utf-8")
         #expect(reader.head.header("Transfer-Encoding") == "chunked")
-        while live.server.stream.count == 0 { usleep(1000) }
+        while live.app.stream.count == 0 { usleep(1000) }
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         try hit(live, 12345, tag: 2)
         let events = try reader.read { events in events.map(\.type).contains("open") }
@@ -112,7 +112,7 @@ struct StreamTests {
     @Test func filtersByTypeAndFacts() throws {
         let live = try LiveServer.withSDKApplications()
         let reader = try StreamReader(port: live.port, query: "?type=registration&platform=android")
-        while live.server.stream.count == 0 { usleep(1000) }
+        while live.app.stream.count == 0 { usleep(1000) }
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         #expect(try live.register(.android, SDKBodies.android).status == 200)
         let events = try reader.read { !$0.isEmpty }
@@ -128,7 +128,7 @@ struct StreamTests {
     @Test func resumesWithoutGapOrRepeat() throws {
         let live = try LiveServer.withSDKApplications()
         let first = try StreamReader(port: live.port)
-        while live.server.stream.count == 0 { usleep(1000) }
+        while live.app.stream.count == 0 { usleep(1000) }
         let port = live.port
         let sending = Thread {
             guard let client = try? RawHTTPClient(port: port) else { return }
@@ -172,7 +172,7 @@ struct StreamTests {
         let stalled = try RawHTTPClient(port: live.port)
         try stalled.send("GET /_mock/stream?type=request HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let healthy = try StreamReader(port: live.port, query: "?type=request")
-        while live.server.stream.count < 2 { usleep(1000) }
+        while live.app.stream.count < 2 { usleep(1000) }
         // The healthy reader reads all along, on its own thread.
         let read = Mutex<[StreamReader.Event]>([])
         let reading = Thread {
@@ -185,7 +185,7 @@ struct StreamTests {
         // A request event is a summary (no headers or bodies): a long target makes it big.
         let path = "/unknown/" + String(repeating: "x", count: 7000)
         var sent = 0
-        while live.server.stream.count == 2 && sent < 5000 {
+        while live.app.stream.count == 2 && sent < 5000 {
             _ = try live.request("GET", path)
             sent += 1
             // The healthy reader is let catch up before the next request, so that only the stalled one
@@ -195,8 +195,8 @@ struct StreamTests {
             while read.withLock({ $0.count }) < sent && Date() < deadline { usleep(200) }
         }
         // The hub writes on its own queue; give it time to catch up with what was sent.
-        for _ in 0..<2000 where live.server.stream.count == 2 { usleep(10_000) }
-        #expect(live.server.stream.count == 1, "the stalled reader's stream was not cut after \(sent) requests")
+        for _ in 0..<2000 where live.app.stream.count == 2 { usleep(10_000) }
+        #expect(live.app.stream.count == 1, "the stalled reader's stream was not cut after \(sent) requests")
         // The stalled reader, reading at last, finds the overflow event at the end of what it was sent.
         let everything = String(decoding: try stalled.readUntilClosed(), as: UTF8.self)
         #expect(everything.contains("event: overflow"))
@@ -209,7 +209,7 @@ struct StreamTests {
     @Test func shutdownEndsOpenStreams() throws {
         let live = try LiveServer.withSDKApplications()
         let readers = try (0..<3).map { _ in try StreamReader(port: live.port) }
-        while live.server.stream.count < 3 { usleep(1000) }
+        while live.app.stream.count < 3 { usleep(1000) }
         live.server.shutdown()
         for reader in readers {
             let events = try reader.read { _ in false }
@@ -221,7 +221,7 @@ struct StreamTests {
     @Test func aResumeFromBeforeTheKeptEventsStartsWithAGap() throws {
         let live = try LiveServer.withSDKApplications()
         let first = try StreamReader(port: live.port)
-        while live.server.stream.count == 0 { usleep(1000) }
+        while live.app.stream.count == 0 { usleep(1000) }
         try hit(live, 1)
         _ = try first.read { $0.count >= 2 }
         let reader = try StreamReader(port: live.port, query: "?since=0")
@@ -234,7 +234,7 @@ struct StreamTests {
     @Test func aStreamOfOneTypeKeepsEveryKindForALaterResume() throws {
         let live = try LiveServer.withSDKApplications()
         let hits = try StreamReader(port: live.port, query: "?type=receive")
-        while live.server.stream.count == 0 { usleep(1000) }
+        while live.app.stream.count == 0 { usleep(1000) }
         try hit(live, 1)
         let first = try hits.read { !$0.isEmpty }
         #expect(first.map(\.type) == ["receive"])
@@ -251,7 +251,7 @@ struct StreamTests {
         let exported = try live.request("GET", "/_mock/state")
         #expect(exported.status == 200)
         let reader = try StreamReader(port: live.port)
-        while live.server.stream.count == 0 { usleep(1000) }
+        while live.app.stream.count == 0 { usleep(1000) }
         let imported = try live.request(
             "PUT", "/_mock/state", body: exported.body, headers: ["Content-Type": "application/json"])
         #expect(imported.status == 200)

@@ -9,7 +9,7 @@ import Testing
 extension TestServer {
     /// Records an issued message for the device with `token`, as the push composer does.
     func issueMessage(_ messageID: String, delivery: String, token: String) throws {
-        _ = try server.store.writeAndWait { transaction in
+        _ = try app.store.writeAndWait { transaction in
             let device = try transaction.reader.connection.query(
                 "SELECT id, application_id FROM devices WHERE registration_token = ?", [token]
             ).first
@@ -178,7 +178,7 @@ struct SDKConcurrencyTests {
             }
         }
         #expect(failures.value == 0)
-        let (count, distinct) = try live.server.store.read { reader in
+        let (count, distinct) = try live.app.store.read { reader in
             (
                 try reader.eventCount(),
                 try reader.connection.scalar("SELECT count(DISTINCT raw_id) FROM tracking_events").integer
