@@ -1,8 +1,7 @@
-import CampaignMockCore
-import CampaignMockTestSupport
+package import CampaignMock
+package import CampaignMockCore
+package import CampaignMockTestSupport
 import Foundation
-
-@testable import CampaignMock
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -23,12 +22,12 @@ import Foundation
 /// What it cannot stand for stays on ``LiveServer``: the listener itself, TLS, hostile and slow clients,
 /// load, event streams that never end (`/_mock/stream`), long polls raced against other requests, and
 /// Host headers or bytes a client library would not send.
-final class InProcessServer: TestServer {
-    let app: CampaignMockApp
-    let directory: TemporaryDirectory?
-    let port: UInt16
+package final class InProcessServer: TestServer {
+    package let app: CampaignMockApp
+    package let directory: TemporaryDirectory?
+    package let port: UInt16
     /// `http://127.0.0.1:8080`: the app's base URL, whose authority each request's Host header names.
-    let baseURL: String
+    package let baseURL: String
     /// The listener's limits and spooled routes, which the parser applies as on a connection.
     private let listener: HTTPServerConfiguration
     /// The client's address: loopback (the admin API serves loopback clients only), one keep-alive
@@ -36,15 +35,15 @@ final class InProcessServer: TestServer {
     private let remoteAddress = SocketAddress(host: "127.0.0.1", port: 50_000, family: .ipv4)
 
     /// The port an in-process app is given when the test names none: the configuration's default.
-    static let defaultPort: UInt16 = Configuration().http.address.port
+    package static let defaultPort: UInt16 = Configuration().http.address.port
 
     /// How long a request waits for its answer: replies may come from another thread after a commit, a
     /// fault's delay or a long poll.
-    static let replyTimeoutSeconds = 30
+    package static let replyTimeoutSeconds = 30
     /// URLSession's `User-Agent` names the process the same way, then its own version.
     private static let userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) in-process"
 
-    convenience init(
+    package convenience init(
         inMemory: Bool = false, directory: TemporaryDirectory? = nil, logger: Logger = .silent,
         _ adjust: (inout Configuration) -> Void = { _ in }
     ) throws {
@@ -52,7 +51,7 @@ final class InProcessServer: TestServer {
     }
 
     /// An app given `port` (and the configured HTTPS port, when HTTPS is on), which it names in its answers.
-    init(
+    package init(
         port: UInt16, inMemory: Bool = false, directory: TemporaryDirectory? = nil, logger: Logger = .silent,
         _ adjust: (inout Configuration) -> Void = { _ in }
     ) throws {
@@ -72,7 +71,7 @@ final class InProcessServer: TestServer {
     }
 
     /// Sends a request through the router and returns status, headers and body as ``LiveServer`` does.
-    func send(_ method: String, _ path: String, body: String?, headers: [String: String]) throws
+    package func send(_ method: String, _ path: String, body: String?, headers: [String: String]) throws
         -> (status: Int, headers: [String: String], body: String)
     {
         var (method, path, body, headers) = (method, path, body, headers)

@@ -1,8 +1,7 @@
-import CampaignMockCore
-import CampaignMockTestSupport
+package import CampaignMock
+package import CampaignMockCore
+package import CampaignMockTestSupport
 import Foundation
-
-@testable import CampaignMock
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -11,13 +10,13 @@ import Foundation
 /// A running CampaignMockServer on 127.0.0.1:0 whose requests go over a real socket with URLSession: for the
 /// tests whose point is the wire (the listener, TLS, hostile clients, load, streams, long polls, Host headers
 /// as sent). The others use ``InProcessServer``.
-final class LiveServer: TestServer {
-    let server: CampaignMockServer
-    let directory: TemporaryDirectory?
-    var app: CampaignMockApp { server.app }
-    var port: UInt16 { server.localAddress.port }
+package final class LiveServer: TestServer {
+    package let server: CampaignMockServer
+    package let directory: TemporaryDirectory?
+    package var app: CampaignMockApp { server.app }
+    package var port: UInt16 { server.localAddress.port }
 
-    init(
+    package init(
         inMemory: Bool = false, directory: TemporaryDirectory? = nil, logger: Logger = .silent,
         _ adjust: (inout Configuration) -> Void = { _ in }
     ) throws {
@@ -32,7 +31,7 @@ final class LiveServer: TestServer {
     }
 
     /// Sends a request with URLSession and returns status, headers and body.
-    func send(_ method: String, _ path: String, body: String?, headers: [String: String]) throws
+    package func send(_ method: String, _ path: String, body: String?, headers: [String: String]) throws
         -> (status: Int, headers: [String: String], body: String)
     {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)

@@ -1,14 +1,13 @@
-import CampaignMockCore
-import CampaignMockTestSupport
+package import CampaignMock
+package import CampaignMockCore
+package import CampaignMockTestSupport
 import Foundation
-
-@testable import CampaignMock
 
 /// A CampaignMockApp built exactly as the CLI builds it, and a way to send it requests as URLSession does.
 /// ``InProcessServer`` hands each request to the app and opens no socket; ``LiveServer`` runs the app behind
 /// its listener on 127.0.0.1:0 and sends over a socket. The helpers of the endpoint and admin tests are
 /// written against this protocol, so a test chooses one by its type name.
-protocol TestServer: AnyObject {
+package protocol TestServer: AnyObject {
     /// What answers: the store, the registries, the router.
     var app: CampaignMockApp { get }
     /// The port the app is reached at: the listener's, or the one an in-process app is given.
@@ -27,14 +26,16 @@ protocol TestServer: AnyObject {
 
 extension TestServer {
     /// Sends a request and returns status, headers and body.
-    func request(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) throws
+    package func request(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) throws
         -> (status: Int, headers: [String: String], body: String)
     {
         try send(method, path, body: body, headers: headers)
     }
 
     /// Decodes a JSON response body.
-    func json(_ method: String, _ path: String, body: String? = nil) throws -> (status: Int, object: [String: Any]) {
+    package func json(_ method: String, _ path: String, body: String? = nil) throws -> (
+        status: Int, object: [String: Any]
+    ) {
         let response = try request(method, path, body: body)
         let object = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
         return (response.status, object ?? [:])
@@ -42,7 +43,7 @@ extension TestServer {
 
     /// The configuration both kinds run: 127.0.0.1, port `port`, in memory or in a data directory of its own
     /// (or `directory`), then `adjust`ed.
-    static func configuration(
+    package static func configuration(
         port: UInt16, inMemory: Bool, directory: TemporaryDirectory?, _ adjust: (inout Configuration) -> Void
     ) -> (configuration: Configuration, directory: TemporaryDirectory?) {
         var configuration = Configuration()
