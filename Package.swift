@@ -189,13 +189,19 @@ let package = Package(
             name: "CampaignMockTestSupport", path: "Tests/CampaignMockTestSupport",
             swiftSettings: swiftSettings
         ),
+        // The mock under test, for every test target: the app in process, which no socket reaches
+        // (InProcessServer), or behind its listener on a free port (LiveServer).
+        .target(
+            name: "CampaignMockTesting", dependencies: serverTargets + ["CampaignMockTestSupport"],
+            path: "Tests/CampaignMockTesting", swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CampaignMockCoreTests", dependencies: ["CampaignMockCore", "CampaignMockTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CampaignMockTests",
-            dependencies: serverTargets + ["CSQLite", "CampaignMockTestSupport"],
+            dependencies: serverTargets + ["CSQLite", "CampaignMockTestSupport", "CampaignMockTesting"],
             swiftSettings: swiftSettings
         ),
         // A URLSession client the HTTPS tests run against the server.

@@ -3,6 +3,7 @@ import CampaignMockCore
 import CampaignMockModel
 import CampaignMockRuntime
 import CampaignMockTestSupport
+import CampaignMockTesting
 import Foundation
 import Testing
 

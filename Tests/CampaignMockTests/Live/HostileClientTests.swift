@@ -1,6 +1,7 @@
 import CampaignMock
 import CampaignMockCore
 import CampaignMockTestSupport
+import CampaignMockTesting
 import Foundation
 import Testing
 

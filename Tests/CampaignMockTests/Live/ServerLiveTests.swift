@@ -1,5 +1,6 @@
 import CampaignMockCore
 import CampaignMockTestSupport
+import CampaignMockTesting
 import Foundation
 import Testing
 

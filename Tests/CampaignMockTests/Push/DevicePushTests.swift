@@ -2,6 +2,7 @@ import CampaignMockCore
 import CampaignMockModel
 import CampaignMockSupport
 import CampaignMockTestSupport
+import CampaignMockTesting
 import Foundation
 import Testing
 

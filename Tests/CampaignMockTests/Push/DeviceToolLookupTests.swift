@@ -1,4 +1,5 @@
 import CampaignMockTestSupport
+import CampaignMockTesting
 import Foundation
 import Testing
 

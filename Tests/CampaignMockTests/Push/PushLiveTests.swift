@@ -5,6 +5,7 @@ import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport
 import CampaignMockTestSupport
+import CampaignMockTesting
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CampaignMockModel
 import CampaignMockTestSupport
+import CampaignMockTesting
 import Foundation
 import Testing
 
