@@ -15,12 +15,26 @@ import Testing
 #endif
 
 /// What keeps a mock on a developer's laptop safe from the web pages in the browser next to it, and from
-/// what clients send (docs/security.md). The tests send over real sockets, with the Host and Origin they
-/// choose; the two on admin bodies (duplicate keys, bounded rules) go through the in-process harness.
+/// what clients send (docs/security.md). The tests send with the Host and Origin they choose, through the
+/// in-process harness: the checks are the app's, the same behind the listener. A stream's token goes over a
+/// socket.
 @Suite("laptop safety", .timeLimit(.minutes(2)))
 struct SecurityTests {
-    /// Sends one raw request and reads the answer.
+    /// Sends one request with this Host and these header lines ("Name: value").
     private func send(
+        _ live: some TestServer, _ method: String, _ path: String, host: String, headers: [String] = [],
+        body: String? = nil
+    ) throws -> (status: Int, headers: [String: String], body: String) {
+        var fields = ["Host": host]
+        for line in headers {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            fields[String(parts[0])] = parts.dropFirst().first?.trimmingCharacters(in: .whitespaces) ?? ""
+        }
+        return try live.request(method, path, body: body ?? (method == "GET" ? nil : ""), headers: fields)
+    }
+
+    /// Sends one raw request over a socket and reads the answer.
+    private func sendOverSocket(
         _ live: LiveServer, _ method: String, _ path: String, host: String, headers: [String] = [], body: String = ""
     ) throws -> RawResponse {
         let client = try RawHTTPClient(port: live.port)
@@ -31,7 +45,7 @@ struct SecurityTests {
         return try client.readResponse()
     }
 
-    private func register(_ live: LiveServer, token: String = "c0ffee", host: String = "127.0.0.1") throws -> Int {
+    private func register(_ live: some TestServer, token: String = "c0ffee", host: String = "127.0.0.1") throws -> Int {
         try send(
             live, "POST", "/nms/mobile/1/registerIOS.jssp", host: host,
             headers: ["Content-Type: application/x-www-form-urlencoded"],
@@ -40,7 +54,7 @@ struct SecurityTests {
     }
 
     @Test func aForeignHostReadsAndWipesNothing() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         #expect(try register(live) == 200)
         for host in ["evil.example", "evil.example:\(live.port)", "127.0.0.1.evil.example", "localhost.evil.example"] {
             for path in [
@@ -49,7 +63,7 @@ struct SecurityTests {
             ] {
                 let response = try send(live, "GET", path, host: host)
                 #expect(response.status == 403, "\(host) \(path)")
-                #expect(response.text.contains("--allowed-host"), "\(host) \(path): \(response.text)")
+                #expect(response.body.contains("--allowed-host"), "\(host) \(path): \(response.body)")
             }
             #expect(try send(live, "POST", "/_mock/reset", host: host).status == 403)
         }
@@ -61,7 +75,7 @@ struct SecurityTests {
     }
 
     @Test func loopbackNamesAndAddressesAreAnswered() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         for host in [
             "localhost", "LOCALHOST:\(live.port)", "127.0.0.1:\(live.port)", "[::1]:\(live.port)", "10.0.2.2:8080",
             "192.168.1.20", "app.localhost:\(live.port)", "localhost.",
@@ -71,7 +85,7 @@ struct SecurityTests {
     }
 
     @Test func allowedHostsAddNamesAndDomains() throws {
-        let live = try LiveServer(inMemory: true) { $0.allowedHosts = ["mock.team.example", ".tunnel.example"] }
+        let live = try InProcessServer(inMemory: true) { $0.allowedHosts = ["mock.team.example", ".tunnel.example"] }
         #expect(try send(live, "GET", "/_mock/devices", host: "mock.team.example:8080").status == 200)
         #expect(try send(live, "GET", "/_mock/devices", host: "abc.tunnel.example").status == 200)
         #expect(try send(live, "GET", "/_mock/devices", host: "tunnel.example.evil").status == 403)
@@ -79,7 +93,7 @@ struct SecurityTests {
     }
 
     @Test func theRightTokenIsAnsweredWhateverTheHost() throws {
-        let live = try LiveServer(inMemory: true) { $0.adminToken = "s3cret-token" }
+        let live = try InProcessServer(inMemory: true) { $0.adminToken = "s3cret-token" }
         let authorized = ["Authorization: Bearer s3cret-token"]
         #expect(try send(live, "GET", "/_mock/devices", host: "ci-runner.internal", headers: authorized).status == 200)
         #expect(try send(live, "GET", "/_mock/devices", host: "ci-runner.internal").status == 403)
@@ -87,7 +101,7 @@ struct SecurityTests {
     }
 
     @Test func crossSiteCallsAreRefusedAndTheConsolesOwnAreNot() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let host = "127.0.0.1:\(live.port)"
         let rule = #"{"endpoint":"any","status":500}"#
         let json = "Content-Type: application/json"
@@ -97,7 +111,7 @@ struct SecurityTests {
         ] {
             let response = try send(live, "POST", "/_mock/faults", host: host, headers: headers + [json], body: rule)
             #expect(response.status == 403, "\(headers)")
-            #expect(response.text.contains("refused"), "\(headers): \(response.text)")
+            #expect(response.body.contains("refused"), "\(headers): \(response.body)")
         }
         for path in ["/_mock/reset", "/_mock/apps", "/_mock/push"] {
             #expect(
@@ -120,24 +134,30 @@ struct SecurityTests {
     }
 
     @Test func theConsoleCannotBeFramed() throws {
-        let live = try LiveServer(inMemory: true)
+        let live = try InProcessServer(inMemory: true)
         let response = try send(live, "GET", "/_mock/ui/", host: "localhost")
-        #expect(response.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
-        #expect(response.header("X-Frame-Options") == "DENY")
+        #expect(response.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
+        #expect(response.headers["x-frame-options"] == "DENY")
     }
 
     @Test func tokensNeverReachTheLog() throws {
         for format in LogFormat.allCases {
             let log = try LogFile()
             let live = try LiveServer(inMemory: true, logger: log.logger(format)) { $0.adminToken = "s3cret-token" }
-            #expect(try send(live, "GET", "/_mock/stream?access_token=wrong-s3cret", host: "localhost").status == 401)
-            #expect(try send(live, "GET", "/_mock/requests?ACCESS_TOKEN=x-s3cret", host: "localhost").status == 401)
+            #expect(
+                try sendOverSocket(live, "GET", "/_mock/stream?access_token=wrong-s3cret", host: "localhost").status
+                    == 401)
+            #expect(
+                try sendOverSocket(live, "GET", "/_mock/requests?ACCESS_TOKEN=x-s3cret", host: "localhost").status
+                    == 401)
             let stream = try RawHTTPClient(port: live.port)
             try stream.send("GET /_mock/stream?type=push&access_token=s3cret-token HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(try stream.readResponse(head: true).status == 200)
             #expect(
-                try send(live, "GET", "/_mock/devices", host: "x", headers: ["Authorization: Bearer s3cret-token"])
-                    .status == 200)
+                try sendOverSocket(
+                    live, "GET", "/_mock/devices", host: "x", headers: ["Authorization: Bearer s3cret-token"]
+                )
+                .status == 200)
             live.server.shutdown()
             let text = try log.text()
             #expect(text.contains("access_token=REDACTED"), "\(format): \(text)")
@@ -148,14 +168,14 @@ struct SecurityTests {
 
     @Test func whatAClientSendsCannotForgeALogLineOrDriveTheTerminal() throws {
         let log = try LogFile()
-        let live = try LiveServer(inMemory: true, logger: log.logger(.text))
+        let live = try InProcessServer(inMemory: true, logger: log.logger(.text))
         let key = "x%0A2026-01-01T00:00:00Z%20info%20forged%1B%5B2J%07%C2%9B"
         let response = try send(
             live, "POST", "/nms/mobile/1/registerIOS.jssp?k=%0D%0Aforged2", host: "localhost",
             headers: ["Content-Type: application/x-www-form-urlencoded"],
             body: "registrationToken=t&mobileAppUuid=\(key)")
         #expect(response.status == 404)
-        live.server.shutdown()
+        live.app.shutdown()
         let bytes = try log.bytes()
         let lines = bytes.split(separator: UInt8(ascii: "\n"))
         #expect(lines.count == 1, "\(String(decoding: bytes, as: UTF8.self))")
@@ -167,7 +187,7 @@ struct SecurityTests {
 
     @Test func dataFilesAreForTheirOwnerOnly() throws {
         let directory = TemporaryDirectory()
-        let live = try LiveServer(directory: directory)
+        let live = try InProcessServer(directory: directory)
         #expect(try register(live) == 200)
         let data = directory.path + "/data"
         #expect(mode(of: data) == 0o700)
@@ -177,14 +197,14 @@ struct SecurityTests {
         ] {
             #expect(mode(of: data + "/" + file) == 0o600, "\(file)")
         }
-        live.server.shutdown()
+        live.app.shutdown()
         // Files an earlier version made 0644 are made owner-only at the next start.
         chmod(data + "/campaign-mock.sqlite3", 0o644)
         chmod(data + "/campaign-mock.sqlite3-requests", 0o644)
-        let again = try LiveServer(directory: directory)
+        let again = try InProcessServer(directory: directory)
         #expect(mode(of: data + "/campaign-mock.sqlite3") == 0o600)
         #expect(mode(of: data + "/campaign-mock.sqlite3-requests") == 0o600)
-        again.server.shutdown()
+        again.app.shutdown()
     }
 
     @Test func duplicateKeysInAnAdminBodyAreRefused() throws {
@@ -224,9 +244,9 @@ struct SecurityTests {
     /// the damaged file was kept; the requests after it are still there.
     @Test func aDamagedJournalIsNamedLoudlyAtStart() throws {
         let directory = TemporaryDirectory()
-        var live = try LiveServer(directory: directory)
+        var live = try InProcessServer(directory: directory)
         for token in ["t1", "t2", "t3"] { #expect(try register(live, token: token) == 200) }
-        live.server.shutdown()
+        live.app.shutdown()
         let journal = directory.path + "/data/campaign-mock.sqlite3-requests"
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: journal)))
         let second = try #require(
@@ -234,14 +254,14 @@ struct SecurityTests {
         bytes[second] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: journal))
         let log = try LogFile()
-        live = try LiveServer(directory: directory, logger: log.logger(.text))
+        live = try InProcessServer(directory: directory, logger: log.logger(.text))
         let requests = try live.json("GET", "/_mock/requests").object["requests"] as? [[String: Any]] ?? []
         let bodies = requests.compactMap { $0["body"] as? String }
         #expect(
             bodies.contains { $0.contains("registrationToken=t1") }
                 && bodies.contains { $0.contains("registrationToken=t3") })
         #expect(!bodies.contains { $0.contains("registrationToken=t2") })
-        live.server.shutdown()
+        live.app.shutdown()
         let text = try log.text()
         #expect(text.contains("error request journal \(journal)"), "\(text)")
         #expect(text.contains("the entry with id 2 is lost"), "\(text)")

@@ -9,7 +9,8 @@ import Testing
 /// What a web page or a peer on the network can make the mock do with its imports and its device tools
 /// (docs/security.md): an import is decided on its head, before a byte of its body is kept or `100
 /// Continue` is sent, and runs alone; a page's request never runs `xcrun` or `adb`, and the tools run at
-/// most two at a time. Over real sockets, with the Host and Origin an attacker would send.
+/// most two at a time. With the Host and Origin an attacker would send: over real sockets where the wire
+/// matters (a head refused before its body, a client that goes away), in process otherwise.
 @Suite("web pages and LAN peers: imports and device tools", .timeLimit(.minutes(2)))
 struct WebPageAndLANTests {
     /// A head that asks for `100 Continue` before its 2 GB body.
@@ -92,30 +93,29 @@ struct WebPageAndLANTests {
     /// ExecuteQuery, or compose a push that --auto-send sends), while backends, which send no Origin, reach
     /// the mock by any name.
     @Test func aRebindingPageGetsNoSOAPAnswerWhileBackendsDo() throws {
-        let live = try LiveServer()
+        let live = try InProcessServer()
         let envelope = """
             <soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:urn="urn:xtk:session">\
             <soapenv:Header/><soapenv:Body><urn:GetServerTime><urn:sessiontoken/></urn:GetServerTime></soapenv:Body>\
             </soapenv:Envelope>
             """
-        func post(host: String, _ browser: String) throws -> RawResponse {
-            let client = try RawHTTPClient(port: live.port)
-            try client.send(
-                "POST /nl/jsp/soaprouter.jsp HTTP/1.1\r\nHost: \(host)\r\nContent-Type: text/plain\r\n"
-                    + "SOAPAction: xtk:session#GetServerTime\r\n\(browser)Content-Length: \(envelope.utf8.count)\r\n"
-                    + "Connection: close\r\n\r\n\(envelope)")
-            return try client.readResponse()
+        func post(host: String, _ browser: [String: String]) throws -> (status: Int, body: String) {
+            let headers = ["Host": host, "Content-Type": "text/plain", "SOAPAction": "xtk:session#GetServerTime"]
+            let response = try live.request(
+                "POST", "/nl/jsp/soaprouter.jsp", body: envelope, headers: headers.merging(browser) { $1 })
+            return (response.status, response.body)
         }
         let evil = "evil.example:\(live.port)"
-        for browser in ["Origin: http://\(evil)\r\nSec-Fetch-Site: same-origin\r\n", "Sec-Fetch-Site: same-origin\r\n"]
-        {
+        for browser in [
+            ["Origin": "http://\(evil)", "Sec-Fetch-Site": "same-origin"], ["Sec-Fetch-Site": "same-origin"],
+        ] {
             let page = try post(host: evil, browser)
             #expect(page.status == 403, "\(browser)")
-            #expect(page.text.contains("DNS rebinding"), "\(page.text)")
+            #expect(page.body.contains("DNS rebinding"), "\(page.body)")
         }
-        #expect(try post(host: evil, "").status == 200)
-        #expect(try post(host: "127.0.0.1:\(live.port)", "Origin: http://127.0.0.1:\(live.port)\r\n").status == 200)
-        #expect(try post(host: "evil.example", "Sec-Fetch-Site: none\r\n").status == 200)
+        #expect(try post(host: evil, [:]).status == 200)
+        #expect(try post(host: "127.0.0.1:\(live.port)", ["Origin": "http://127.0.0.1:\(live.port)"]).status == 200)
+        #expect(try post(host: "evil.example", ["Sec-Fetch-Site": "none"]).status == 200)
     }
 
     @Test func anImportWhoseClientGoesAwayGivesTheSlotBack() throws {
@@ -138,32 +138,26 @@ struct WebPageAndLANTests {
 
     @Test func aPagesRequestRunsNoTool() throws {
         let tools = try FakeTools()
-        let live = try LiveServer.withTools(tools)
+        let live = try InProcessServer.withTools(tools)
         try live.composeBoth()
         let host = "127.0.0.1:\(live.port)"
-        let json = "Content-Type: application/json"
-        for headers in [["Origin: http://evil.example"], ["Sec-Fetch-Site: cross-site"], ["Origin: null"]] {
+        let json = ["Host": host, "Content-Type": "application/json"]
+        for headers in [["Origin": "http://evil.example"], ["Sec-Fetch-Site": "cross-site"], ["Origin": "null"]] {
             for (method, path) in [
                 ("GET", "/_mock/simulators"), ("GET", "/_mock/emulators"), ("HEAD", "/_mock/emulators"),
                 ("POST", "/_mock/push/1/simulator"), ("POST", "/_mock/push/2/emulator"),
             ] {
-                let client = try RawHTTPClient(port: live.port)
-                let body = method == "POST" ? "{}" : ""
-                try client.send(
-                    "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n" + (headers + [json]).map { $0 + "\r\n" }.joined()
-                        + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
-                let response = try client.readResponse(head: method == "HEAD")
+                let response = try live.request(
+                    method, path, body: method == "POST" ? "{}" : nil, headers: json.merging(headers) { $1 })
                 #expect(response.status == 403, "\(method) \(path) \(headers)")
             }
         }
         #expect(!FileManager.default.fileExists(atPath: tools.log))
         // The console's own requests and a URL opened by hand still run them.
-        for headers in [["Origin: http://\(host)", "Sec-Fetch-Site: same-origin"], ["Sec-Fetch-Site: none"]] {
-            let client = try RawHTTPClient(port: live.port)
-            try client.send(
-                "GET /_mock/emulators HTTP/1.1\r\nHost: \(host)\r\n" + headers.map { $0 + "\r\n" }.joined()
-                    + "Connection: close\r\n\r\n")
-            #expect(try client.readResponse().status == 200)
+        for headers in [["Origin": "http://\(host)", "Sec-Fetch-Site": "same-origin"], ["Sec-Fetch-Site": "none"]] {
+            #expect(
+                try live.request("GET", "/_mock/emulators", headers: headers.merging(["Host": host]) { $1 }).status
+                    == 200)
         }
         #expect(try tools.calls() == [["devices"], ["devices"]])
     }

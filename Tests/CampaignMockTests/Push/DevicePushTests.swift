@@ -137,7 +137,7 @@ extension TestServer {
 struct DevicePushTests {
     @Test func pushesToTheSimulatorWithSimctlAndAnOwnerOnlyFile() throws {
         let tools = try FakeTools()
-        let live = try LiveServer.withTools(tools)
+        let live = try InProcessServer.withTools(tools)
         #expect(
             try live.json("PUT", "/_mock/apps/integrationKey", body: #"{"bundleId":"com.example.shop"}"#).status == 200)
         try live.composeBoth()
