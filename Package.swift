@@ -213,7 +213,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CampaignMockClientTests",
-            dependencies: ["CampaignMockClient", "CampaignMockCLI", "CampaignMockTestSupport"],
+            dependencies: ["CampaignMockClient", "CampaignMock", "CampaignMockTestSupport", "CampaignMockTesting"],
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,5 +1,7 @@
+import CampaignMock
 import CampaignMockClient
 import CampaignMockTestSupport
+import CampaignMockTesting
 import Foundation
 import Testing
 
@@ -7,22 +9,16 @@ import Testing
     import FoundationNetworking
 #endif
 
-let binary = campaignMockBinary
-
-/// A server of its own for each test, on a free port, and a client of it.
+/// A server of its own for each test, in memory on a free port (the client speaks URLSession, so a socket),
+/// and a client of it; `adminToken` is the server's `--admin-token` and the client's.
 final class Mock {
-    let directory = TemporaryDirectory()
-    let process: ChildProcess
+    let server: LiveServer
     let url: URL
     let client: CampaignMockClient
 
-    init(_ arguments: [String] = [], adminToken: String? = nil) throws {
-        process = try ChildProcess(
-            binary, ["serve", "--port", "0", "--in-memory"] + arguments, workingDirectory: directory.path)
-        guard let banner = process.waitForOutput(containing: "Stop with Ctrl-C"),
-            let range = banner.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression)
-        else { throw RawClientError("no banner: \(process.standardError)") }
-        url = URL(string: String(banner[range]))!
+    init(adminToken: String? = nil) throws {
+        server = try LiveServer(inMemory: true) { $0.adminToken = adminToken }
+        url = URL(string: "http://127.0.0.1:\(server.port)")!
         client = CampaignMockClient(url: url, adminToken: adminToken)
     }
 
@@ -182,7 +178,7 @@ struct CampaignMockClientTests {
     }
 
     @Test func anAdminTokenIsSentAndAMissingOneIsNamed() async throws {
-        let mock = try Mock(["--admin-token", "s3cret-token"], adminToken: "s3cret-token")
+        let mock = try Mock(adminToken: "s3cret-token")
         #expect(try await mock.client.devices().total == 0)
         let without = CampaignMockClient(url: mock.url)
         do {
