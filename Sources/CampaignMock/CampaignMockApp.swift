@@ -52,7 +52,8 @@ package final class CampaignMockApp: HTTPHandler {
     private let sending: ConsoleInfo.Sending
     /// `xcrun` and `adb`, as found at start.
     private let devices: DeviceRunner
-    private let startedAt = Mutex<ListeningAddresses?>(nil)
+    /// The addresses given to ``start(at:listener:)``.
+    private let given = Mutex<ListeningAddresses?>(nil)
 
     /// Opens the store (migrating it), applies the configured applications and fault rules, and builds the
     /// endpoints and the router. Nothing listens: ``start(at:listener:)`` says where the app is reached.
@@ -192,7 +193,7 @@ package final class CampaignMockApp: HTTPHandler {
     /// instance and the banner name); `listener`, when there is one, tells the admin API its open
     /// connections and when it shuts down. Called once.
     package func start(at addresses: ListeningAddresses, listener: HTTPServer? = nil) {
-        startedAt.withLock { $0 = addresses }
+        given.withLock { $0 = addresses }
         server.start(listener: listener)
         server.describe(consoleInfo(addresses))
         server.setExecutionInstance(
@@ -200,7 +201,7 @@ package final class CampaignMockApp: HTTPHandler {
     }
 
     /// The addresses given to ``start(at:listener:)``; nil before.
-    package var addresses: ListeningAddresses? { startedAt.withLock { $0 } }
+    package var addresses: ListeningAddresses? { given.withLock { $0 } }
 
     package func handle(_ request: HTTPRequest, reply: ReplyChannel) {
         router.handle(request, reply: reply)
