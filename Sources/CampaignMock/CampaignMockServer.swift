@@ -1,8 +1,8 @@
 import CampaignMockAdmin
 package import CampaignMockCore
-import CampaignMockDelivery
 import CampaignMockMobile
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockRecording
 package import CampaignMockRuntime
 import CampaignMockSOAP
@@ -39,8 +39,6 @@ package final class CampaignMockServer: Sendable {
     private let retention: RetentionSweeper
     private let http: HTTPServer
     private let router: Router
-    /// What sending to real devices is configured with, for `/_mock/info`.
-    private let sending: ConsoleInfo.Sending
     /// `xcrun` and `adb`, as found at start.
     private let devices: DeviceRunner
     /// The local CA's fingerprint with `--tls auto`, for the banner.
@@ -86,7 +84,6 @@ package final class CampaignMockServer: Sendable {
             store.close()
             throw error
         }
-        sending = sender.status
         let log = AccessLog(logger: logger)
         let pipeline = EndpointPipeline(
             store: store, log: log, faults: faults, metrics: metrics, waits: waits, stream: stream)
@@ -200,8 +197,7 @@ package final class CampaignMockServer: Sendable {
             adminTokenRequired: configuration.adminToken != nil, recording: configuration.recordDirectory,
             retention: ConsoleInfo.Retention(
                 events: configuration.retention.events, devices: configuration.retention.devices,
-                days: configuration.retention.days, journal: configuration.journalLimit),
-            sending: sending, tools: devices.tools.info)
+                days: configuration.retention.days, journal: configuration.journalLimit))
     }
 
     /// What runs around the Campaign endpoints: the recorder (`--record`) outside the upstream proxy
