@@ -53,7 +53,7 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
 /// The server's targets, for the executables and tests that build on all of it.
 let serverTargets: [Target.Dependency] = [
     "CampaignMock", "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-    "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording", "CampaignMockDelivery",
+    "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording", "CampaignMockPush",
     "CampaignMockCore",
 ]
 
@@ -115,7 +115,20 @@ let package = Package(
             dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockCore"],
             swiftSettings: swiftSettings
         ),
-        // The Campaign SDKs' endpoints: registration, tracking, the health pages, and the pushes they get.
+        // Pushes, from the payload to the device: composing a push's messages for the SDKs (Composing/),
+        // checking a payload against APNs, FCM and the SDKs (Checking/), sending through APNs and FCM with the
+        // allow-list (Sending/, Providers/), and the simulators and emulators of this machine (Devices/:
+        // xcrun and adb, and what a composed message becomes for them). It may use the model, support,
+        // storage and the transport (its HTTP/2 and TLS clients), never the runtime or an endpoint target;
+        // its status types are what /_mock/info and the console show of sending and of the tools.
+        .target(
+            name: "CampaignMockPush",
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockCore", "CLinux",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The Campaign SDKs' endpoints: registration, tracking, the health pages. Nothing of push.
         .target(
             name: "CampaignMockMobile",
             dependencies: [
@@ -125,31 +138,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The SOAP router acc-js-sdk talks to, with its schema catalogue (Campaign schema documents,
-        // embedded in the binary at build time).
+        // embedded in the binary at build time); push for nms:delivery's composed pushes.
         .target(
             name: "CampaignMockSOAP",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockMobile", "CampaignMockCore",
+                "CampaignMockPush", "CampaignMockCore",
             ],
             resources: [.embedInCode("Schemas")],
             swiftSettings: swiftSettings
         ),
-        // Composed pushes taken out of the mock: APNs and FCM, simulators and emulators.
-        .target(
-            name: "CampaignMockDelivery",
-            dependencies: [
-                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockCore", "CLinux",
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // The admin API (`/_mock/`, its OpenAPI description) and the console's web files, embedded.
+        // The admin API (`/_mock/`, its OpenAPI description) and the console's web files, embedded; push for
+        // composing, checking and sending pushes and for the simulator and emulator routes.
         .target(
             name: "CampaignMockAdmin",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockMobile", "CampaignMockDelivery", "CampaignMockCore",
+                "CampaignMockPush", "CampaignMockCore",
             ],
             resources: [.embedInCode("Admin/openapi.json"), .embedInCode("Console/web")],
             swiftSettings: swiftSettings
@@ -166,7 +171,7 @@ let package = Package(
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
                 "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording",
-                "CampaignMockDelivery", "CampaignMockCore",
+                "CampaignMockPush", "CampaignMockCore",
             ],
             swiftSettings: swiftSettings
         ),

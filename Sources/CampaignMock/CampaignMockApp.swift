@@ -1,8 +1,8 @@
 import CampaignMockAdmin
 package import CampaignMockCore
-import CampaignMockDelivery
 import CampaignMockMobile
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockRecording
 package import CampaignMockRuntime
 import CampaignMockSOAP
@@ -48,8 +48,6 @@ package final class CampaignMockApp: HTTPHandler {
     private let router: Router
     /// What the admin API and the SOAP router know of the listener: its addresses, its connections.
     private let server: ServerReference
-    /// What sending to real devices is configured with, for `/_mock/info`.
-    private let sending: ConsoleInfo.Sending
     /// `xcrun` and `adb`, as found at start.
     private let devices: DeviceRunner
     /// The addresses given to ``start(at:listener:)``.
@@ -93,7 +91,6 @@ package final class CampaignMockApp: HTTPHandler {
             store.close()
             throw error
         }
-        sending = sender.status
         let log = AccessLog(logger: logger)
         let pipeline = EndpointPipeline(
             store: store, log: log, faults: faults, metrics: metrics, waits: waits, stream: stream)
@@ -225,8 +222,7 @@ package final class CampaignMockApp: HTTPHandler {
             adminTokenRequired: configuration.adminToken != nil, recording: configuration.recordDirectory,
             retention: ConsoleInfo.Retention(
                 events: configuration.retention.events, devices: configuration.retention.devices,
-                days: configuration.retention.days, journal: configuration.journalLimit),
-            sending: sending, tools: devices.tools.info)
+                days: configuration.retention.days, journal: configuration.journalLimit))
     }
 
     /// What runs around the Campaign endpoints: the recorder (`--record`) outside the upstream proxy

@@ -1,6 +1,7 @@
 import CampaignMockCore
 import CampaignMockMobile
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockSOAP
 import CampaignMockStorage
 import CampaignMockSupport

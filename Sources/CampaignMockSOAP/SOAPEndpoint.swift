@@ -1,6 +1,6 @@
 package import CampaignMockCore
-import CampaignMockMobile
 package import CampaignMockModel
+import CampaignMockPush
 package import CampaignMockRuntime
 package import CampaignMockStorage
 import CampaignMockSupport

@@ -1,6 +1,6 @@
 import CampaignMockCore
-import CampaignMockDelivery
 package import CampaignMockModel
+import CampaignMockPush
 import CampaignMockSupport
 
 #if canImport(FoundationEssentials)

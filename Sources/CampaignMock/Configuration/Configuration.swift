@@ -1,6 +1,6 @@
 package import CampaignMockCore
-package import CampaignMockDelivery
 package import CampaignMockModel
+package import CampaignMockPush
 package import CampaignMockSOAP
 package import CampaignMockStorage
 

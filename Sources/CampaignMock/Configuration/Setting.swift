@@ -1,6 +1,6 @@
 import CampaignMockCore
-import CampaignMockDelivery
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockSOAP
 import CampaignMockStorage
 import CampaignMockSupport

@@ -1,4 +1,5 @@
 package import CampaignMockCore
+import CampaignMockPush
 import CampaignMockRuntime
 import CampaignMockSupport
 
@@ -52,7 +53,27 @@ extension AdminAPI {
 
     private func info(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let description = server.description else { throw AdminError(.serviceUnavailable, "not listening yet") }
-        return AdminResponse.json(.ok, description)
+        return AdminResponse.json(
+            .ok, Overview(server: description, sending: sender.status, tools: devices.tools.status))
+    }
+
+    /// `GET /_mock/info`'s answer: the server's own description, and push's view of sending and of the
+    /// device tools beside its fields.
+    private struct Overview: Encodable {
+        var server: ConsoleInfo
+        var sending: SendingStatus
+        var tools: ToolsStatus
+
+        private enum CodingKeys: String, CodingKey {
+            case sending, tools
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try server.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sending, forKey: .sending)
+            try container.encode(tools, forKey: .tools)
+        }
     }
 
     /// `GET /_mock/ca?format=pem|der|mobileconfig`: the local CA, with `--tls auto`.

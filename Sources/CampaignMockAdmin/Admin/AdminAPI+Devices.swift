@@ -1,7 +1,6 @@
 import CampaignMockCore
-import CampaignMockDelivery
-import CampaignMockMobile
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockStorage
 import CampaignMockSupport
 
@@ -37,18 +36,10 @@ extension AdminAPI {
             throw AdminError(.badRequest, "device must be \"booted\" or a simulator's UDID, got '\(device.prefix(64))'")
         }
         let xcrun = try tool(.xcrun)
-        guard let bundleID = try message.bundleId ?? store.application(key: message.app)?.application.bundleId else {
-            throw AdminError(
-                .conflict,
-                "no bundle id for \(message.app): set the application's bundleId (PUT /_mock/apps/\(message.app)) "
-                    + "or compose the push with one")
-        }
-        guard let payload = message.apns else { throw AdminError(.conflict, "the message has no APNs payload") }
+        let file = try payload { try DevicePayload.simulatorFile(of: message, store: store) }
         let devices = devices
         try run(devices) {
-            let run = devices.pushToSimulator(
-                xcrun: xcrun, apnsFile: PushComposer.apnsFile(payload, bundleID: bundleID),
-                fileName: PushComposer.apnsFileName(messageID: message.messageId), bundleID: bundleID, device: device)
+            let run = devices.pushToSimulator(xcrun: xcrun, file: file, device: device)
             reply.send(Self.answer(run))
         }
     }
@@ -61,24 +52,10 @@ extension AdminAPI {
                 .badRequest, "serial '\(serial.prefix(64))' is not an adb serial (emulator-5554, HOST:PORT)")
         }
         let adb = try tool(.adb)
-        guard let package = try message.packageName ?? store.application(key: message.app)?.application.packageName
-        else {
-            throw AdminError(
-                .conflict,
-                "no package name for \(message.app): set the application's packageName "
-                    + "(PUT /_mock/apps/\(message.app)) or compose the push with androidPackage")
-        }
-        guard case .object(let fcm)? = message.fcm, case .object(let wrapped)? = fcm["message"],
-            case .object(let fields)? = wrapped["data"]
-        else { throw AdminError(.conflict, "the message has no FCM data") }
-        let data = fields.compactMapValues { value -> String? in
-            if case .string(let text) = value { return text }
-            return nil
-        }
+        let command = try payload { try DevicePayload.emulatorCommand(of: message, store: store) }
         let devices = devices
         try run(devices) {
-            let run = devices.runOnEmulator(
-                adb: adb, serial: target.serial, remoteCommand: PushComposer.broadcast(package: package, data: data))
+            let run = devices.runOnEmulator(adb: adb, serial: target.serial, remoteCommand: command)
             reply.send(Self.answer(run))
         }
     }
@@ -126,6 +103,15 @@ extension AdminAPI {
                 "\(tool.rawValue) was \(devices.tools.lookup[tool] ?? "not found"); \(tool.withoutIt)")
         }
         return path
+    }
+
+    /// What the message becomes on the device, or `409` saying what it lacks.
+    private func payload<T>(_ make: () throws -> T) throws -> T {
+        do {
+            return try make()
+        } catch let error as DevicePayloadError {
+            throw AdminError(.conflict, error.message)
+        }
     }
 
     /// The body, or `empty` when there is none.

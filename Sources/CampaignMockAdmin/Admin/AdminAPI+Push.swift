@@ -1,7 +1,6 @@
 import CampaignMockCore
-import CampaignMockDelivery
-import CampaignMockMobile
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockStorage
 
 /// `POST /_mock/push`, `GET /_mock/push/{id}`: compose the notification a device would receive;

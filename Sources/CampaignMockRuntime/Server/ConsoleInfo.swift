@@ -1,6 +1,7 @@
 import CampaignMockCore
 
-/// `GET /_mock/info`: where the server can be reached and how, for the console's overview.
+/// `GET /_mock/info`: where the server can be reached and how, for the console's overview (the admin API
+/// adds what push says of sending and of the device tools).
 package struct ConsoleInfo: Sendable, Codable, Equatable {
     package struct DeviceURL: Sendable, Codable, Equatable {
         package var url: String
@@ -31,55 +32,6 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
     package var recording: String?
     /// What a long-lived instance keeps (`--retain-events`, `--retain-devices`, `--retain-days`; 0 is no limit).
     package var retention: Retention
-    /// Sending composed pushes to real devices: what is configured, never a credential.
-    package var sending: Sending
-
-    package struct Sending: Sendable, Codable, Equatable {
-        /// `sandbox` or `production` when APNs is configured.
-        package var apns: String?
-        /// The Firebase project when FCM is configured.
-        package var fcm: String?
-        /// The send allow-list's patterns; empty lets nothing through.
-        package var allowList: [String]
-        package var autoSend: Bool
-
-        package init(apns: String? = nil, fcm: String? = nil, allowList: [String] = [], autoSend: Bool = false) {
-            self.apns = apns
-            self.fcm = fcm
-            self.allowList = allowList
-            self.autoSend = autoSend
-        }
-    }
-
-    /// The device tools found at start, for the one-click pushes to a simulator or an emulator.
-    package var tools: Tools
-
-    /// Where each tool was found; absent when it was not. `lookup` says where, or where it was looked for.
-    package struct Tools: Sendable, Codable, Equatable {
-        /// `xcrun`, which runs `simctl` (macOS with Xcode).
-        package var xcrun: String?
-        /// `adb` (Android platform tools).
-        package var adb: String?
-        package var lookup: Lookup
-
-        /// Per tool, `found on PATH`, `found in $ANDROID_HOME/platform-tools`…, or `not found at start: looked
-        /// on PATH, in …`.
-        package struct Lookup: Sendable, Codable, Equatable {
-            package var xcrun: String
-            package var adb: String
-
-            package init(xcrun: String, adb: String) {
-                self.xcrun = xcrun
-                self.adb = adb
-            }
-        }
-
-        package init(xcrun: String? = nil, adb: String? = nil, lookup: Lookup = Lookup(xcrun: "", adb: "")) {
-            self.xcrun = xcrun
-            self.adb = adb
-            self.lookup = lookup
-        }
-    }
 
     package struct Retention: Sendable, Codable, Equatable {
         package var events: Int
@@ -100,8 +52,7 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
     package init(
         version: String, baseURL: String, httpsURL: String? = nil, deviceURLs: [DeviceURL],
         certificateAuthorityFingerprint: String? = nil, soapLogin: String, soapLogins: [String],
-        soapBearerTokens: [String], adminTokenRequired: Bool, recording: String? = nil, retention: Retention,
-        sending: Sending = Sending(), tools: Tools = Tools()
+        soapBearerTokens: [String], adminTokenRequired: Bool, recording: String? = nil, retention: Retention
     ) {
         self.version = version
         self.baseURL = baseURL
@@ -114,7 +65,5 @@ package struct ConsoleInfo: Sendable, Codable, Equatable {
         self.adminTokenRequired = adminTokenRequired
         self.recording = recording
         self.retention = retention
-        self.sending = sending
-        self.tools = tools
     }
 }

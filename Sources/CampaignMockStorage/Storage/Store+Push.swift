@@ -8,7 +8,7 @@ import CampaignMockSupport
     import Foundation
 #endif
 
-/// Builds the payloads of one device's message (the mobile endpoints' `PushComposer`): storage finds the
+/// Builds the payloads of one device's message (push's `PushComposer`): storage finds the
 /// devices and issues the ids, the composer writes what the SDK reads.
 package typealias PushMessageComposer =
     @Sendable (

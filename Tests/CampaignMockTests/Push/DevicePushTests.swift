@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockDelivery
+@testable import CampaignMockPush
 
 /// A folder of fake `xcrun` and `adb` (shell scripts) that the server finds as it would find the real
 /// ones on PATH. Each records its argument vector to `log`, as a record: words ended by NUL, the record by

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockDelivery
+@testable import CampaignMockPush
 
 /// Where the server finds `xcrun` and `adb`: absolute PATH folders, then for adb the Android SDK's
 /// variables and Android Studio's default folder; `/_mock/info` says where, or where it looked.

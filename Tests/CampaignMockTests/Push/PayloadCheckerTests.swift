@@ -1,5 +1,5 @@
-import CampaignMockMobile
 import CampaignMockModel
+import CampaignMockPush
 import Foundation
 import Testing
 

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// What the target graph cannot say by itself (SwiftPM already refuses a cycle between targets): that the
-/// Swift client declares none of the server's types again, and that the model stays free of the server's
-/// dependencies, so the client keeps building with Foundation alone.
+/// Swift client declares none of the server's types again, that the model stays free of the server's
+/// dependencies, so the client keeps building with Foundation alone, and that push and the endpoint targets
+/// keep to their places (a module built for another target can be imported without being declared).
 @Suite struct ArchitectureTests {
     private static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -47,5 +48,41 @@ import Testing
                 .filter { $0.contains("import ") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
             #expect(imports.isEmpty, "\(file.lastPathComponent): \(imports)")
         }
+    }
+
+    /// The modules the Swift files under `target` import.
+    private static func imports(in target: String) throws -> Set<String> {
+        let folder = sources.appendingPathComponent(target)
+        var modules: Set<String> = []
+        for case let file as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        where file.pathExtension == "swift" {
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                let words = line.split(separator: " ")
+                if let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                    words[..<index].allSatisfy({ ["package", "public", "internal", "@testable"].contains($0) })
+                {
+                    modules.insert(String(words[index + 1]))
+                }
+            }
+        }
+        return modules
+    }
+
+    @Test func pushImportsNeitherTheRuntimeNorAnEndpointTarget() throws {
+        let imported = try Self.imports(in: "CampaignMockPush")
+        #expect(imported.contains("CampaignMockStorage"))
+        let above: Set = ["CampaignMockRuntime", "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin"]
+        #expect(imported.isDisjoint(with: above), "CampaignMockPush imports \(imported.intersection(above).sorted())")
+    }
+
+    @Test func theEndpointTargetsImportNoneOfEachOther() throws {
+        let endpoints = ["CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin"]
+        for target in endpoints {
+            let imported = try Self.imports(in: target)
+            #expect(imported.contains("CampaignMockRuntime"))
+            let others = Set(endpoints).subtracting([target])
+            #expect(imported.isDisjoint(with: others), "\(target) imports \(imported.intersection(others).sorted())")
+        }
+        #expect(!(try Self.imports(in: "CampaignMockMobile")).contains("CampaignMockPush"))
     }
 }

@@ -188,7 +188,10 @@ class FakeAPNs:
             self._expired_tokens.update(self.provider_tokens)
 
     def close_connections(self, reason="Shutdown"):
-        """Ends every open connection with a GOAWAY frame carrying {"reason": reason}, as APNs does, then closes it."""
+        """Ends every open connection with a GOAWAY frame carrying {"reason": reason}, as APNs does, then shuts
+        it down; its own thread closes it. Closed here, its descriptor could be reused by the test's next socket
+        (a request to the mock) while that thread's TLS object still writes to the number, and the mock would
+        read TLS records where a request begins."""
         with self._lock:
             links = list(self._links)
         for link in links:
@@ -198,7 +201,10 @@ class FakeAPNs:
                     link.sock.sendall(link.h2.data_to_send())
             except (OSError, h2.exceptions.ProtocolError):
                 pass
-            _shut(link.sock)
+            try:
+                link.sock.shutdown(socket.SHUT_RDWR)  # wakes the thread's recv(), which then closes it
+            except OSError:
+                pass
 
     def drop_connections(self):
         """Ends every open connection without a GOAWAY, as an idle timeout, a NAT or a proxy does: the client
@@ -302,7 +308,7 @@ class FakeAPNs:
                 link.flush()  # the GOAWAY (PROTOCOL_ERROR, …) h2 queued for a client that broke HTTP/2
             except OSError:
                 pass
-        except OSError:  # the client went away, or close_connections() closed the socket
+        except OSError:  # the client went away, or close_connections() shut it down
             pass
         finally:
             with self._lock:

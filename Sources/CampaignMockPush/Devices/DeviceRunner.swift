@@ -65,24 +65,23 @@ package struct DeviceRunner: Sendable {
 
     // MARK: - iOS simulator
 
-    /// Writes `apnsFile` as `fileName` (owner-only, in a fresh temporary folder, removed afterwards) and runs
+    /// Writes `file` (owner-only, in a fresh temporary folder, removed afterwards) and runs
     /// `xcrun simctl push DEVICE BUNDLE FILE`.
-    package func pushToSimulator(xcrun: String, apnsFile: String, fileName: String, bundleID: String, device: String)
-        -> ToolRun
-    {
+    package func pushToSimulator(xcrun: String, file: DevicePayload.SimulatorFile, device: String) -> ToolRun {
         let folder: String
         switch Self.makePrivateFolder(in: temporaryFolder) {
         case .success(let made): folder = made
         case .failure(let error): return .notRun("could not make a folder for the .apns file: \(error.message)")
         }
         defer { rmdir(folder) }
-        let path = folder + "/" + fileName
+        let path = folder + "/" + file.name
         defer { unlink(path) }  // before the folder goes, even after a failed write
-        if let error = Self.writePrivateFile(path, Array(apnsFile.utf8)) {
+        if let error = Self.writePrivateFile(path, Array(file.text.utf8)) {
             return .notRun("could not write \(path): \(error.message)")
         }
         return ToolProcess.run(
-            [xcrun, "simctl", "push", device, bundleID, path], timeoutMilliseconds: timeoutMilliseconds, in: running)
+            [xcrun, "simctl", "push", device, file.bundleID, path], timeoutMilliseconds: timeoutMilliseconds,
+            in: running)
     }
 
     /// A simulator `xcrun simctl list devices booted -j` lists.

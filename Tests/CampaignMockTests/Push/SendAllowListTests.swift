@@ -1,8 +1,8 @@
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockDelivery
 @testable import CampaignMockModel
+@testable import CampaignMockPush
 
 /// The allow-list that decides which registered devices a push may really be sent to.
 @Suite struct SendAllowListTests {

@@ -3,8 +3,8 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import CampaignMockDelivery
 @testable import CampaignMockModel
+@testable import CampaignMockPush
 
 /// The sender's own rules, without a provider: its queue's limit, and a device no longer registered.
 @Suite struct PushSenderTests {

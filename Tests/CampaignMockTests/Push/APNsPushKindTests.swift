@@ -1,7 +1,7 @@
 import Testing
 
-@testable import CampaignMockDelivery
 @testable import CampaignMockModel
+@testable import CampaignMockPush
 
 /// `apns-push-type` follows the payload: background only for `content-available` with nothing to show.
 @Suite struct APNsPushKindTests {

@@ -1,6 +1,5 @@
 import CampaignMockCore
 package import CampaignMockModel
-package import CampaignMockRuntime
 package import CampaignMockStorage
 import CampaignMockSupport
 import Dispatch
@@ -13,7 +12,7 @@ import Synchronization
 /// because a web page asked (docs/security.md).
 package final class PushSender: Sendable {
     /// What is configured, for `/_mock/info` and the console: no path, key or id of a credential.
-    package let status: ConsoleInfo.Sending
+    package let status: SendingStatus
     private let clients: Clients
     private let store: Store
     private let allowList: SendAllowList
@@ -53,7 +52,7 @@ package final class PushSender: Sendable {
         self.store = store
         allowList = settings.allowList
         autoSend = settings.autoSend
-        status = ConsoleInfo.Sending(
+        status = SendingStatus(
             apns: settings.apns?.environment.rawValue, fcm: clients.fcm?.projectID,
             allowList: settings.allowList.patterns.map(\.description), autoSend: settings.autoSend)
     }

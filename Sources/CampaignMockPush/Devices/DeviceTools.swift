@@ -1,5 +1,3 @@
-package import CampaignMockRuntime
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -105,10 +103,10 @@ package struct DeviceTools: Sendable {
     }
 
     /// What `GET /_mock/info` says of them.
-    package var info: ConsoleInfo.Tools {
-        ConsoleInfo.Tools(
+    package var status: ToolsStatus {
+        ToolsStatus(
             xcrun: paths[.xcrun], adb: paths[.adb],
-            lookup: ConsoleInfo.Tools.Lookup(xcrun: lookup[.xcrun] ?? "", adb: lookup[.adb] ?? ""))
+            lookup: ToolsStatus.Lookup(xcrun: lookup[.xcrun] ?? "", adb: lookup[.adb] ?? ""))
     }
 
     private static func isExecutable(_ path: String) -> Bool {
