@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockHTTP
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +20,7 @@ struct HTTPDateTests {
         (1_000, "1970-01-01T00:00:00.001Z"),
     ])
     func writesUTCWithMilliseconds(_ micros: Int64, _ expected: String) {
-        #expect(HTTPDate.iso8601(microsecondsSince1970: micros) == expected)
+        #expect(RFC3339.string(microsecondsSince1970: micros) == expected)
     }
 
     /// The same text Foundation's formatter writes, across many instants.
@@ -31,7 +31,7 @@ struct HTTPDateTests {
         for _ in 0..<2000 {
             micros = (micros &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407) & ((1 << 52) - 1)
             let date = Date(timeIntervalSince1970: Double(micros / 1000) / 1000)
-            #expect(HTTPDate.iso8601(microsecondsSince1970: micros) == formatter.string(from: date))
+            #expect(RFC3339.string(microsecondsSince1970: micros) == formatter.string(from: date))
         }
     }
 
@@ -45,7 +45,7 @@ struct HTTPDateTests {
             let date = HTTPDate.civilDate(daysSince1970: days)
             #expect(date == expected, "day \(days)")
         }
-        #expect(HTTPDate.iso8601(microsecondsSince1970: -1_000_000) == "1969-12-31T23:59:59.000Z")
-        #expect(HTTPDate.iso8601(microsecondsSince1970: -62_135_596_800_000_000) == "0001-01-01T00:00:00.000Z")
+        #expect(RFC3339.string(microsecondsSince1970: -1_000_000) == "1969-12-31T23:59:59.000Z")
+        #expect(RFC3339.string(microsecondsSince1970: -62_135_596_800_000_000) == "0001-01-01T00:00:00.000Z")
     }
 }
