@@ -54,7 +54,7 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
 let serverTargets: [Target.Dependency] = [
     "CampaignMock", "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
     "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording", "CampaignMockDelivery",
-    "CampaignMockCore",
+    "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
 ]
 
 let package = Package(
@@ -92,27 +92,57 @@ let package = Package(
             name: "CBuildInfo",
             cSettings: buildCommit.map { [.define("CAMPAIGN_MOCK_COMMIT", to: $0)] } ?? []
         ),
+        // The server, in layers (docs/architecture.md draws them, and ArchitectureTests holds the drawing and
+        // this manifest together); each target depends only on the ones above it. Which one to open:
+        //   a request's bytes, headers, parsing, routing, middleware, the answer's bytes  CampaignMockHTTP
+        //   sockets, event loops, TLS, the HTTP/1.1 and HTTP/2 clients                  CampaignMockNetwork
+        //   logging, clocks, threads, system calls, RFC 3339 times                       CampaignMockSystem
+        //   an SDK endpoint / the SOAP router / the admin API / pushes out / recording   Mobile / SOAP / Admin /
+        //                                                                                Delivery / Recording
+        //   SQL, the store, the journal                                                  CampaignMockStorage
+        //   what every endpoint runs through (journal, faults, waits, metrics, stream)   CampaignMockRuntime
+
+        // The process beneath HTTP: the logger, clocks, threads, system calls and their errors, disk syncs,
+        // OpenSSL's error queue, RFC 3339 times, configuration errors. Knows no HTTP and opens no socket.
+        .target(name: "CampaignMockSystem", dependencies: ["CLinux", "COpenSSL"], swiftSettings: swiftSettings),
+        // HTTP as values, with no socket: requests and responses, headers, the request parser and the response
+        // serializer, spooled bodies, the router, handlers and middleware, response streams, Host allow-lists,
+        // socket addresses and this machine's interface addresses. May touch only System.
         .target(
-            name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL", "CNGHTTP2"], swiftSettings: swiftSettings
+            name: "CampaignMockHTTP", dependencies: ["CampaignMockSystem", "CLinux"], swiftSettings: swiftSettings
         ),
-        // The server, in layers (docs/architecture.md draws them); each depends only on the ones above it.
-        // The values both the server and the test-side client speak: applications, devices, events, pushes.
-        .target(name: "CampaignMockModel", swiftSettings: swiftSettings),
-        // Readers and writers that know no Campaign concept: JSON, XML, RFC 3339, certificates, the access log.
+        // What touches the network: sockets, pollers, event loops, the HTTP server, TLS (OpenSSL), the blocking
+        // HTTP/1.1 client, the event-stream client and the HTTP/2 connection (nghttp2). Only the targets that
+        // listen or connect depend on it: Runtime (the server it reaches), Delivery, Recording, the root, the CLI.
         .target(
-            name: "CampaignMockSupport", dependencies: ["CampaignMockModel", "CampaignMockCore", "COpenSSL"],
+            name: "CampaignMockNetwork",
+            dependencies: ["CampaignMockHTTP", "CampaignMockSystem", "CLinux", "COpenSSL", "CNGHTTP2"],
             swiftSettings: swiftSettings
         ),
-        // SQLite and every statement the server runs.
+        // The values both the server and the test-side client speak: applications, devices, events, pushes.
+        // Imports nothing (the client builds with Foundation alone).
+        .target(name: "CampaignMockModel", swiftSettings: swiftSettings),
+        // Readers and writers that know no Campaign concept: JSON, XML, certificates, the access log, durations.
+        .target(
+            name: "CampaignMockSupport",
+            dependencies: ["CampaignMockSystem", "CampaignMockHTTP", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        // SQLite and every statement the server runs: SQLite/, Journal/ (the journal file), Store/, Tracking/
+        // (the tracking id), Query/ (SOAP's queryDef compiled to SQL). Knows no HTTP.
         .target(
             name: "CampaignMockStorage",
-            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockCore", "CSQLite"],
+            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockSystem", "CSQLite"],
             swiftSettings: swiftSettings
         ),
         // What every endpoint runs through: the pipeline and journal, faults, waits, metrics, the event stream.
         .target(
             name: "CampaignMockRuntime",
-            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockCore"],
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem",
+                "CampaignMockHTTP",
+                "CampaignMockNetwork",
+            ],
             swiftSettings: swiftSettings
         ),
         // The Campaign SDKs' endpoints: registration, tracking, the health pages, and the pushes they get.
@@ -120,7 +150,7 @@ let package = Package(
             name: "CampaignMockMobile",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockCore",
+                "CampaignMockSystem", "CampaignMockHTTP",
             ],
             swiftSettings: swiftSettings
         ),
@@ -130,7 +160,7 @@ let package = Package(
             name: "CampaignMockSOAP",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockMobile", "CampaignMockCore",
+                "CampaignMockMobile", "CampaignMockSystem", "CampaignMockHTTP",
             ],
             resources: [.embedInCode("Schemas")],
             swiftSettings: swiftSettings
@@ -140,7 +170,7 @@ let package = Package(
             name: "CampaignMockDelivery",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockCore", "CLinux",
+                "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork", "CLinux",
             ],
             swiftSettings: swiftSettings
         ),
@@ -149,15 +179,17 @@ let package = Package(
             name: "CampaignMockAdmin",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockMobile", "CampaignMockDelivery", "CampaignMockCore",
+                "CampaignMockMobile", "CampaignMockDelivery", "CampaignMockSystem", "CampaignMockHTTP",
             ],
-            resources: [.embedInCode("Admin/openapi.json"), .embedInCode("Console/web")],
+            resources: [.embedInCode("API/openapi.json"), .embedInCode("Console/web")],
             swiftSettings: swiftSettings
         ),
         // Recording exchanges to files, replaying them, and the upstream proxy.
         .target(
             name: "CampaignMockRecording",
-            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockCore"],
+            dependencies: [
+                "CampaignMockSupport", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
+            ],
             swiftSettings: swiftSettings
         ),
         // The composition root: configuration, and the server built from it.
@@ -166,7 +198,7 @@ let package = Package(
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
                 "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording",
-                "CampaignMockDelivery", "CampaignMockCore",
+                "CampaignMockDelivery", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
             ],
             swiftSettings: swiftSettings
         ),
@@ -190,7 +222,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "CampaignMockCoreTests", dependencies: ["CampaignMockCore", "CampaignMockTestSupport"],
+            name: "CampaignMockSystemTests", dependencies: ["CampaignMockSystem"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CampaignMockHTTPTests",
+            dependencies: ["CampaignMockHTTP", "CampaignMockSystem", "CampaignMockTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CampaignMockNetworkTests",
+            dependencies: ["CampaignMockNetwork", "CampaignMockHTTP", "CampaignMockSystem", "CampaignMockTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

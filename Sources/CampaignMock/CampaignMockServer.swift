@@ -1,13 +1,15 @@
 import CampaignMockAdmin
-package import CampaignMockCore
 import CampaignMockDelivery
+package import CampaignMockHTTP
 import CampaignMockMobile
 import CampaignMockModel
+package import CampaignMockNetwork
 import CampaignMockRecording
 package import CampaignMockRuntime
 import CampaignMockSOAP
 package import CampaignMockStorage
 import CampaignMockSupport
+package import CampaignMockSystem
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockMobile
 import CampaignMockModel
+import CampaignMockNetwork
 import CampaignMockSOAP
 import CampaignMockStorage
 import CampaignMockSupport

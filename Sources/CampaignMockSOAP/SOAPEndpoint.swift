@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 import CampaignMockMobile
 package import CampaignMockModel
 package import CampaignMockRuntime

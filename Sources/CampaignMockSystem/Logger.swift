@@ -46,7 +46,7 @@ package final class Logger: Sendable {
         _ level: LogLevel, _ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, String> = [:]
     ) {
         guard isEnabled(level) else { return }
-        let time = HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds())
+        let time = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())
         var line: String
         switch format {
         case .text:

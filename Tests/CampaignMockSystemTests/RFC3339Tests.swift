@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CampaignMockHTTP
+@testable import CampaignMockSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -9,9 +9,9 @@ import Testing
     import Darwin
 #endif
 
-/// Every stored time reaches the admin API and the event stream through `HTTPDate.iso8601`.
+/// Every stored time reaches the admin API and the event stream through `RFC3339.string`.
 @Suite("ISO 8601 times")
-struct HTTPDateTests {
+struct RFC3339Tests {
     @Test(arguments: [
         (Int64(0), "1970-01-01T00:00:00.000Z"),
         (1_795_424_400_123_456, "2026-11-23T09:00:00.123Z"),
@@ -42,7 +42,7 @@ struct HTTPDateTests {
             var parts = tm()
             gmtime_r(&time, &parts)
             let expected = (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
-            let date = HTTPDate.civilDate(daysSince1970: days)
+            let date = RFC3339.civilDate(daysSince1970: days)
             #expect(date == expected, "day \(days)")
         }
         #expect(RFC3339.string(microsecondsSince1970: -1_000_000) == "1969-12-31T23:59:59.000Z")

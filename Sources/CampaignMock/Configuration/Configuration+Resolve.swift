@@ -1,7 +1,7 @@
-import CampaignMockCore
 import CampaignMockDelivery
-package import CampaignMockModel
+import CampaignMockModel
 import CampaignMockSupport
+package import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

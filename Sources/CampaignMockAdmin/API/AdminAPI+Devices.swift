@@ -1,9 +1,8 @@
-import CampaignMockCore
 import CampaignMockDelivery
+import CampaignMockHTTP
 import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockStorage
-import CampaignMockSupport
 
 /// `POST /_mock/push/{id}/simulator` and `/emulator`: a composed push on an iOS simulator or an Android
 /// emulator of this machine, in one call; `GET /_mock/simulators` and `/_mock/emulators`: which are

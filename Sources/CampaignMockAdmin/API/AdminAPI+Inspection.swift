@@ -1,8 +1,8 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockModel
 import CampaignMockRuntime
 import CampaignMockStorage
-import CampaignMockSupport
+import CampaignMockSystem
 
 /// `/_mock/apps`, `/_mock/devices`, `/_mock/events`: what the SDK endpoints stored.
 extension AdminAPI {

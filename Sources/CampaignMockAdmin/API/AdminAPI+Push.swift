@@ -1,5 +1,5 @@
-import CampaignMockCore
 import CampaignMockDelivery
+import CampaignMockHTTP
 import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockStorage

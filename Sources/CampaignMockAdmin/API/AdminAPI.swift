@@ -1,9 +1,10 @@
-package import CampaignMockCore
 package import CampaignMockDelivery
+package import CampaignMockHTTP
 package import CampaignMockModel
 package import CampaignMockRuntime
 package import CampaignMockStorage
 package import CampaignMockSupport
+import CampaignMockSystem
 
 /// The inspection and control API under `/_mock/`. JSON in and out; errors as `{ "error": "…" }`.
 package struct AdminAPI: Sendable {

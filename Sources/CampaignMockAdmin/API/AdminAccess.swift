@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 import CampaignMockSupport
 
 /// Who may call `/_mock/` (docs/security.md):

@@ -1,6 +1,7 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 import CampaignMockRuntime
 import CampaignMockSupport
+import CampaignMockSystem
 
 /// Logs every answer of its group to the access log and counts it in `/_mock/metrics` under one endpoint
 /// label, with the time from the request's arrival.

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// The OpenAPI 3.1 description of the admin API (`openapi.json` beside this file, embedded in the binary
 /// at build time), served at `GET /_mock/openapi.json`.
 ///

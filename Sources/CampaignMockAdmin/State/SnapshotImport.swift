@@ -1,8 +1,9 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockModel
 import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport
+import CampaignMockSystem
 
 /// `PUT /_mock/state`: a snapshot document read and written a row at a time, so that importing a store of
 /// millions of rows costs about as much memory as its largest row.

@@ -1,8 +1,11 @@
+package import CampaignMockSystem
+
+// `package`: the socket code of CampaignMockNetwork converts addresses to and from the kernel's `sockaddr`.
 #if canImport(Glibc)
-    import CLinux
+    package import CLinux
     import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+    package import Darwin
 #endif
 
 /// An IPv4 or IPv6 socket address.
@@ -56,7 +59,7 @@ package struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Calls `body` with this address as a `sockaddr`.
-    func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemCallError) -> R)
+    package func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemCallError) -> R)
         throws(SystemCallError) -> R
     {
         switch family {
@@ -88,7 +91,7 @@ package struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Reads an address that the kernel filled in.
-    init?(storage: sockaddr_storage) {
+    package init?(storage: sockaddr_storage) {
         var copy = storage
         switch Int32(storage.ss_family) {
         case AF_INET:

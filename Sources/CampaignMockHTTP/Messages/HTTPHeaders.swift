@@ -1,3 +1,5 @@
+import CampaignMockSystem
+
 /// A header field name, compared without regard to ASCII case (RFC 9110 §5.1).
 package struct HTTPHeaderName: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The name as written.

@@ -1,3 +1,5 @@
+import CampaignMockSystem
+
 /// A complete, parsed HTTP/1.x request. A value: handlers get it and cannot reach the socket.
 ///
 /// Its fields live in one shared box, copied on the first change (copy-on-write): a request is passed

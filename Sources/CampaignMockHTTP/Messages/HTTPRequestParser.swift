@@ -1,3 +1,5 @@
+import CampaignMockSystem
+
 /// An incremental HTTP/1.1 request parser: a value over bytes, no socket (RFC 9112).
 ///
 /// Feed bytes with ``append(_:)``, then call ``next()`` until it returns nil (more bytes needed).

@@ -1,3 +1,5 @@
+import CampaignMockSystem
+
 extension HTTPResponse {
     /// The `Date` and `Server` lines every response starts with, as bytes. An event loop makes one per
     /// second and copies it into each response head whole (written line by line, they were eight

@@ -1,3 +1,5 @@
+import CampaignMockSystem
+
 /// Percent-decoding of URL components (RFC 3986 §2.1) and of query strings.
 package enum PercentEncoding {
     /// Decodes `%XX` escapes; with `plusAsSpace`, `+` becomes a space (HTML form query style).

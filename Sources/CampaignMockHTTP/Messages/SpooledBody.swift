@@ -1,3 +1,5 @@
+package import CampaignMockSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import CampaignMockSystem
 import Dispatch
 import Synchronization
 

@@ -1,3 +1,6 @@
+package import CampaignMockHTTP
+import CampaignMockSystem
+
 /// Reads a `text/event-stream` (Server-Sent Events) over plain HTTP, blocking: for `campaign-mock tail`.
 package final class EventStreamClient {
     /// One event as the stream sent it.

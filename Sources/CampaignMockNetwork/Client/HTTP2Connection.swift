@@ -1,4 +1,5 @@
 import CNGHTTP2
+package import CampaignMockSystem
 
 /// A blocking HTTP/2 client connection over TLS (ALPN `h2`), for requests sent one after another, such
 /// as APNs wants: one long-lived connection, a stream per request. The framing, header compression and

@@ -1,3 +1,5 @@
+package import CampaignMockHTTP
+
 /// A small blocking HTTP/1.1 client for the command line (one request per connection), so the CLI
 /// talks to a running server without URLSession and the networking half of Foundation.
 package enum HTTPClient {

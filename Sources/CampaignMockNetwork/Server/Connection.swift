@@ -1,3 +1,6 @@
+import CampaignMockHTTP
+import CampaignMockSystem
+
 /// One client connection's state. Confined to the thread of the ``EventLoop`` that owns it.
 ///
 /// It reads bytes into the parser, hands one request at a time to the handler (so pipelined requests

@@ -1,3 +1,5 @@
+import CampaignMockHTTP
+import CampaignMockSystem
 import Synchronization
 
 #if canImport(Glibc)

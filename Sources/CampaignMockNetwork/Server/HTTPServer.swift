@@ -1,3 +1,5 @@
+package import CampaignMockHTTP
+package import CampaignMockSystem
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+package import CampaignMockHTTP
+
 /// How an ``HTTPServer`` listens, and the limits it enforces on clients.
 package struct HTTPServerConfiguration: Sendable, Equatable {
     /// Where to listen for plain HTTP; port 0 picks a free port (read it back from ``HTTPServer/plainAddress``).

@@ -1,3 +1,5 @@
+import CampaignMockSystem
+
 #if canImport(Glibc)
     import CLinux
     import Glibc

@@ -1,3 +1,5 @@
+import CampaignMockSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

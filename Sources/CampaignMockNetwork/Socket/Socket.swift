@@ -1,3 +1,6 @@
+package import CampaignMockHTTP
+package import CampaignMockSystem
+
 #if canImport(Glibc)
     import CLinux
     import Glibc

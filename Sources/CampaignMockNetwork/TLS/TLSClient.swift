@@ -1,4 +1,5 @@
 import COpenSSL
+package import CampaignMockSystem
 
 #if canImport(Glibc)
     import Glibc

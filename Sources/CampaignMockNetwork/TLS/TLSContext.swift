@@ -1,4 +1,5 @@
 import COpenSSL
+package import CampaignMockSystem
 
 /// Server-side TLS settings shared by every connection of a listener: the certificate chain and key,
 /// TLS 1.2 and 1.3 only, OpenSSL's default (modern) ciphers, ALPN `http/1.1`.

@@ -1,4 +1,5 @@
 import COpenSSL
+package import CampaignMockSystem
 
 /// One TLS server session, driven through memory buffers: the connection feeds it the bytes it read
 /// from the socket and sends whatever it produces, so TLS is a transformation of bytes and the socket

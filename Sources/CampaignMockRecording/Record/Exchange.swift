@@ -1,5 +1,6 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockSupport
+import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,6 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 import CampaignMockSupport
+package import CampaignMockSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -59,7 +60,7 @@ package final class Recorder: Middleware {
         headers.remove(RecordingDirectory.replayHeader)
         var exchange = Exchange(
             sequence: 0, endpoint: Self.endpointName(request),
-            recordedAt: HTTPDate.iso8601(microsecondsSince1970: startedAt),
+            recordedAt: RFC3339.string(microsecondsSince1970: startedAt),
             durationMilliseconds: (duration * 1000).rounded() / 1000, redacted: false,
             request: Exchange.Message(
                 method: request.method.rawValue, target: request.target, headers: headers, body: request.body),

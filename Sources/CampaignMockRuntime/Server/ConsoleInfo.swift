@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// `GET /_mock/info`: where the server can be reached and how, for the console's overview.
 package struct ConsoleInfo: Sendable, Codable, Equatable {
     package struct DeviceURL: Sendable, Codable, Equatable {

@@ -1,7 +1,8 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 package import CampaignMockModel
 package import CampaignMockStorage
 import CampaignMockSupport
+import CampaignMockSystem
 import Dispatch
 import Synchronization
 
@@ -424,7 +425,7 @@ package final class EventHub: Sendable {
     private func heartbeat() {
         let streams = state.withLock { $0.subscribers.values.map(\.stream) }
         let comment = Array(
-            ": heartbeat \(HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()))\n\n".utf8)
+            ": heartbeat \(RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds()))\n\n".utf8)
         for stream in streams { stream.write(comment) }
         deactivateIfIdle()
     }

@@ -1,4 +1,3 @@
-import CampaignMockCore
 import CampaignMockSupport
 import Synchronization
 

@@ -1,5 +1,5 @@
-import CampaignMockCore
 package import CampaignMockModel
+import CampaignMockSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -185,7 +185,7 @@ package final class JournalLog: Sendable {
         }
         let rewrite = found.contains { !$0.replay.damage.isEmpty || $0.replay.format == .first }
         if rewrite {
-            let stamp = HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds())
+            let stamp = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())
                 .filter { $0.isNumber || $0 == "T" }
             for index in damage.indices where rename(damage[index].path, damage[index].path + ".damaged-" + stamp) == 0
             {

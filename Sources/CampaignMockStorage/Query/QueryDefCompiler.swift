@@ -1,5 +1,4 @@
-import CampaignMockCore
-import CampaignMockSupport
+import CampaignMockSystem
 
 /// What `ExecuteQuery` returns: rows (field → value as text; nil when empty), or a count.
 package enum QueryResult: Sendable, Equatable {
@@ -341,7 +340,7 @@ extension StoreReader {
         case .null: return nil
         case .integer(let number):
             return kind == .time
-                ? HTTPDate.iso8601(microsecondsSince1970: number).replacing("T", with: " ") : String(number)
+                ? RFC3339.string(microsecondsSince1970: number).replacing("T", with: " ") : String(number)
         case .real(let number): return String(number)
         case .text(let text): return text
         case .blob(let bytes): return String(decoding: bytes, as: UTF8.self)

@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 import Dispatch
 import Synchronization
 

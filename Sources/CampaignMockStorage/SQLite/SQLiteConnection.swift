@@ -1,5 +1,4 @@
 import CSQLite
-import CampaignMockCore
 
 /// One connection to a SQLite database, over the C API. Used by one thread at a time.
 ///

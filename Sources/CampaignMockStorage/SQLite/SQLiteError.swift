@@ -1,5 +1,4 @@
 import CSQLite
-import CampaignMockCore
 
 /// An error reported by SQLite, with the statement that caused it.
 package struct SQLiteError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 
 /// One named schema change. Applied once, in order, recorded in `schema_migrations`.
 struct Migration: Sendable {

@@ -1,5 +1,4 @@
 import CSQLite
-import CampaignMockCore
 
 /// A prepared statement; finalized when released. Bound parameters only: no SQL is built from data.
 final class SQLiteStatement {

@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 
 /// A value bound to or read from SQLite.
 package enum SQLiteValue: Sendable, Equatable, Hashable {
@@ -111,7 +111,7 @@ package struct SQLiteRow: Sendable {
 
     /// A NOT NULL column holding microseconds since 1970, as ISO 8601.
     package func time(_ name: String) throws(SQLiteError) -> String {
-        HTTPDate.iso8601(microsecondsSince1970: try integer(name))
+        RFC3339.string(microsecondsSince1970: try integer(name))
     }
 
     private func mismatch(_ name: String, _ expected: String) -> SQLiteError {

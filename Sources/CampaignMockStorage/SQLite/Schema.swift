@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// The schema, as ordered migrations, and as the one script a new database is made with.
 ///
 /// Never edit an applied migration: add a new one, and make the same change to ``current``.

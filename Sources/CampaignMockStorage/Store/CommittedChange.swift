@@ -1,4 +1,3 @@
-import CampaignMockCore
 package import CampaignMockModel
 
 /// A row the event stream publishes, as the writer wrote it.

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// Which page of a list: the admin API's lists are newest first, paged backwards by `before` (the id
 /// after which the previous page stopped), unless `after` asks for entries newer than an id, oldest
 /// first (the way a client reads on from where it stopped); with both, the entries between the two, oldest

@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockSystem
 import Dispatch
 import Synchronization
 

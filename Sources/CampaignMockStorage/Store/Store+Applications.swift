@@ -1,5 +1,5 @@
-import CampaignMockCore
 package import CampaignMockModel
+import CampaignMockSystem
 
 /// An application as stored, with its row id.
 package struct StoredApplication: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import CampaignMockCore
 package import CampaignMockModel
+import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -93,7 +93,7 @@ extension StoreTransaction {
                 .text(registration.userKey), .text(fields), .text(params),
             ])
         let notice = RegistrationNotice(
-            id: connection.lastInsertRowID, receivedAt: HTTPDate.iso8601(microsecondsSince1970: receivedAt),
+            id: connection.lastInsertRowID, receivedAt: RFC3339.string(microsecondsSince1970: receivedAt),
             registrationToken: registration.registrationToken,
             integrationKey: application.application.integrationKey, platform: application.application.platform,
             userKey: registration.userKey, changes: changes, device: registration.device,
@@ -114,7 +114,7 @@ extension StoreTransaction {
                             name: application.application.name, platform: application.application.platform),
                         userKey: registration.userKey, device: registration.device, params: notice.params,
                         disabled: disabled,
-                        createdAt: HTTPDate.iso8601(microsecondsSince1970: created),
+                        createdAt: RFC3339.string(microsecondsSince1970: created),
                         updatedAt: notice.receivedAt, registrationCount: Int(count))))
         }
         return notice

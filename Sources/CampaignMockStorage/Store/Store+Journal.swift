@@ -1,6 +1,6 @@
-import CampaignMockCore
 package import CampaignMockModel
 import CampaignMockSupport
+import CampaignMockSystem
 
 /// What the journal stores for one request (the id and time are assigned on insert).
 package struct JournalRecord: Sendable {
@@ -167,7 +167,7 @@ extension JournalEntry {
         let (body, encoding, truncated) = Self.kept(record.body)
         self.init(
             id: id,
-            receivedAt: HTTPDate.iso8601(microsecondsSince1970: record.receivedAtMicros),
+            receivedAt: RFC3339.string(microsecondsSince1970: record.receivedAtMicros),
             method: record.method,
             target: record.target,
             endpoint: record.endpoint,

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// An `xtk:option`: a named value with its Campaign data type (6 string, 3 long, 5 double, 7 datetime,
 /// 12 memo).
 package struct StoredOption: Sendable, Equatable {

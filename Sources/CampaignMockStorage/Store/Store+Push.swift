@@ -1,6 +1,6 @@
-import CampaignMockCore
 package import CampaignMockModel
 import CampaignMockSupport
+import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -79,7 +79,7 @@ extension StoreTransaction {
             messages.append(message)
         }
         var push = ComposedPush(
-            id: pushID, createdAt: HTTPDate.iso8601(microsecondsSince1970: now), deliveryId: deliveryID, idStyle: style,
+            id: pushID, createdAt: RFC3339.string(microsecondsSince1970: now), deliveryId: deliveryID, idStyle: style,
             messages: messages, warnings: warnings)
         push.sends = []
         try connection.query("UPDATE pushes SET answer = ? WHERE id = ?", [JSONText.compact(push), pushID])
@@ -154,8 +154,8 @@ extension StoreReader {
                 messageId: try row.text("message_id"), deliveryId: try row.text("delivery_id"),
                 pushId: try row["push_id"].integer,
                 sentAt: try row.time("created_at"),
-                receivedAt: try row["received"].integer.map { HTTPDate.iso8601(microsecondsSince1970: $0) },
-                openedAt: try row["opened"].integer.map { HTTPDate.iso8601(microsecondsSince1970: $0) })
+                receivedAt: try row["received"].integer.map { RFC3339.string(microsecondsSince1970: $0) },
+                openedAt: try row["opened"].integer.map { RFC3339.string(microsecondsSince1970: $0) })
         }
     }
 }

@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 
 /// An `nms:rtEvent` as `PushEvent` received it: a mobile event (a push for a device) or another channel's
 /// (e-mail), stored so `ExecuteQuery` can `get` it by `@id`.

@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 
 /// A recipient as `nms:subscription#Subscribe` names it (`<recipient _key="@email" email="…"/>`).
 package struct RecipientKey: Sendable, Equatable {

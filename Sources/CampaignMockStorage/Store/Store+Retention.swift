@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 
 /// How much a long-lived instance keeps (`--retain-events`, `--retain-devices`, `--retain-days`): beyond
 /// it, the oldest tracking events, the devices seen longest ago and old registration history go, so the

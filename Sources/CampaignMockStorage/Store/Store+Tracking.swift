@@ -1,5 +1,5 @@
-import CampaignMockCore
 package import CampaignMockModel
+import CampaignMockSystem
 
 /// An issued message a tracking hit belongs to.
 package struct IssuedMessage: Sendable, Equatable {
@@ -252,7 +252,7 @@ extension TrackingEvent {
         let message = hit.trackingID.storedMessage
         self.init(
             id: id,
-            receivedAt: HTTPDate.iso8601(microsecondsSince1970: hit.receivedAt),
+            receivedAt: RFC3339.string(microsecondsSince1970: hit.receivedAt),
             tag: hit.trackingID.tag.rawValue,
             type: hit.trackingID.tag.name,
             rawId: hit.trackingID.raw,

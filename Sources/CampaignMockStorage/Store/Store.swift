@@ -1,5 +1,5 @@
-import CampaignMockCore
 import CampaignMockModel
+import CampaignMockSystem
 import Dispatch
 import Synchronization
 

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// Why the store refused or failed an operation, in words a user can act on.
 package enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The database has a migration this version does not know: it was written by a newer campaign-mock.

@@ -2,7 +2,7 @@ import CampaignMockTestSupport
 import Foundation
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockHTTP
 
 /// Parses `text` fed in one piece and returns every event, or the error.
 private func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> Result<

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockHTTP
 
 /// The request value and its header names: values a handler may copy and change freely.
 @Suite struct HTTPRequestValueTests {

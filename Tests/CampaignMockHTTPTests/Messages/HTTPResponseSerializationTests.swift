@@ -1,6 +1,7 @@
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockHTTP
+@testable import CampaignMockSystem
 
 /// Every response's bytes are written by `HTTPResponse.serialized` into room reserved from an upper
 /// bound of their length (``ByteWriter``): the exact bytes, for every shape of response.

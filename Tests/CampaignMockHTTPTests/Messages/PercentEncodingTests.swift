@@ -1,6 +1,6 @@
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockHTTP
 
 @Suite struct PercentEncodingTests {
     @Test func decodesEscapesAndPlus() {

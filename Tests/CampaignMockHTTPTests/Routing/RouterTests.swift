@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockHTTP
 
 /// What the tracers saw, in order.
 private final class Trace: Sendable {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockNetwork
 
 /// A server's frames, handed out one per read; what the client writes is kept.
 private final class FrameServer: HTTP2Transport {

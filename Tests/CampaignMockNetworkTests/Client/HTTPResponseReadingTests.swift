@@ -1,6 +1,6 @@
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockNetwork
 
 /// How the HTTP/1.1 client follows an answer as it arrives: where it is complete, what it skips, and the
 /// limits that stop a broken server (the end-to-end cases are in Tests/Contract/test_push_bounds.py).

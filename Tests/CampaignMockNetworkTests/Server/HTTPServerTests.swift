@@ -3,7 +3,8 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockHTTP
+@testable import CampaignMockNetwork
 
 /// A handler with one behaviour per path, for exercising the transport.
 private struct ScriptedHandler: HTTPHandler {

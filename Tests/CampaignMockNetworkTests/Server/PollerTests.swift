@@ -1,8 +1,9 @@
-import CampaignMockTestSupport
 import Foundation
 import Testing
 
-@testable import CampaignMockCore
+@testable import CampaignMockHTTP
+@testable import CampaignMockNetwork
+@testable import CampaignMockSystem
 
 /// A pipe whose ends close with it.
 private final class Pipe {

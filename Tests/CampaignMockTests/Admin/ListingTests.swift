@@ -1,11 +1,10 @@
-import CampaignMockTestSupport
+import CampaignMockRuntime
 import Foundation
 import Synchronization
 import Testing
 
 @testable import CampaignMock
 @testable import CampaignMockModel
-@testable import CampaignMockRuntime
 
 /// The admin API's lists at a long-lived instance's volume: newest first, keyset paging, totals, search
 /// and the journal's answers (docs/admin-api.md).

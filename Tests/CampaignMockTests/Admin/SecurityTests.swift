@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 import CampaignMockTestSupport
 import Foundation
 import Testing

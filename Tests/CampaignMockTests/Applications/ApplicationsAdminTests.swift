@@ -1,5 +1,3 @@
-import CampaignMockCore
-import CampaignMockTestSupport
 import Foundation
 import Testing
 

@@ -1,8 +1,8 @@
+import CampaignMockSystem
 import Testing
 
 @testable import CampaignMock
 @testable import CampaignMockDelivery
-@testable import CampaignMockModel
 
 /// The allow-list that decides which registered devices a push may really be sent to.
 @Suite struct SendAllowListTests {

@@ -1,5 +1,5 @@
-import CampaignMockCore
-import CampaignMockTestSupport
+import CampaignMockHTTP
+import CampaignMockNetwork
 import Foundation
 import Testing
 

@@ -1,9 +1,9 @@
+import CampaignMock
 import CampaignMockModel
 import CampaignMockTestSupport
 import Foundation
 import Testing
 
-@testable import CampaignMock
 @testable import CampaignMockAdmin
 @testable import CampaignMockStorage
 

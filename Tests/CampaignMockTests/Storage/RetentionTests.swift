@@ -1,5 +1,4 @@
-import CampaignMockCore
-import CampaignMockTestSupport
+import CampaignMockSystem
 import Foundation
 import Testing
 
