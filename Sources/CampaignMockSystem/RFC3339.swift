@@ -12,15 +12,16 @@ package enum RFC3339 {
     package static func string(microsecondsSince1970 micros: Int64) -> String {
         let seconds = Int(micros / 1_000_000)
         let millis = Int((micros % 1_000_000) / 1000)
-        // From 0001-01-01 to 9999-12-31, the date is worked out here; gmtime_r cost more than the rest.
-        guard (-62_135_596_800..<253_402_300_800).contains(seconds), millis >= 0 else {
-            let parts = utc(seconds)
-            return "\(Int(parts.tm_year) + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
-                + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int32(millis), width: 3))Z"
-        }
         let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (day, secondsLeft) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
         let (year, month, dayOfMonth) = civilDate(daysSince1970: day)
+        guard (1...9999).contains(year), millis >= 0 else {
+            func pad(_ value: Int, _ width: Int = 2) -> String {
+                String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+            }
+            return "\(year)-\(pad(month))-\(pad(dayOfMonth))T\(pad(secondsLeft / 3600)):\(pad(secondsLeft / 60 % 60)):"
+                + "\(pad(secondsLeft % 60)).\(pad(millis, 3))Z"
+        }
         // Written digit by digit: every stored row read for the admin API or the event stream has one.
         return String(unsafeUninitializedCapacity: 24) { buffer in
             func digits(_ value: Int, _ width: Int, at offset: Int) {
@@ -123,17 +124,5 @@ package enum RFC3339 {
         parts.tm_sec = Int32(second)
         let seconds = Int64(timegm(&parts)) - Int64(offsetMinutes * 60)
         return seconds * 1_000_000 + Int64(micros)
-    }
-
-    private static func utc(_ seconds: Int) -> tm {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        return parts
-    }
-
-    private static func pad(_ value: Int32, width: Int = 2) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 }

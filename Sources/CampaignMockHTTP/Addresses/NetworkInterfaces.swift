@@ -17,19 +17,17 @@ package enum NetworkInterfaces {
         while let entry = cursor {
             defer { cursor = entry.pointee.ifa_next }
             guard let raw = entry.pointee.ifa_addr, entry.pointee.ifa_flags & UInt32(IFF_UP) != 0 else { continue }
-            var storage = sockaddr_storage()
+            let family = raw.pointee.sa_family
+            guard family == sa_family_t(AF_INET) || family == sa_family_t(AF_INET6) else { continue }
             let size =
-                raw.pointee.sa_family == sa_family_t(AF_INET6)
-                ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
-            guard raw.pointee.sa_family == sa_family_t(AF_INET) || raw.pointee.sa_family == sa_family_t(AF_INET6) else {
+                family == sa_family_t(AF_INET6) ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
+            var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard getnameinfo(raw, socklen_t(size), &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else {
                 continue
             }
-            withUnsafeMutableBytes(of: &storage) {
-                $0.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: size))
-            }
-            guard let address = SocketAddress(storage: storage), !address.isLoopback,
-                !address.host.lowercased().hasPrefix("fe80:")
-            else { continue }
+            let host = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let address = SocketAddress(host: host, port: 0, family: family == sa_family_t(AF_INET6) ? .ipv6 : .ipv4)
+            guard !address.isLoopback, !address.host.lowercased().hasPrefix("fe80:") else { continue }
             if !addresses.contains(address.host) { addresses.append(address.host) }
         }
         return addresses
