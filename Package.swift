@@ -92,15 +92,21 @@ let package = Package(
             name: "CBuildInfo",
             cSettings: buildCommit.map { [.define("CAMPAIGN_MOCK_COMMIT", to: $0)] } ?? []
         ),
-        // The server, in layers (docs/architecture.md draws them, and ArchitectureTests holds the drawing and
-        // this manifest together); each target depends only on the ones above it. Which one to open:
-        //   a request's bytes, headers, parsing, routing, middleware, the answer's bytes  CampaignMockHTTP
-        //   sockets, event loops, TLS, the HTTP/1.1 and HTTP/2 clients                  CampaignMockNetwork
-        //   logging, clocks, threads, system calls, RFC 3339 times                       CampaignMockSystem
-        //   an SDK endpoint / the SOAP router / the admin API / pushes out / recording   Mobile / SOAP / Admin /
-        //                                                                                Delivery / Recording
-        //   SQL, the store, the journal                                                  CampaignMockStorage
-        //   what every endpoint runs through (journal, faults, waits, metrics, stream)   CampaignMockRuntime
+        // The server, in layers: each target names below the targets it may use, and uses nothing else
+        // (docs/architecture.md has the same graph as a table; Tests/Contract/test_architecture.py holds the
+        // two together and checks every file's imports against them). Which target to open:
+        //   /nms/mobile/1/register*.jssp, /r, /nl/jsp/ping.jsp (the SDKs)   CampaignMockMobile
+        //   /nl/jsp/soaprouter.jsp, schemawsdl.jsp, mcPing.jsp              CampaignMockSOAP
+        //   /_mock/... (admin API: API/; the console: Console/web/)         CampaignMockAdmin
+        //   journaling, faults, waits, metrics, /_mock/stream for all of it CampaignMockRuntime
+        //   a push sent to APNs or FCM, a simulator or an emulator          CampaignMockDelivery
+        //   --record, replay, --upstream                                    CampaignMockRecording
+        //   SQL, the store, the request journal's files                     CampaignMockStorage
+        //   JSON, XML, certificates, the access log                         CampaignMockSupport
+        //   a request's parsing, headers, routing, middleware, serializing  CampaignMockHTTP
+        //   sockets, event loops, TLS, the HTTP/1.1 and HTTP/2 clients      CampaignMockNetwork
+        //   logging, clocks, threads, system calls, RFC 3339 times          CampaignMockSystem
+        //   settings, flags, which path goes to which endpoint              CampaignMock, CampaignMockCLI
 
         // The process beneath HTTP: the logger, clocks, threads, system calls and their errors, disk syncs,
         // OpenSSL's error queue, RFC 3339 times, configuration errors. Knows no HTTP and opens no socket.
@@ -140,8 +146,7 @@ let package = Package(
             name: "CampaignMockRuntime",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem",
-                "CampaignMockHTTP",
-                "CampaignMockNetwork",
+                "CampaignMockHTTP", "CampaignMockNetwork",
             ],
             swiftSettings: swiftSettings
         ),
