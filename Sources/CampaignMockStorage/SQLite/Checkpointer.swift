@@ -28,20 +28,9 @@ import Synchronization
 ///   next transaction starts the WAL again. The WAL file thus stays near 64 MiB under load, and is
 ///   emptied when the store closes.
 ///
-/// How often, measured (wrk, 64 connections, 6 s, three rounds alternating with the previous policy):
-/// a checkpoint costs two fsyncs and a walk of the WAL's index however few frames it copies. The
-/// previous policy copied whenever the WAL was past 400 pages: about 340 checkpoints a second under a
-/// tracking load, 12 % of the server's CPU in this thread (perf), 43 % of all instructions with one
-/// hit at a time (callgrind). Copying per 400 pages of growth alone, the WAL never started again
-/// (535 MB after 6 s); with the writer finishing the copy past 4,000 pages, registration p99s rose to
-/// 17-23 ms (against 13-16), as the writer paused for the fsyncs ten times more often than at 16,000.
-/// Now: tracking hits 22.5-25.0k/s against 21.4-21.7k, p99 6.2-6.8 ms against 10.8-11.0; registrations
-/// 10.8-11.4k/s against 9.1-10.1k, p99 13-14 ms (25 ms once in three runs). The writer's copy paused
-/// it for 7-46 ms (median 16) about once a second under a registration load, mostly its two fsyncs of
-/// what the last copy left; letting this thread copy after every commit past the restart length until
-/// a copy is small cut that to 4-22 ms (median 6.5) and registration p99s to 12.6-14.5 ms against
-/// 14.5-18.8 (wrk A/B, three rounds). Committed data is in the WAL either way: a kill -9 before a
-/// checkpoint loses nothing (SQLite replays the WAL when it opens the file).
+/// The numbers behind this policy are in docs/performance.md ("Settings chosen by measurement").
+/// Committed data is in the WAL until it is copied: a kill -9 before a checkpoint loses nothing (SQLite
+/// replays the WAL when it opens the file).
 final class Checkpointer: @unchecked Sendable {
     private let policy: CheckpointPolicy
 

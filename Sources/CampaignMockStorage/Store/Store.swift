@@ -50,9 +50,7 @@ package final class Store: Sendable {
                 throw SQLiteError(code: 1, message: "cannot switch \(path!) to WAL mode (got \(mode ?? "nothing"))")
             }
         }
-        // The writer's page cache: 8 MiB. With a device's params in its own row, 32 MiB bought nothing
-        // (wrk, 10 s of hits then 10 s of registrations on one server, three rounds: registrations
-        // 10.7k/s with 32 MiB, 11.5k/s with 8 MiB) and cost 26 MB of peak RSS (53 MB against 27 MB).
+        // The writer's page cache: 8 MiB (why not more: docs/performance.md, "Settings chosen by measurement").
         try connection.execute(
             "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-8192; " + Self.fullSyncPragmas)
         journal = try JournalLog(path: path.map { $0 + "-requests" }, limit: journalLimit)
