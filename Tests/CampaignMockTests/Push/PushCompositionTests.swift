@@ -26,7 +26,7 @@ extension TestServer {
 }
 
 @Suite("push composition", .timeLimit(.minutes(2)))
-struct PushLiveTests {
+struct PushCompositionTests {
     @Test(arguments: ["v7", "v7-negative", "v8", "v7-64"])
     func aComposedPushComesBackLinkedThroughTheSDKsTrackingHits(_ style: String) throws {
         let live = try InProcessServer.withSDKApplications()

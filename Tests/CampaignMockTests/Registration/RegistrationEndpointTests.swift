@@ -69,7 +69,7 @@ extension TestServer {
 }
 
 @Suite("registration endpoints, docs/product.md §3.1", .timeLimit(.minutes(2)))
-struct RegistrationLiveTests {
+struct RegistrationEndpointTests {
     @Test func registersTheIOSRequestOfTheSDKTest() throws {
         let live = try InProcessServer.withSDKApplications()
         let response = try live.register(.ios, SDKBodies.iOS)

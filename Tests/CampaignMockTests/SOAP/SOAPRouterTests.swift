@@ -64,7 +64,7 @@ struct SOAPTestClient {
 }
 
 @Suite("SOAP router", .timeLimit(.minutes(2)))
-struct SOAPLiveTests {
+struct SOAPRouterTests {
     private func loggedOn(_ adjust: (inout Configuration) -> Void = { _ in }) throws
         -> (InProcessServer, SOAPTestClient)
     {

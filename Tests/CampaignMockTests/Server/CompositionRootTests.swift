@@ -11,7 +11,7 @@ import Testing
 #endif
 
 @Suite("campaign-mock server through its composition root", .timeLimit(.minutes(2)))
-struct ServerLiveTests {
+struct CompositionRootTests {
     @Test func reportsHealthAndReadiness() throws {
         let live = try InProcessServer()
         let health = try live.json("GET", "/_mock/health")

@@ -25,7 +25,7 @@ extension TestServer {
 }
 
 @Suite("tracking endpoint, docs/product.md §4", .timeLimit(.minutes(2)))
-struct TrackingLiveTests {
+struct TrackingEndpointTests {
     @Test(arguments: TrackingIDTests.vectors)
     func storesEveryVectorAndAnswers200WithNoBody(_ vector: TrackingIDTests.Vector) throws {
         let live = try InProcessServer(inMemory: true)
