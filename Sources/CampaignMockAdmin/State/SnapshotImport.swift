@@ -159,7 +159,7 @@ struct SnapshotImport {
             counts.messages += 1
         }
         try elements("events") { index, bytes in
-            let event = try decode(Snapshot.Event.self, bytes, "events", index)
+            let event = try decode(Snapshot.TrackingHit.self, bytes, "events", index)
             let place = "events[\(index)]"
             let id: TrackingID
             do throws(TrackingError) {
@@ -175,7 +175,7 @@ struct SnapshotImport {
                 link = found
             }
             try Self.time(event.receivedAt, "\(place).receivedAt")
-            try store.insertEvent(
+            try store.insertTrackingHit(
                 id, userAgent: event.userAgent, remoteAddress: event.remoteAddress,
                 receivedAt: Self.microseconds(event.receivedAt) ?? 0, messageRef: link?.row, deviceID: link?.device,
                 applicationID: link?.application)

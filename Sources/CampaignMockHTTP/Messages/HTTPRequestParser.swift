@@ -33,7 +33,7 @@ package struct HTTPRequestParser {
     }
 
     /// What ``next()`` found.
-    package enum Event: Sendable {
+    package enum Progress: Sendable {
         /// The head (no body yet) of a request whose body goes to a file (``BodySpooling``) or that asked
         /// for `100 Continue`: nothing more is read until ``admit(lease:)`` lets the body come (or the
         /// connection refuses the request and closes).
@@ -126,7 +126,7 @@ package struct HTTPRequestParser {
     ///
     /// - Returns: the next event, or nil when more bytes are needed.
     /// - Throws: ``HTTPError`` with the status to answer (400, 413, 414, 417, 431, 501, 505).
-    package mutating func next() throws(HTTPError) -> Event? {
+    package mutating func next() throws(HTTPError) -> Progress? {
         while true {
             switch state {
             case .requestLine:
@@ -208,7 +208,7 @@ package struct HTTPRequestParser {
 
     // MARK: - Head
 
-    private mutating func finishHead(_ head: Head) throws(HTTPError) -> Event? {
+    private mutating func finishHead(_ head: Head) throws(HTTPError) -> Progress? {
         // The fields that decide the framing, gathered in one pass over the header list.
         var hosts = 0
         var expectation: String?
@@ -268,14 +268,14 @@ package struct HTTPRequestParser {
 
     /// Lets the body of the request handed out as ``Event/head(_:)`` come; the request it completes
     /// carries `lease`. Returns `.continueExpected` when the client waits for `100 Continue`.
-    package mutating func admit(lease: (any Sendable & AnyObject)?) throws(HTTPError) -> Event? {
+    package mutating func admit(lease: (any Sendable & AnyObject)?) throws(HTTPError) -> Progress? {
         guard case .admitting(var head, let framing, let spools, let expectsContinue) = state else { return nil }
         head.lease = lease
         return try startBody(head, framing, spools: spools, expectsContinue: expectsContinue)
     }
 
     private mutating func startBody(_ head: Head, _ framing: Framing, spools: Bool, expectsContinue: Bool)
-        throws(HTTPError) -> Event?
+        throws(HTTPError) -> Progress?
     {
         var head = head
         if spools, let spooling {
@@ -292,12 +292,12 @@ package struct HTTPRequestParser {
         return continueEvent(expectsContinue)
     }
 
-    private func continueEvent(_ expectsContinue: Bool) -> Event? {
+    private func continueEvent(_ expectsContinue: Bool) -> Progress? {
         // Nothing to send when the client did not ask or already started sending the body.
         expectsContinue && start == buffer.count ? .continueExpected : nil
     }
 
-    private mutating func complete(_ head: Head) -> Event {
+    private mutating func complete(_ head: Head) -> Progress {
         state = .requestLine
         return .request(request(head))
     }

@@ -13,7 +13,7 @@ import Synchronization
 /// `onClose` runs once when the stream ends for any reason: finished, overflowed, the client went away, or
 /// the server shut down.
 package final class ResponseStream: Sendable {
-    package enum Event: Sendable {
+    package enum Part: Sendable {
         case chunk([UInt8])
         case finish([UInt8])
         /// The producer failed midway: the connection is reset, so the reader cannot take what it got for
@@ -22,8 +22,8 @@ package final class ResponseStream: Sendable {
     }
 
     private struct State {
-        var sink: (@Sendable (Event) -> Void)?
-        var pending: [Event] = []
+        var sink: (@Sendable (Part) -> Void)?
+        var pending: [Part] = []
         var closed = false
         var onClose: (@Sendable () -> Void)?
         /// Bytes written and not yet sent, as far as the connection last said (``noteUnsent(_:)``) plus
@@ -84,8 +84,8 @@ package final class ResponseStream: Sendable {
         _ = send(.finish(bytes))
     }
 
-    private func send(_ event: Event) -> Bool {
-        let (sink, accepted) = state.withLock { state -> ((@Sendable (Event) -> Void)?, Bool) in
+    private func send(_ event: Part) -> Bool {
+        let (sink, accepted) = state.withLock { state -> ((@Sendable (Part) -> Void)?, Bool) in
             guard !state.closed else { return (nil, false) }
             switch event {
             case .chunk(let bytes): state.unsent += bytes.count
@@ -102,7 +102,7 @@ package final class ResponseStream: Sendable {
     }
 
     /// Connects the stream to its connection; what was written before goes first, in order.
-    package func attach(_ sink: @escaping @Sendable (Event) -> Void) {
+    package func attach(_ sink: @escaping @Sendable (Part) -> Void) {
         let pending = state.withLock { state in
             state.sink = sink
             defer { state.pending.removeAll() }

@@ -4,7 +4,7 @@ import CampaignMockSystem
 /// Reads a `text/event-stream` (Server-Sent Events) over plain HTTP, blocking: for `campaign-mock tail`.
 package final class EventStreamClient {
     /// One event as the stream sent it.
-    package struct Event: Sendable, Equatable {
+    package struct ServerSentEvent: Sendable, Equatable {
         package var id: String?
         package var type: String
         package var data: String
@@ -79,7 +79,7 @@ package final class EventStreamClient {
     }
 
     /// The next event, or nil when the stream ended; comments (heartbeats) are skipped.
-    package func next() throws(HTTPClientError) -> Event? {
+    package func next() throws(HTTPClientError) -> ServerSentEvent? {
         while true {
             if let event = takeEvent() { return event }
             if ended { return nil }
@@ -130,11 +130,11 @@ package final class EventStreamClient {
     }
 
     /// Takes one complete event out of the text (skipping comments and bare fields).
-    private func takeEvent() -> Event? {
+    private func takeEvent() -> ServerSentEvent? {
         while let end = find([10, 10], in: text) {
             let block = String(decoding: text[..<end], as: UTF8.self)
             text.removeFirst(end + 2)
-            var event = Event(id: nil, type: "message", data: "")
+            var event = ServerSentEvent(id: nil, type: "message", data: "")
             var hasData = false
             for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
                 if line.hasPrefix("id:") { event.id = line.dropFirst(3).trimmingASCIISpaces() }

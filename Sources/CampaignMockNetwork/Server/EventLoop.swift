@@ -18,7 +18,7 @@ final class EventLoop: @unchecked Sendable {
     enum Message {
         case adopt(Socket, SocketAddress?, TLSContext?)
         case reply(connection: UInt64, HTTPReply)
-        case stream(connection: UInt64, ResponseStream.Event)
+        case stream(connection: UInt64, ResponseStream.Part)
         case stopAccepting
         case stop
     }
@@ -118,7 +118,7 @@ final class EventLoop: @unchecked Sendable {
         while running {
             polling.store(true, ordering: .sequentiallyConsistent)
             let pending = mailbox.withLock { !$0.isEmpty }
-            let events: [Poller.Event]
+            let events: [Poller.Readiness]
             do {
                 events = try poller.wait(timeoutMilliseconds: pending ? 0 : 100)
             } catch {
@@ -307,7 +307,7 @@ final class EventLoop: @unchecked Sendable {
         if server.isShuttingDown { close(connection) }
     }
 
-    private func handle(_ event: Poller.Event, on connection: Connection, now: UInt64) {
+    private func handle(_ event: Poller.Readiness, on connection: Connection, now: UInt64) {
         if event.readable || event.hangup {
             guard read(from: connection, now: now) else { return close(connection) }
         }
@@ -401,7 +401,7 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func stream(_ event: ResponseStream.Event, on connection: Connection, now: UInt64) {
+    private func stream(_ event: ResponseStream.Part, on connection: Connection, now: UInt64) {
         switch event {
         case .chunk(let bytes):
             _ = connection.appendChunk(bytes)

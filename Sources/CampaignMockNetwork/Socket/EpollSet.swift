@@ -31,14 +31,14 @@ import CampaignMockSystem
             _ = epoll_ctl(descriptor, EPOLL_CTL_DEL, fd, nil)
         }
 
-        func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> [Poller.Event] {
+        func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> [Poller.Readiness] {
             let count = try systemCall("epoll_wait") {
                 epoll_wait(descriptor, &events, Int32(events.count), timeoutMilliseconds)
             }
             return (0..<Int(count)).map { index in
                 let event = events[index]
                 let flags = event.events
-                return Poller.Event(
+                return Poller.Readiness(
                     descriptor: event.data.fd,
                     readable: flags & EPOLLIN.rawValue != 0,
                     writable: flags & EPOLLOUT.rawValue != 0,

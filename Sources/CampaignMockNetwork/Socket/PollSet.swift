@@ -41,15 +41,15 @@ final class PollSet {
         }
     }
 
-    func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> [Poller.Event] {
+    func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> [Poller.Readiness] {
         let count = try systemCall("poll") { poll(&entries, nfds_t(entries.count), timeoutMilliseconds) }
         guard count > 0 else { return [] }
-        var ready: [Poller.Event] = []
+        var ready: [Poller.Readiness] = []
         ready.reserveCapacity(Int(count))
         for entry in entries where entry.revents != 0 {
             let flags = Int32(entry.revents)
             ready.append(
-                Poller.Event(
+                Poller.Readiness(
                     descriptor: entry.fd,
                     readable: flags & Int32(POLLIN) != 0,
                     writable: flags & Int32(POLLOUT) != 0,

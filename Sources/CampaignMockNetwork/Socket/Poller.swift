@@ -19,7 +19,7 @@ package final class Poller {
     }
 
     /// One ready descriptor.
-    package struct Event {
+    package struct Readiness {
         package let descriptor: Int32
         package let readable: Bool
         package let writable: Bool
@@ -97,7 +97,7 @@ package final class Poller {
     }
 
     /// Waits up to `timeoutMilliseconds` (-1 = forever) and returns the ready descriptors.
-    package func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> [Event] {
+    package func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> [Readiness] {
         switch backend {
         #if canImport(Glibc)
             case .epoll(let set): try set.wait(timeoutMilliseconds: timeoutMilliseconds)

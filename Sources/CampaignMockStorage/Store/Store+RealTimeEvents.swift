@@ -43,7 +43,7 @@ extension StoreTransaction {
     }
 
     /// Stores an event as processed (campaign-mock handles events as they arrive).
-    package func insertEvent(_ event: RealTimeEvent, id: Int64, pushID: Int64?) throws {
+    package func insertRealTimeEvent(_ event: RealTimeEvent, id: Int64, pushID: Int64?) throws {
         try connection.query(
             """
             INSERT INTO rt_events (id, type, wished_channel, email, registration_token, app_key, ctx, status, push_id,

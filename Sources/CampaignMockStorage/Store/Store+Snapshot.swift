@@ -73,7 +73,7 @@ extension StoreReader {
             ).map { row in
                 (
                     try row.integer("id"),
-                    Snapshot.Event(
+                    Snapshot.TrackingHit(
                         receivedAt: try row.time("received_at"), rawId: try row.text("raw_id"),
                         userAgent: try row["user_agent"].text, remoteAddress: try row["remote_address"].text,
                         messageId: try row["message_id"].text)

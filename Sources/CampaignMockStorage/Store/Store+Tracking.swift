@@ -174,14 +174,14 @@ extension StoreTransaction {
         }
         // While no message was ever issued, no hit can be linked: skip the lookup (a sixth of a hit's work).
         let message = connection.mayHaveMessages == true ? try reader.issuedMessage(for: id) : nil
-        try insertEvent(
+        try insertTrackingHit(
             id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt, messageRef: message?.id,
             deviceID: message?.deviceID, applicationID: message?.applicationID, link: message?.link)
     }
 
     /// Stores a hit with the given link (snapshot import keeps the links it had). `link` is what the event
     /// stream shows of the linked message (an import, which the stream does not see, leaves it out).
-    package func insertEvent(
+    package func insertTrackingHit(
         _ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64, messageRef: Int64?,
         deviceID: Int64?, applicationID: Int64?, link: TrackingEvent.Link? = nil
     ) throws {

@@ -6,11 +6,11 @@ import Testing
 
 /// Parses `text` fed in one piece and returns every event, or the error.
 private func parse(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> Result<
-    [HTTPRequestParser.Event], HTTPError
+    [HTTPRequestParser.Progress], HTTPError
 > {
     var parser = HTTPRequestParser(limits: limits)
     parser.append(Array(text.utf8))
-    var events: [HTTPRequestParser.Event] = []
+    var events: [HTTPRequestParser.Progress] = []
     do {
         while let event = try parser.next() {
             events.append(event)

@@ -231,7 +231,7 @@ private final class PendingReply: @unchecked Sendable {
     }
 
     /// A stream's event: every byte is taken at once, so a producer that waits for its reader never waits.
-    private func take(_ event: ResponseStream.Event, of body: ResponseStream) {
+    private func take(_ event: ResponseStream.Part, of body: ResponseStream) {
         switch event {
         case .chunk(let bytes):
             lock.withLock { stream?.bytes += bytes }
