@@ -12,7 +12,8 @@
 #                  package Examples/SwiftClientConsumer (built with the client alone), then the kill -9
 #                  durability check (5 kills)
 #   make lint      check formatting (swift format, strict), every shell script (shellcheck), the workflows
-#                  (actionlint), the Dockerfiles (hadolint) and the Homebrew formula (ruby -c); setup-lint
+#                  (actionlint), the Dockerfiles (hadolint), the Homebrew formula (ruby -c) and that every
+#                  import of one of the package's modules is used (scripts/check-imports.py); setup-lint
 #                  installs those tools (Debian packages, and .venv/ with Tests/Contract/requirements-lint.txt)
 #   make dist      the release artifact for this machine, as the release workflow builds it:
 #                  dist/campaign-mock-<version>-linux-<arch>.tar.gz and .sha256 (docs/install.md)
@@ -216,6 +217,8 @@ lint: setup-lint
 	@$(VENV)/bin/hadolint $$(git ls-files --cached --others --exclude-standard '*Dockerfile*')
 	@echo "==> ruby -c: the Homebrew formula and its test shim"
 	@for file in Formula/*.rb Tests/Contract/homebrew_shim.rb; do ruby -c "$$file" >/dev/null || exit 1; done
+	@echo "==> unused imports of the package's own modules (scripts/check-imports.py)"
+	@$(VENV_PYTHON) scripts/check-imports.py
 
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)

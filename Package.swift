@@ -54,7 +54,7 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
 let serverTargets: [Target.Dependency] = [
     "CampaignMock", "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
     "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording", "CampaignMockPush",
-    "CampaignMockCore",
+    "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
 ]
 
 let package = Package(
@@ -92,27 +92,62 @@ let package = Package(
             name: "CBuildInfo",
             cSettings: buildCommit.map { [.define("CAMPAIGN_MOCK_COMMIT", to: $0)] } ?? []
         ),
+        // The server, in layers: each target names below the targets it may use, and uses nothing else
+        // (docs/architecture.md has the same graph as a table; Tests/Contract/test_architecture.py holds the
+        // two together and checks every file's imports against them). Which target to open:
+        //   /nms/mobile/1/register*.jssp, /r, /nl/jsp/ping.jsp (the SDKs)   CampaignMockMobile
+        //   /nl/jsp/soaprouter.jsp, schemawsdl.jsp, mcPing.jsp              CampaignMockSOAP
+        //   /_mock/... (admin API: API/; the console: Console/web/)         CampaignMockAdmin
+        //   journaling, faults, waits, metrics, /_mock/stream for all of it CampaignMockRuntime
+        //   a push composed, checked, sent to APNs/FCM or to a simulator     CampaignMockPush
+        //   --record, replay, --upstream                                    CampaignMockRecording
+        //   SQL, the store, the request journal's files                     CampaignMockStorage
+        //   JSON, XML, certificates, the access log                         CampaignMockSupport
+        //   a request's parsing, headers, routing, middleware, serializing  CampaignMockHTTP
+        //   sockets, event loops, TLS, the HTTP/1.1 and HTTP/2 clients      CampaignMockNetwork
+        //   logging, clocks, threads, system calls, RFC 3339 times          CampaignMockSystem
+        //   settings, flags, which path goes to which endpoint              CampaignMock, CampaignMockCLI
+
+        // The process beneath HTTP: the logger, clocks, threads, system calls and their errors, disk syncs,
+        // OpenSSL's error queue, RFC 3339 times, configuration errors. Knows no HTTP and opens no socket.
+        .target(name: "CampaignMockSystem", dependencies: ["CLinux", "COpenSSL"], swiftSettings: swiftSettings),
+        // HTTP as values, with no socket: requests and responses, headers, the request parser and the response
+        // serializer, spooled bodies, the router, handlers and middleware, response streams, Host allow-lists,
+        // socket addresses and this machine's interface addresses. May touch only System.
         .target(
-            name: "CampaignMockCore", dependencies: ["CLinux", "COpenSSL", "CNGHTTP2"], swiftSettings: swiftSettings
+            name: "CampaignMockHTTP", dependencies: ["CampaignMockSystem", "CLinux"], swiftSettings: swiftSettings
         ),
-        // The server, in layers (docs/architecture.md draws them); each depends only on the ones above it.
-        // The values both the server and the test-side client speak: applications, devices, events, pushes.
-        .target(name: "CampaignMockModel", swiftSettings: swiftSettings),
-        // Readers and writers that know no Campaign concept: JSON, XML, RFC 3339, certificates, the access log.
+        // What touches the network: sockets, pollers, event loops, the HTTP server, TLS (OpenSSL), the blocking
+        // HTTP/1.1 client, the event-stream client and the HTTP/2 connection (nghttp2). Only the targets that
+        // listen or connect depend on it: Runtime (the server it reaches), Delivery, Recording, the root, the CLI.
         .target(
-            name: "CampaignMockSupport", dependencies: ["CampaignMockModel", "CampaignMockCore", "COpenSSL"],
+            name: "CampaignMockNetwork",
+            dependencies: ["CampaignMockHTTP", "CampaignMockSystem", "CLinux", "COpenSSL", "CNGHTTP2"],
             swiftSettings: swiftSettings
         ),
-        // SQLite and every statement the server runs.
+        // The values both the server and the test-side client speak: applications, devices, events, pushes.
+        // Imports nothing (the client builds with Foundation alone).
+        .target(name: "CampaignMockModel", swiftSettings: swiftSettings),
+        // Readers and writers that know no Campaign concept: JSON, XML, certificates, the access log, durations.
+        .target(
+            name: "CampaignMockSupport",
+            dependencies: ["CampaignMockSystem", "CampaignMockHTTP", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        // SQLite and every statement the server runs: SQLite/, Journal/ (the journal file), Store/, Tracking/
+        // (the tracking id), Query/ (SOAP's queryDef compiled to SQL). Knows no HTTP.
         .target(
             name: "CampaignMockStorage",
-            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockCore", "CSQLite"],
+            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockSystem", "CSQLite"],
             swiftSettings: swiftSettings
         ),
         // What every endpoint runs through: the pipeline and journal, faults, waits, metrics, the event stream.
         .target(
             name: "CampaignMockRuntime",
-            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockCore"],
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem",
+                "CampaignMockHTTP", "CampaignMockNetwork",
+            ],
             swiftSettings: swiftSettings
         ),
         // Pushes, from the payload to the device: composing a push's messages for the SDKs (Composing/),
@@ -124,7 +159,8 @@ let package = Package(
         .target(
             name: "CampaignMockPush",
             dependencies: [
-                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockCore", "CLinux",
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem", "CampaignMockHTTP",
+                "CampaignMockNetwork", "CLinux",
             ],
             swiftSettings: swiftSettings
         ),
@@ -133,7 +169,7 @@ let package = Package(
             name: "CampaignMockMobile",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockCore",
+                "CampaignMockSystem", "CampaignMockHTTP",
             ],
             swiftSettings: swiftSettings
         ),
@@ -143,7 +179,7 @@ let package = Package(
             name: "CampaignMockSOAP",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockPush", "CampaignMockCore",
+                "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP",
             ],
             resources: [.embedInCode("Schemas")],
             swiftSettings: swiftSettings
@@ -154,15 +190,17 @@ let package = Package(
             name: "CampaignMockAdmin",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockPush", "CampaignMockCore",
+                "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP",
             ],
-            resources: [.embedInCode("Admin/openapi.json"), .embedInCode("Console/web")],
+            resources: [.embedInCode("API/openapi.json"), .embedInCode("Console/web")],
             swiftSettings: swiftSettings
         ),
         // Recording exchanges to files, replaying them, and the upstream proxy.
         .target(
             name: "CampaignMockRecording",
-            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockCore"],
+            dependencies: [
+                "CampaignMockSupport", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
+            ],
             swiftSettings: swiftSettings
         ),
         // The composition root: configuration, and the server built from it.
@@ -171,7 +209,7 @@ let package = Package(
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
                 "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording",
-                "CampaignMockPush", "CampaignMockCore",
+                "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
             ],
             swiftSettings: swiftSettings
         ),
@@ -201,7 +239,15 @@ let package = Package(
             path: "Tests/CampaignMockTesting", swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "CampaignMockCoreTests", dependencies: ["CampaignMockCore", "CampaignMockTestSupport"],
+            name: "CampaignMockSystemTests", dependencies: ["CampaignMockSystem"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CampaignMockHTTPTests",
+            dependencies: ["CampaignMockHTTP", "CampaignMockSystem", "CampaignMockTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CampaignMockNetworkTests",
+            dependencies: ["CampaignMockNetwork", "CampaignMockHTTP", "CampaignMockSystem", "CampaignMockTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

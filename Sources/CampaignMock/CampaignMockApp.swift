@@ -1,5 +1,7 @@
 import CampaignMockAdmin
-package import CampaignMockCore
+package import CampaignMockHTTP
+package import CampaignMockNetwork
+package import CampaignMockSystem
 import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockPush

@@ -1,4 +1,6 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
+import CampaignMockNetwork
+package import CampaignMockSystem
 
 /// The mock on sockets: a ``CampaignMockApp`` built from a ``Configuration``, and the HTTP listener that
 /// hands it every request. The CLI and the tests of the wire start it this way.

@@ -1,4 +1,5 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
+package import CampaignMockNetwork
 
 /// Where the mock is reached: its plain HTTP and HTTPS addresses, with real ports. A listener gives the ones
 /// it bound; the in-process test harness gives the configured ones, as nothing binds there.

@@ -1,6 +1,7 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockMobile
 import CampaignMockModel
+import CampaignMockNetwork
 import CampaignMockPush
 import CampaignMockSOAP
 import CampaignMockStorage
@@ -150,7 +151,8 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
 
     /// The parser's next event, a head (of a spooled body, or of a request awaiting `100 Continue`) admitted
     /// at once, as the server does for a request its access checks let through.
-    private static func nextAdmitted(_ parser: inout HTTPRequestParser) throws(HTTPError) -> HTTPRequestParser.Event? {
+    private static func nextAdmitted(_ parser: inout HTTPRequestParser) throws(HTTPError) -> HTTPRequestParser.Progress?
+    {
         var event = try parser.next()
         if case .head? = event {
             event = try parser.admit(lease: nil)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CampaignMock
-import CampaignMockCore
+import CampaignMockNetwork
 
 /// The `campaign-mock` command.
 @main

@@ -1,5 +1,6 @@
 import ArgumentParser
-import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockNetwork
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

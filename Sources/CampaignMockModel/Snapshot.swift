@@ -73,7 +73,7 @@ package enum Snapshot {
         }
     }
 
-    package struct Event: Sendable, Codable, Equatable {
+    package struct TrackingHit: Sendable, Codable, Equatable {
         package var receivedAt: String
         /// The tracking `id` as received; the decoded fields are derived from it.
         package var rawId: String

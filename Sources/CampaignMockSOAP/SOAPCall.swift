@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 package import CampaignMockSupport
 
 /// A SOAP request read from its envelope: which method of which service, with which parameters.

@@ -1,4 +1,3 @@
-import CampaignMockCore
 import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport

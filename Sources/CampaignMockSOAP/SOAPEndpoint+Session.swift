@@ -1,7 +1,8 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 package import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport
+import CampaignMockSystem
 
 /// `xtk:session` and `xtk:persist` beyond Logon: options, server time, user info, ids, writes and the
 /// schema catalogue (docs/protocol.md §5).
@@ -16,7 +17,7 @@ extension SOAPEndpoint {
 
     /// `2026-11-23 06:12:16.123Z`, as Campaign writes times.
     static func now() -> String {
-        HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()).replacing("T", with: " ")
+        RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds()).replacing("T", with: " ")
     }
 
     /// `<userInfo …>` with the installed packages, built in and from `InstallPackage` (acc-js-sdk's

@@ -1,4 +1,5 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
+import CampaignMockMobile
 package import CampaignMockModel
 import CampaignMockPush
 package import CampaignMockRuntime
@@ -257,7 +258,7 @@ package struct SOAPEndpoint: Sendable {
                 let composedPush = try push.map {
                     try transaction.createPush($0, style: style, id: id, compose: PushComposer.message)
                 }
-                try transaction.insertEvent(event, id: id, pushID: push == nil ? nil : id)
+                try transaction.insertRealTimeEvent(event, id: id, pushID: push == nil ? nil : id)
                 return (id, composedPush)
             }
             if let composedPush { composed(composedPush, page) }

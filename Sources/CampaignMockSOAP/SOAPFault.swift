@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockSupport
 
 /// A SOAP 1.1 fault (docs/protocol.md §5.3), answered with HTTP 500, or 403 for a bad session (docs/product.md

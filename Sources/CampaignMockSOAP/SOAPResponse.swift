@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockSupport
 
 /// SOAP 1.1 reply envelopes, in the shape Campaign writes them (docs/protocol.md §5.1-§5.2).

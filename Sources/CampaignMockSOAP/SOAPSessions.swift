@@ -1,5 +1,6 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockSupport
+import CampaignMockSystem
 import Synchronization
 
 /// Logged-on SOAP sessions (in memory; a restart logs everyone off).

@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 package import CampaignMockRuntime
 import CampaignMockSupport
 

@@ -1,4 +1,5 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
+package import CampaignMockSystem
 
 /// One log line per request: method, target, status, duration, app key, and the reason of a failure.
 package struct AccessLog: Sendable {

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// CRC-32C (Castagnoli, the checksum of iSCSI, ext4 and LevelDB's log records): what the request
 /// journal's records carry so that a start can tell a damaged record from a whole one. Slicing-by-8:
 /// eight table look-ups per eight bytes.

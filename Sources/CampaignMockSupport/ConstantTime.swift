@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// Compares without an early exit, so timing does not reveal how much of the token matched.
 package func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
     var difference = UInt8(truncatingIfNeeded: lhs.count ^ rhs.count)

@@ -1,5 +1,5 @@
-import CampaignMockCore
-package import CampaignMockModel
+import CampaignMockHTTP
+package import CampaignMockSystem
 
 /// Milliseconds from `500ms`, `10s`, `2m`, `24h`; a bare number is seconds; at most 7 days. The message
 /// does not name the setting or field: the caller does.

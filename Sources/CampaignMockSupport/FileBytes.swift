@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 #if canImport(Glibc)
     package import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import CampaignMock
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockModel
+import CampaignMockNetwork
 import CampaignMockTestSupport
 import Dispatch
 import Foundation

@@ -1,4 +1,5 @@
-import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockSystem
 import CampaignMockTestSupport
 import Foundation
 import Testing

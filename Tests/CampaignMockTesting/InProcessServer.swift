@@ -1,5 +1,7 @@
 package import CampaignMock
-package import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockNetwork
+package import CampaignMockSystem
 package import CampaignMockTestSupport
 import Foundation
 
@@ -249,7 +251,7 @@ private final class PendingReply: @unchecked Sendable {
     }
 
     /// A stream's event: every byte is taken at once, so a producer that waits for its reader never waits.
-    private func take(_ event: ResponseStream.Event, of body: ResponseStream) {
+    private func take(_ event: ResponseStream.Part, of body: ResponseStream) {
         switch event {
         case .chunk(let bytes):
             lock.withLock { stream?.bytes += bytes }

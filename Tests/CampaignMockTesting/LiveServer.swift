@@ -1,5 +1,6 @@
 package import CampaignMock
-package import CampaignMockCore
+import CampaignMockHTTP
+package import CampaignMockSystem
 package import CampaignMockTestSupport
 import Foundation
 

@@ -1,5 +1,7 @@
 package import CampaignMock
-package import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockNetwork
+package import CampaignMockSystem
 package import CampaignMockTestSupport
 import Foundation
 

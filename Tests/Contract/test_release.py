@@ -643,7 +643,7 @@ def test_the_admin_apis_description_has_the_products_version():
     """The OpenAPI document's info.version is the version the release is tagged with (the binary's)."""
     source = re.search(r'current = "([^"]+)"',
                        (ROOT / "Sources/CampaignMockModel/CampaignMockVersion.swift").read_text()).group(1)
-    openapi = json.loads((ROOT / "Sources/CampaignMockAdmin/Admin/openapi.json").read_text())
+    openapi = json.loads((ROOT / "Sources/CampaignMockAdmin/API/openapi.json").read_text())
     assert openapi["info"]["version"] == source
 
 

@@ -1,7 +1,7 @@
-import CampaignMockCore
-package import CampaignMockModel
+import CampaignMockModel
 import CampaignMockPush
 import CampaignMockSupport
+package import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,8 +1,10 @@
-package import CampaignMockCore
+import CampaignMockHTTP
 package import CampaignMockModel
+package import CampaignMockNetwork
 package import CampaignMockPush
 package import CampaignMockSOAP
 package import CampaignMockStorage
+package import CampaignMockSystem
 
 /// Everything `campaign-mock serve` can be told. Built from defaults, then a JSON file, then
 /// `CAMPAIGN_MOCK_*` environment variables, then command-line flags (see ``Configuration/resolve``).

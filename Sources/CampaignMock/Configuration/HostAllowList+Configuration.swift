@@ -1,5 +1,5 @@
-import CampaignMockAdmin
-import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockNetwork
 
 extension HostAllowList {
     /// The names a server built from `configuration` allows besides the defaults.

@@ -1,4 +1,6 @@
-import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockNetwork
+import CampaignMockSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,4 @@
-import CampaignMockCore
-package import CampaignMockModel
+package import CampaignMockSystem
 
 /// The `serve` command line, read against the setting table, the one place a flag is named:
 /// `--journal-limit 500` or `--journal-limit=500`, switches without a value (`--in-memory`), flags that

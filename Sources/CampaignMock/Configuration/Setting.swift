@@ -1,9 +1,11 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockModel
+import CampaignMockNetwork
 import CampaignMockPush
 import CampaignMockSOAP
 import CampaignMockStorage
 import CampaignMockSupport
+import CampaignMockSystem
 
 /// One scalar setting, known under three names: the JSON key in the config file (`journalLimit`),
 /// the environment variable (`CAMPAIGN_MOCK_JOURNAL_LIMIT`) and the flag (`--journal-limit`).

@@ -1,8 +1,9 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockModel
 import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport
+import CampaignMockSystem
 
 /// `PUT /_mock/state`: a snapshot document read and written a row at a time, so that importing a store of
 /// millions of rows costs about as much memory as its largest row.
@@ -158,7 +159,7 @@ struct SnapshotImport {
             counts.messages += 1
         }
         try elements("events") { index, bytes in
-            let event = try decode(Snapshot.Event.self, bytes, "events", index)
+            let event = try decode(Snapshot.TrackingHit.self, bytes, "events", index)
             let place = "events[\(index)]"
             let id: TrackingID
             do throws(TrackingError) {
@@ -174,7 +175,7 @@ struct SnapshotImport {
                 link = found
             }
             try Self.time(event.receivedAt, "\(place).receivedAt")
-            try store.insertEvent(
+            try store.insertTrackingHit(
                 id, userAgent: event.userAgent, remoteAddress: event.remoteAddress,
                 receivedAt: Self.microseconds(event.receivedAt) ?? 0, messageRef: link?.row, deviceID: link?.device,
                 applicationID: link?.application)

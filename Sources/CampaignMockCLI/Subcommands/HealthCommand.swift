@@ -1,5 +1,6 @@
 import ArgumentParser
-import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockNetwork
 
 /// `campaign-mock health`: is a server ready? For a container's health check, which has no curl, and for
 /// scripts that wait for a start.

@@ -1,7 +1,9 @@
 import ArgumentParser
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockModel
+import CampaignMockNetwork
 import CampaignMockSupport
+import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CampaignMockCore
+import CampaignMockNetwork
 import CampaignMockRecording
 
 #if canImport(Glibc)

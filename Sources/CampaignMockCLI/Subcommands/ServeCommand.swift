@@ -1,7 +1,7 @@
 import ArgumentParser
 import CampaignMock
-import CampaignMockCore
 import CampaignMockModel
+import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

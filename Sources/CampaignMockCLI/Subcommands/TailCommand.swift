@@ -1,7 +1,9 @@
 import ArgumentParser
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockModel
+import CampaignMockNetwork
 import CampaignMockSupport
+import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -122,7 +124,7 @@ struct EventPrinter {
     let json: Bool
     let colour: Bool
 
-    func print(_ event: EventStreamClient.Event) {
+    func print(_ event: EventStreamClient.ServerSentEvent) {
         if json {
             let id = event.id.map { #""id":\#($0),"# } ?? ""
             Output.standardOutput(#"{\#(id)"type":"\#(event.type)","data":\#(event.data)}"#)

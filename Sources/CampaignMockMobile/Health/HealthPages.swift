@@ -1,6 +1,7 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 import CampaignMockModel
 package import CampaignMockRuntime
+import CampaignMockSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +37,7 @@ package struct HealthPages: Sendable {
 
     /// `2021-08-27 15:43:48.862Z`, the form of the real pages.
     private static func timestamp() -> String {
-        HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()).replacingFirstT()
+        RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds()).replacingFirstT()
     }
 
     private static let hostname: String = {

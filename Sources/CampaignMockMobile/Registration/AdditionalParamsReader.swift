@@ -1,4 +1,3 @@
-import CampaignMockCore
 package import CampaignMockModel
 import CampaignMockSupport
 

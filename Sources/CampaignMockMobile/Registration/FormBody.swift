@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockHTTP
 
 /// An `application/x-www-form-urlencoded` body as the Campaign SDKs send it: `k=v&k=v`, each key and
 /// value percent-encoded over UTF-8 (docs/protocol.md §3.3). Keys are unique; order is kept.

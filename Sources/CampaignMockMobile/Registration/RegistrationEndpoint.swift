@@ -1,7 +1,8 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 package import CampaignMockModel
 package import CampaignMockRuntime
 package import CampaignMockStorage
+import CampaignMockSystem
 
 /// `POST /nms/mobile/1/registerIOS.jssp` and `registerAndroid.jssp` (docs/product.md §3.1): checks the request
 /// in the order of the response table, then upserts the device and appends its history.

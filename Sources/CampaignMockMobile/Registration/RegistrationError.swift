@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockHTTP
 package import CampaignMockModel
 
 /// Every way a registration is refused, with the status and body of docs/product.md §3.1. The body is the

@@ -1,4 +1,3 @@
-import CampaignMockCore
 import CampaignMockModel
 
 extension RegistrationRequest {

@@ -1,6 +1,7 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 package import CampaignMockRuntime
 package import CampaignMockStorage
+import CampaignMockSystem
 
 /// `GET /r/?id=h<messageId>,<deliveryId>,<tag>` (docs/product.md §4): decode, store, answer `200` with no body.
 package struct TrackingEndpoint: Sendable {

@@ -1,6 +1,6 @@
-import CampaignMockCore
 import CampaignMockModel
 import CampaignMockSupport
+import CampaignMockSystem
 
 /// The payload check (docs/push.md, "Payload check"): an APNs payload or an FCM HTTP v1 message against the
 /// platform's rules and what the Campaign SDKs read. Pure: the same payload always gives the same findings.

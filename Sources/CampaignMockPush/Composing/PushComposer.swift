@@ -1,6 +1,6 @@
-import CampaignMockCore
 package import CampaignMockModel
 import CampaignMockSupport
+import CampaignMockSystem
 
 /// Builds the payloads of a push (docs/protocol.md §6): `_mId` and `_dId` always strings, free variables as
 /// top-level keys (iOS) or data keys (Android). Each message carries its payload check (``PayloadChecker``).

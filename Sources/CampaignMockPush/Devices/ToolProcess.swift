@@ -1,5 +1,5 @@
-import CampaignMockCore
 import CampaignMockSupport
+import CampaignMockSystem
 
 #if canImport(Glibc)
     import CLinux

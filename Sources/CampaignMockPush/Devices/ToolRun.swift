@@ -1,5 +1,4 @@
 import CampaignMockModel
-import CampaignMockSupport
 
 /// What running a device tool gave: the exact command, how it ended, and what it printed. The answer of
 /// the endpoints that push to a simulator or an emulator, and, with `error`, of their failures.

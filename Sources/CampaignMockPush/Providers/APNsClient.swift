@@ -1,5 +1,5 @@
-import CampaignMockCore
 import CampaignMockModel
+import CampaignMockNetwork
 import CampaignMockSupport
 
 #if canImport(FoundationEssentials)

@@ -1,7 +1,8 @@
-import CampaignMockCore
 package import CampaignMockModel
+import CampaignMockNetwork
 package import CampaignMockStorage
 import CampaignMockSupport
+import CampaignMockSystem
 import Dispatch
 import Synchronization
 
@@ -144,7 +145,7 @@ package final class PushSender: Sendable {
         func finish(_ outcome: PushSendOutcome, _ explanation: String) -> PushSend {
             send.outcome = outcome
             send.explanation = explanation
-            send.sentAt = HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds())
+            send.sentAt = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())
             return send
         }
         let found = try? store.read { reader in
@@ -219,7 +220,7 @@ package final class PushSender: Sendable {
         PushSend(
             pushId: push.id, messageId: message.messageId, registrationToken: message.registrationToken,
             app: message.app, provider: message.platform == .ios ? .apns : .fcm,
-            sentAt: HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()), outcome: .blocked,
+            sentAt: RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds()), outcome: .blocked,
             explanation: explanation)
     }
 

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// What stands for what during a replay: placeholders given with `--secret`, and values learned from
 /// answers (a placeholder, or a volatile token such as a SOAP session token, recorded in one answer and
 /// sent again in later requests).

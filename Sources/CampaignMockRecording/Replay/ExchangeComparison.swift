@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockSupport
 
 /// Compares an answer with the recorded one: the status, the recorded headers, and the body

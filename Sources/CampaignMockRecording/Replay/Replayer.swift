@@ -1,4 +1,5 @@
-package import CampaignMockCore
+import CampaignMockHTTP
+package import CampaignMockNetwork
 import CampaignMockSupport
 
 /// `campaign-mock replay`: sends recorded requests, in order, to a server and compares its answers with

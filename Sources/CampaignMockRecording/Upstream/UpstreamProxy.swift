@@ -1,6 +1,7 @@
-import CampaignMockCore
-package import CampaignMockModel
+import CampaignMockHTTP
+import CampaignMockNetwork
 package import CampaignMockSupport
+package import CampaignMockSystem
 import Dispatch
 
 /// `serve --upstream URL`: middleware of the Campaign endpoints (everything outside `/_mock/`) that

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// What a firing rule does to a request.
 package struct FaultEffect: Sendable, Equatable {
     package enum Outcome: Sendable, Equatable {

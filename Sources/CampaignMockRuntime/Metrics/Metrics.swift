@@ -1,4 +1,3 @@
-import CampaignMockCore
 import Synchronization
 
 /// Counters for `GET /_mock/metrics`, in the Prometheus text format (version 0.0.4).

@@ -1,4 +1,3 @@
-import CampaignMockCore
 package import CampaignMockModel
 
 /// Which Campaign endpoint a request reached, as the journal, the metrics, fault rules and the event

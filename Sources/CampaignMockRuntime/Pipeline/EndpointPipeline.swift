@@ -1,7 +1,8 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 import CampaignMockModel
 package import CampaignMockStorage
 package import CampaignMockSupport
+import CampaignMockSystem
 import Dispatch
 
 /// Runs the Campaign endpoints (everything outside `/_mock/`):

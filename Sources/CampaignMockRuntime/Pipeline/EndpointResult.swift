@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 package import CampaignMockStorage
 
 /// What a Campaign endpoint decided for one request: the answer, and the state change to commit

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// `GET /_mock/info`: where the server can be reached and how, for the console's overview (the admin API
 /// adds what push says of sending and of the device tools).
 package struct ConsoleInfo: Sendable, Codable, Equatable {

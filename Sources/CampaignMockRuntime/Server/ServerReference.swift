@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockNetwork
 package import CampaignMockStorage
 package import CampaignMockSupport
 import Synchronization

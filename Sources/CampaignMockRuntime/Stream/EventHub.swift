@@ -1,7 +1,8 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 package import CampaignMockModel
 package import CampaignMockStorage
 import CampaignMockSupport
+import CampaignMockSystem
 import Dispatch
 import Synchronization
 
@@ -19,7 +20,7 @@ import Synchronization
 /// first gets a `gap` event, and the client reloads from the admin API.
 package final class EventHub: Sendable {
     /// One published event.
-    package struct Event: Sendable {
+    package struct PublishedEvent: Sendable {
         package let id: UInt64
         package let type: StreamEventType
         /// What the filters compare.
@@ -101,7 +102,7 @@ package final class EventHub: Sendable {
             self.facts = facts
         }
 
-        func matches(_ event: Event) -> Bool {
+        func matches(_ event: PublishedEvent) -> Bool {
             (types.isEmpty || types.contains(event.type))
                 && facts.allSatisfy { fact, value in event.facts[fact] == value }
         }
@@ -111,7 +112,7 @@ package final class EventHub: Sendable {
     /// event takes the oldest one's place, and nothing is moved.
     private struct Ring {
         let capacity: Int
-        private var slots: [Event] = []
+        private var slots: [PublishedEvent] = []
         /// Where the oldest event is once the buffer is full.
         private var oldest = 0
 
@@ -120,9 +121,9 @@ package final class EventHub: Sendable {
             self.capacity = capacity
         }
 
-        var first: Event? { slots.isEmpty ? nil : slots[oldest] }
+        var first: PublishedEvent? { slots.isEmpty ? nil : slots[oldest] }
 
-        mutating func append(_ event: Event) {
+        mutating func append(_ event: PublishedEvent) {
             if slots.count < capacity {
                 slots.append(event)
             } else {
@@ -137,7 +138,7 @@ package final class EventHub: Sendable {
         }
 
         /// The events after `id`, oldest first.
-        func events(after id: UInt64) -> [Event] {
+        func events(after id: UInt64) -> [PublishedEvent] {
             (slots[oldest...] + slots[..<oldest]).filter { $0.id > id }
         }
     }
@@ -214,17 +215,17 @@ package final class EventHub: Sendable {
             // Publish what is committed, so the replay and the live events join without a hole.
             flush()
             state.withLock { state in
-                var backlog: [Event] = []
+                var backlog: [PublishedEvent] = []
                 if let after {
                     if after >= state.nextID {
                         // A cursor from another run of the server (ids start again at each start).
                         let gap =
                             #"{"error":"event \#(after) is not from this run of the server; reload from the admin API","resumeFrom":\#(state.nextID)}"#
-                        backlog.append(Event(id: state.nextID - 1, type: .gap, data: gap, facts: [:]))
+                        backlog.append(PublishedEvent(id: state.nextID - 1, type: .gap, data: gap, facts: [:]))
                     } else if after + 1 < state.firstKept {
                         let gap =
                             #"{"error":"events after \#(after) are no longer kept; reload from the admin API","resumeFrom":\#(state.firstKept)}"#
-                        backlog.append(Event(id: state.firstKept - 1, type: .gap, data: gap, facts: [:]))
+                        backlog.append(PublishedEvent(id: state.firstKept - 1, type: .gap, data: gap, facts: [:]))
                     }
                     backlog += state.ring.events(after: after).filter(filter.matches)
                 }
@@ -393,10 +394,10 @@ package final class EventHub: Sendable {
     private func emit(_ items: [Published]) {
         guard !items.isEmpty else { return }
         let deliveries: [(ResponseStream, [UInt8])] = state.withLock { state in
-            var published: [Event] = []
+            var published: [PublishedEvent] = []
             published.reserveCapacity(items.count)
             for item in items {
-                let event = Event(id: state.nextID, type: item.type, data: item.data, facts: item.facts)
+                let event = PublishedEvent(id: state.nextID, type: item.type, data: item.data, facts: item.facts)
                 published.append(event)
                 state.ring.append(event)
                 state.nextID += 1
@@ -424,7 +425,7 @@ package final class EventHub: Sendable {
     private func heartbeat() {
         let streams = state.withLock { $0.subscribers.values.map(\.stream) }
         let comment = Array(
-            ": heartbeat \(HTTPDate.iso8601(microsecondsSince1970: Clock.wallClockMicroseconds()))\n\n".utf8)
+            ": heartbeat \(RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds()))\n\n".utf8)
         for stream in streams { stream.write(comment) }
         deactivateIfIdle()
     }

@@ -1,7 +1,7 @@
-import CampaignMockCore
 import CampaignMockModel
 import CampaignMockStorage
 import CampaignMockSupport
+import CampaignMockSystem
 
 extension JournalRecord {
     /// The summary of entry `id` that the event stream sends (`/_mock/requests/{id}` has the rest): what a
@@ -15,7 +15,7 @@ extension JournalRecord {
         object.integer("id", id)
         object.string("method", method)
         object.string("reason", reason)
-        object.string("receivedAt", HTTPDate.iso8601(microsecondsSince1970: receivedAtMicros))
+        object.string("receivedAt", RFC3339.string(microsecondsSince1970: receivedAtMicros))
         object.integer("status", status)
         object.string("target", target)
         return object.finish()

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// What a committed request changed, for waking the waiters that count such changes.
 package enum ChangeKind: String, Sendable, CaseIterable, Codable {
     /// A registration was accepted.

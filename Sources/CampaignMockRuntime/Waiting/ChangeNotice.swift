@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// A fact a waiter's filter compares: what a change was about.
 package enum ChangeFact: Hashable, Sendable {
     case app, platform, userKey, token, deliveryId, messageValue, messageUuid, endpoint, status

@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import Synchronization
 
 /// What one waiter has found so far, and where its next look starts, so each look reads only the rows

@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 import Dispatch
 import Synchronization
 

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// The schema documents in `Schemas/`, as SwiftPM embeds them (`PackageResources`). A document
 /// added there must be listed here; a test checks that every file is.
 enum BuiltInSchemas {

@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockStorage
 import CampaignMockSupport
 

@@ -1,4 +1,3 @@
-import CampaignMockCore
 import CampaignMockStorage
 import CampaignMockSupport
 

@@ -1,4 +1,3 @@
-import CampaignMockCore
 import CampaignMockStorage
 
 /// The expression language of `queryDef` conditions, the part this mock supports:

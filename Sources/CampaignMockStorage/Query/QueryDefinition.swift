@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// An `xtk:queryDef` as `ExecuteQuery` receives it (docs/protocol.md §5.5), read and checked; the store runs it.
 package struct QueryDefinition: Sendable, Equatable {
     package enum Operation: String, Sendable {

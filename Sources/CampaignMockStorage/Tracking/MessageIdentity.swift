@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// How an issued message id (`_mId`) and the hex an SDK sends for it correspond (docs/product.md §10, U11).
 ///
 /// A v7 id is a signed decimal. The SDKs send its 64-bit form (newer Android, positives everywhere), its

@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 
 extension TrackingID {
     /// Decodes an `id` value.

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// The local CA in the forms a simulator, an emulator or a phone needs (`campaign-mock ca export`).
 package enum CertificateExport {
     package enum Format: String, Sendable, CaseIterable {

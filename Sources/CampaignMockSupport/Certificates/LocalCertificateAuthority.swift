@@ -1,4 +1,5 @@
-import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import COpenSSL
-import CampaignMockCore
+import CampaignMockSystem
 
 /// An EC P-256 private key (OpenSSL `EVP_PKEY`).
 final class PrivateKey {

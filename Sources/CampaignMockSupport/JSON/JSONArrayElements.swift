@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 
 /// The elements of a JSON array, one at a time, read a piece at a time: an array of gigabytes costs its
 /// largest element, and no element may be larger than `maximumElementBytes` (its decoding copies it a few

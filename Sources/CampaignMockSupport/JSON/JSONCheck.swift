@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockHTTP
 
 /// Checks a JSON text against RFC 8259 before Foundation decodes it, for what Foundation lets through or
 /// reports without a place:

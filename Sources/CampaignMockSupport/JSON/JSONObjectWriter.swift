@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 
 /// Writes one JSON object straight into bytes, for items sent on every change (the event stream's
 /// tracking events and journal entries), where Foundation's encoder cost more than reading the row.

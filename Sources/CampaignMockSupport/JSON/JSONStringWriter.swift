@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// Writes JSON strings straight into bytes, for the rows written on every request (a registration's
 /// fields and params, a journal entry's headers), where Foundation's encoder cost more than SQLite.
 /// Quotes, backslashes and control characters are escaped as JSONEncoder escapes them; `/` and

@@ -1,4 +1,4 @@
-package import CampaignMockCore
+package import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

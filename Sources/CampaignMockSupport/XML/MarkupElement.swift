@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// An element of a parsed XML document, with its namespace resolved.
 package struct MarkupElement: Sendable, Equatable {
     /// One attribute; `xmlns` declarations are not listed.

@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// Writing XML text: escaping, and elements from attributes and content.
 package enum XMLOutput {
     /// Text escaped for a double-quoted attribute value.

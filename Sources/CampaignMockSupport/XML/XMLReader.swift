@@ -1,5 +1,3 @@
-import CampaignMockCore
-
 /// A small, strict XML 1.0 reader producing an ``MarkupElement`` tree with namespaces resolved.
 ///
 /// It is strict where XML is dangerous and plain where it is not: a DOCTYPE (and so any entity

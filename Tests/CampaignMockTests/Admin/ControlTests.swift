@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation

@@ -1,3 +1,4 @@
+import CampaignMockRuntime
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation
@@ -6,7 +7,6 @@ import Testing
 
 @testable import CampaignMock
 @testable import CampaignMockModel
-@testable import CampaignMockRuntime
 
 /// The admin API's lists at a long-lived instance's volume: newest first, keyset paging, totals, search
 /// and the journal's answers (docs/admin-api.md).

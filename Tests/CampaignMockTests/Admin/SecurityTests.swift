@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockSystem
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation

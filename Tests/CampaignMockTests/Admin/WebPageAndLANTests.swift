@@ -1,4 +1,3 @@
-import CampaignMockCore
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation

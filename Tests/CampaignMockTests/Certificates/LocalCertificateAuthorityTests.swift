@@ -1,3 +1,4 @@
+import CampaignMockSystem
 import CampaignMockTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,6 @@
-import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockNetwork
+import CampaignMockSystem
 import Testing
 
 @testable import CampaignMock

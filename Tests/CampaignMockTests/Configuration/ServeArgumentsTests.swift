@@ -1,7 +1,7 @@
+import CampaignMockSystem
 import Testing
 
 @testable import CampaignMock
-@testable import CampaignMockModel
 
 @Suite struct ServeArgumentsTests {
     @Test func readsValuesSwitchesAndRepeatedFlags() throws {

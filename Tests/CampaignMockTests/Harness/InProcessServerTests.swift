@@ -1,4 +1,5 @@
-import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockNetwork
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation

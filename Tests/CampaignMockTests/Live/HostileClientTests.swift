@@ -1,5 +1,4 @@
 import CampaignMock
-import CampaignMockCore
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation

@@ -1,3 +1,4 @@
+import CampaignMockSystem
 import Testing
 
 @testable import CampaignMock

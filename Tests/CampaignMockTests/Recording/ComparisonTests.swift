@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockHTTP
 import Testing
 
 @testable import CampaignMockRecording

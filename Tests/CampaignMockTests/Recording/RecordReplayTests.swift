@@ -1,4 +1,4 @@
-import CampaignMockCore
+import CampaignMockNetwork
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation

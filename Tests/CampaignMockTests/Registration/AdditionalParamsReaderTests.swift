@@ -1,4 +1,3 @@
-import CampaignMockCore
 import Testing
 
 @testable import CampaignMockMobile

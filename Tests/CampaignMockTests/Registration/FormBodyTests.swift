@@ -1,7 +1,6 @@
 import Testing
 
 @testable import CampaignMockMobile
-@testable import CampaignMockModel
 
 @Suite struct FormBodyTests {
     @Test func decodesTheAndroidRegistrationBodyOfTheSDKTest() throws {

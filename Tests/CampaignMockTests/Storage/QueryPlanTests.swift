@@ -1,10 +1,10 @@
+import CampaignMock
 import CampaignMockModel
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation
 import Testing
 
-@testable import CampaignMock
 @testable import CampaignMockAdmin
 @testable import CampaignMockStorage
 

@@ -1,10 +1,10 @@
-import CampaignMockCore
+import CampaignMockHTTP
+import CampaignMockModel
 import CampaignMockTestSupport
 import Foundation
 import Synchronization
 import Testing
 
-@testable import CampaignMockModel
 @testable import CampaignMockRuntime
 @testable import CampaignMockStorage
 

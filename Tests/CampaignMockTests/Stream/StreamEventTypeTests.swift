@@ -34,7 +34,7 @@ import Testing
     @Test func theOpenAPIDescriptionOffersTheSelectableTypes() throws {
         let document =
             try JSONSerialization.jsonObject(
-                with: Data(try Self.text("Sources/CampaignMockAdmin/Admin/openapi.json").utf8)) as? [String: Any]
+                with: Data(try Self.text("Sources/CampaignMockAdmin/API/openapi.json").utf8)) as? [String: Any]
         let get = ((document?["paths"] as? [String: Any])?["/_mock/stream"] as? [String: Any])?["get"] as? [String: Any]
         let parameter = (get?["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "type" }
         let pattern = try #require((parameter?["schema"] as? [String: Any])?["pattern"] as? String)

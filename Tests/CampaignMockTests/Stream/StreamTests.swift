@@ -1,5 +1,4 @@
 import CampaignMock
-import CampaignMockCore
 import CampaignMockModel
 import CampaignMockRuntime
 import CampaignMockTestSupport

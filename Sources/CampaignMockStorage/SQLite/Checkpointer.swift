@@ -1,0 +1,162 @@
+import CampaignMockSystem
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Copies the write-ahead log into the database file on its own thread and connection, so that no
+/// request waits for it.
+///
+/// SQLite's automatic checkpoint runs inside the commit that takes the WAL past 1,000 pages: every
+/// request of that batch waited for the copy and its fsyncs, which is where a write's p99 came from.
+/// The store's writer replaces it with a hook (`SQLiteConnection.afterEachCommit`) that tells this
+/// class how large the WAL is after each commit.
+///
+/// Two jobs, on two threads:
+/// - **Copying**, on this class's thread: each time the WAL has grown by
+///   ``CheckpointPolicy/pagesBeforeCheckpoint`` pages since the last copy, a PASSIVE checkpoint copies
+///   what no reader still needs; it never blocks the writer or a reader.
+/// - **Starting the WAL again**, on the writer's thread: SQLite starts the WAL from its beginning only
+///   when a write transaction begins with every frame copied. Under a steady load this thread never
+///   quite catches up (the writer appends while it copies). Past ``CheckpointPolicy/pagesBeforeRestart``
+///   pages this thread copies after every commit until one copy is small; then the writer copies the
+///   frames written since itself, after its batch's replies are out (``finishIfLong(on:)``), and its
+///   next transaction starts the WAL again. The WAL file thus stays near 64 MiB under load, and is
+///   emptied when the store closes.
+///
+/// The numbers behind this policy are in docs/performance.md ("Settings chosen by measurement").
+/// Committed data is in the WAL until it is copied: a kill -9 before a checkpoint loses nothing (SQLite
+/// replays the WAL when it opens the file).
+final class Checkpointer: @unchecked Sendable {
+    private let policy: CheckpointPolicy
+
+    private let connection: SQLiteConnection
+    private let wakeup = DispatchSemaphore(value: 0)
+    private struct State {
+        /// A copy is due; the thread runs it when it wakes.
+        var due = false
+        var closing = false
+        /// How many of the WAL's frames the last copy had copied.
+        var copied = 0
+        /// A copy ended with the WAL past ``CheckpointPolicy/pagesBeforeRestart`` pages: the writer
+        /// finishes it, and this thread waits until the WAL has started again.
+        var restart = false
+    }
+    private let state = Mutex(State())
+    /// The WAL's length after the writer's last commit. Writer thread only.
+    private var pagesAfterLastCommit = 0
+    private var thread: SystemThread?
+
+    init(path: String, policy: CheckpointPolicy) throws {
+        self.policy = policy
+        connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA synchronous=NORMAL; " + Store.fullSyncPragmas)
+        thread = SystemThread(name: "store-checkpoint") { [self] in run() }
+    }
+
+    /// Called by the writer after each commit (on its thread): cheap unless a copy is due.
+    func walHas(pages: Int) {
+        // A WAL shorter than after the last commit has started again from its beginning.
+        let restarted = pages < pagesAfterLastCommit
+        pagesAfterLastCommit = pages
+        guard restarted || pages >= policy.pagesBeforeCheckpoint else { return }
+        let wake = state.withLock { state in
+            if restarted {
+                state.copied = 0
+                state.restart = false
+            }
+            // A ceiling that does not depend on this thread getting the CPU: at twice the restart length
+            // the writer finishes the copy itself, whatever this thread managed (a machine starved of CPU
+            // let the WAL reach 82 MB in a test whose policy meant 1 MB).
+            if pages >= 2 * policy.pagesBeforeRestart && !state.restart {
+                state.restart = true
+                state.due = false
+                return false
+            }
+            // While the writer finishes the copy, this thread stays out of its way. Past the restart
+            // length it copies after every commit, so that what is left for the writer is small.
+            let grown = pages - state.copied
+            guard
+                !state.due && !state.restart
+                    && (grown >= policy.pagesBeforeCheckpoint || (pages >= policy.pagesBeforeRestart && grown > 0))
+            else { return false }
+            state.due = true
+            return true
+        }
+        if wake { wakeup.signal() }
+    }
+
+    /// Called by the writer between batches (on its thread, with `writer` its connection): once a copy
+    /// ended with the WAL past ``CheckpointPolicy/pagesBeforeRestart`` pages, copies the frames written
+    /// since, so that the next transaction starts the WAL again. Until the WAL has started again (a
+    /// reader may still need old frames, this thread may still be copying), each batch tries again.
+    func finishIfLong(on writer: SQLiteConnection) {
+        guard state.withLock({ $0.restart }) else { return }
+        // This thread may hold the checkpoint lock meanwhile (busy: a starved machine let the WAL reach
+        // 56 MB in a test whose policy meant 400 KB while it did): the writer waits for it, a millisecond
+        // at a time, up to a fifth of a second, so that the next transaction starts the WAL again.
+        for _ in 0..<200 {
+            guard let row = try? writer.query("PRAGMA wal_checkpoint(PASSIVE)").first,
+                let busy = row[0].integer, let frames = row[1].integer, let copied = row[2].integer
+            else { return }
+            if busy == 0 && frames == copied { return }
+            usleep(1000)
+        }
+    }
+
+    /// Whether the writer is to finish the copy (``finishIfLong(on:)``) before the next transaction.
+    var writerFinishesTheCopy: Bool { state.withLock { $0.restart } }
+
+    /// Stops the thread (the writer's own TRUNCATE checkpoint at close empties the WAL).
+    func close() {
+        state.withLock { $0.closing = true }
+        wakeup.signal()
+        thread?.join()
+    }
+
+    private func run() {
+        while true {
+            wakeup.wait()
+            let (due, closing) = state.withLock { state in
+                defer { state.due = false }
+                return (state.due, state.closing)
+            }
+            if closing { return }
+            // A checkpoint that fails (the disk, a busy lock) is tried again after the next commit.
+            guard due, let copied = try? connection.query("PRAGMA wal_checkpoint(PASSIVE)").first?[2].integer else {
+                continue
+            }
+            state.withLock { state in
+                let last = Int(copied) - state.copied
+                state.copied = Int(copied)
+                // The writer takes over after a small copy (it then has about as little left), or when the
+                // copies stay large for too long.
+                let small = last <= policy.pagesBeforeCheckpoint / 8
+                if copied >= policy.pagesBeforeRestart
+                    && (small || copied >= policy.pagesBeforeRestart + 4 * policy.pagesBeforeCheckpoint)
+                {
+                    state.restart = true
+                    state.due = false  // the writer copies what came meanwhile
+                }
+            }
+        }
+    }
+}
+
+/// When the WAL is copied and when it is started again, in pages (4 KiB each).
+package struct CheckpointPolicy: Sendable {
+    /// The WAL grows by this much between two copies.
+    package var pagesBeforeCheckpoint = 400
+    /// Past this length the writer finishes a copy itself; the WAL file stays about this long.
+    package var pagesBeforeRestart = 16_000
+
+    package init() {}
+    package init(pagesBeforeCheckpoint: Int, pagesBeforeRestart: Int) {
+        self.pagesBeforeCheckpoint = pagesBeforeCheckpoint
+        self.pagesBeforeRestart = pagesBeforeRestart
+    }
+}

@@ -1,0 +1,153 @@
+import CSQLite
+
+/// A prepared statement; finalized when released. Bound parameters only: no SQL is built from data.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let connection: OpaquePointer
+    let sql: String
+
+    init(connection: OpaquePointer, sql: String) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError(connection: connection, code: code, sql: sql)
+        }
+        self.handle = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+        arena.deallocate()
+    }
+
+    /// Where the text and blob parameters of a run are copied, bound with `SQLITE_STATIC`: SQLite then
+    /// keeps a pointer instead of allocating its own copy of every value (with `SQLITE_TRANSIENT`, a
+    /// third of a registration's binding cost). The statement owns it, and it is only replaced after
+    /// the bindings are cleared, so no binding ever points into freed memory.
+    private var arena = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 1)
+    private var arenaUsed = 0
+
+    /// How many `?` parameters the statement has.
+    var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// Binds `values` to the `?` parameters in order, runs the statement and returns every row.
+    func run(_ values: [any SQLiteBindable]) throws(SQLiteError) -> [SQLiteRow] {
+        try run(values.map(\.sqliteValue))
+    }
+
+    /// Binds `values` to the `?` parameters in order, runs the statement and returns every row. The
+    /// statements of every request bind these directly: each value given as `any SQLiteBindable` was
+    /// an existential to copy and destroy, and an optional one went through Optional's generic
+    /// conformance, about 300 instructions per value.
+    func run(_ values: [SQLiteValue]) throws(SQLiteError) -> [SQLiteRow] {
+        // Every parameter is bound on every run (`bind` checks the count), so the bindings are not
+        // cleared afterwards.
+        defer {
+            sqlite3_reset(handle)
+            if arena.count > Self.arenaKept { shrinkArena() }
+        }
+        try bind(values)
+        var rows: [SQLiteRow] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return rows }
+            guard code == SQLITE_ROW else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+            let names = columnNames
+            rows.append(SQLiteRow(columns: names, values: (0..<Int32(names.count)).map(column)))
+        }
+    }
+
+    /// The names of the result columns, read at the first row and kept: they are the same on every run,
+    /// and reading them again made a `String` per column per run.
+    private lazy var columnNames: [String] = (0..<sqlite3_column_count(handle)).map {
+        String(cString: sqlite3_column_name(handle, $0))
+    }
+
+    private func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard expected == values.count else {
+            throw SQLiteError(
+                code: SQLITE_RANGE, message: "expected \(expected) parameters, got \(values.count)", sql: sql)
+        }
+        // Twice at most: when this run's values do not fit the arena, it grows to fit, and binding starts again.
+        bindValues: while true {
+            arenaUsed = 0
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                let code: Int32
+                switch value {
+                case .null: code = sqlite3_bind_null(handle, index)
+                case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+                case .real(let number): code = sqlite3_bind_double(handle, index, number)
+                case .text(var text):
+                    guard let copy = text.withUTF8(keep) else {
+                        growArena(toHold: values)
+                        continue bindValues
+                    }
+                    code = sqlite3_bind_text64(
+                        handle, index, copy.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        sqlite3_uint64(copy.count), nil, UInt8(SQLITE_UTF8))
+                case .blob(let bytes):
+                    guard let copy = bytes.withUnsafeBufferPointer(keep) else {
+                        growArena(toHold: values)
+                        continue bindValues
+                    }
+                    code = sqlite3_bind_blob64(handle, index, copy.baseAddress, sqlite3_uint64(copy.count), nil)
+                }
+                guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
+            }
+            return
+        }
+    }
+
+    /// `bytes` copied to the arena's free part (nil: they do not fit). Never a nil base address, even for
+    /// no bytes: SQLite binds a nil text or blob as NULL.
+    private func keep(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeRawBufferPointer? {
+        guard bytes.count <= arena.count - arenaUsed else { return nil }
+        let copy = arena.baseAddress! + arenaUsed
+        if let source = bytes.baseAddress { copy.copyMemory(from: source, byteCount: bytes.count) }
+        arenaUsed += bytes.count
+        return UnsafeRawBufferPointer(start: copy, count: bytes.count)
+    }
+
+    /// The largest arena a statement keeps between runs: one that grew past it for large values (a
+    /// snapshot's, a package's) is given back after its run rather than held as long as the statement.
+    private static let arenaKept = 256 * 1024
+
+    private func shrinkArena() {
+        sqlite3_clear_bindings(handle)
+        arena.deallocate()
+        arena = .allocate(byteCount: 1024, alignment: 1)
+    }
+
+    /// Replaces the arena with one that holds every text and blob of `values`, after clearing the
+    /// bindings that point into the old one.
+    private func growArena(toHold values: [SQLiteValue]) {
+        let needed = values.reduce(0) { total, value in
+            switch value {
+            case .text(let text): total + text.utf8.count
+            case .blob(let bytes): total + bytes.count
+            case .null, .integer, .real: total
+            }
+        }
+        let capacity = max(needed, 2 * arena.count)
+        sqlite3_clear_bindings(handle)
+        arena.deallocate()
+        arena = .allocate(byteCount: capacity, alignment: 1)
+    }
+
+    private func column(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default: return .null
+        }
+    }
+}
