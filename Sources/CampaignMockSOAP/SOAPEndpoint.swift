@@ -1,5 +1,4 @@
 package import CampaignMockHTTP
-import CampaignMockMobile
 package import CampaignMockModel
 import CampaignMockPush
 package import CampaignMockRuntime

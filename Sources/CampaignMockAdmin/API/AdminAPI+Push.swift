@@ -1,5 +1,4 @@
 import CampaignMockHTTP
-import CampaignMockMobile
 import CampaignMockPush
 import CampaignMockModel
 import CampaignMockPush
