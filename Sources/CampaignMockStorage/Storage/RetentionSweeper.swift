@@ -28,6 +28,8 @@ package final class RetentionSweeper: Sendable {
         var loggedAt: UInt64 = 0
     }
     private let progress = Mutex(Progress())
+    /// The wait after a sweep that failed (a full disk, say): one error line a minute, not a second.
+    private static let afterAFailureMilliseconds = 60_000
 
     package init(store: Store, policy: RetentionPolicy, intervalMilliseconds: Int, logger: Logger) {
         self.store = store
@@ -69,7 +71,7 @@ package final class RetentionSweeper: Sendable {
         case .success(let result): (sweep, started, nanoseconds) = result
         case .failure(let error):
             logger.error("retention: the sweep failed: \(error)")
-            return intervalMilliseconds
+            return max(intervalMilliseconds, Self.afterAFailureMilliseconds)
         }
         let (idle, deleted, growth) = progress.withLock { progress in
             let idle = progress.newestWrites == sweep.newestWrites
