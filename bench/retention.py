@@ -12,16 +12,18 @@ longest pause of the store's writer the server reported. Writes bench/results/re
     python3 bench/retention.py steady (make bench-retention-steady)
 
 The steady mode holds the caps under an ordinary load: one server with --retain-devices STEADY_DEVICES
-(default 5,000) and --retain-events STEADY_EVENTS (20,000) takes a mixed load at a fixed rate, STEADY_RATE
-requests/s in all (default 750): 1/3 registrations with distinct tokens, 1/3 tracking hits, 1/6 SOAP
-logons, 1/6 admin lists (devices and events, 50 each), each part a wrk thread that sends a request every 1/rate s on the first of its connections that is free, while 3
-clients read /_mock/stream. Once the store has reached both caps (the warm-up: the event cap over the
-hits' rate, and 10 s more) it samples the devices and events in the SQLite file (read only) every second
-for STEADY_SECONDS (default 120): the lowest and highest counts and their ratio to the caps, and the
-registrations' p50/p99 meanwhile, as the sweeps run all along. Then a flood of registrations (64
-connections, unpaced, FLOOD_SECONDS, default 10) on top of the same load, and how long the store takes
-after it to come back within 1.2 × its caps while the steady load goes on, and to its caps once the load
-stops. The load average (1 minute) is read before and after each part: the machine is shared.
+(default 5,000) and --retain-events STEADY_EVENTS (20,000) takes a mixed load at a fixed rate,
+STEADY_RATE requests/s in all (default 750): 1/3 registrations with distinct tokens, 1/3 tracking hits,
+1/6 SOAP logons, 1/6 admin lists (devices and events, 50 each), each part a wrk thread that sends a
+request every 1/rate s on the first of its connections that is free, while 3 clients read
+/_mock/stream. Once the store has reached both caps (the warm-up: the event cap over the hits' rate, and
+10 s more) it samples the devices and events in the SQLite file (read only) every second for
+STEADY_SECONDS (default 120): the lowest and highest counts and their ratio to the caps, and each part's
+p50/p99 meanwhile, as the sweeps run all along. Then a flood of registrations (64 connections, unpaced,
+FLOOD_SECONDS, default 10) on top of the same load, the most devices sampled meanwhile, and how long
+the store takes after it to come back within 1.2 × its caps while the steady load goes on, and to its
+caps once the load stops. The load average (1 minute) is read before and after each part: the machine
+is shared.
 """
 import datetime
 import math
@@ -240,10 +242,12 @@ def steady(work):
             handle.write(bench.REGISTRATION_LUA.replace("bench", "flood"))
         after = 60
         running = start_steady_load(work, "after", port, FLOOD_SECONDS + after)
+        flood_started = time.monotonic()
         bench.SECONDS = FLOOD_SECONDS
         results["flood"] = bench.wrk(port, "/", os.path.join(work, "registration.lua"))
         flood_stopped = time.monotonic()
         results["flood"]["stored_when_it_stopped"] = stored(database)
+        results["flood_band"] = band(sampler.samples, flood_started, flood_stopped)
         results["seconds_back_within_1_2"] = seconds_until(
             database, (caps[0] * 1.2, caps[1] * 1.2), flood_stopped, after - 5)
         results["after_flood"] = figures(running)
@@ -276,7 +280,8 @@ def steady(work):
           f"(goal ≤ 20 ms)")
     flood = results["flood"]
     print(f"flood: {flood['requests_per_second']:.0f} registrations/s, p99 {flood['p99_ms']:.1f} ms, "
-          f"{flood['stored_when_it_stopped'][0]:,} devices when it stopped; back within 1.2 × the caps "
+          f"at most {results['flood_band']['devices'][1]:,} devices sampled during it, "
+          f"{flood['stored_when_it_stopped'][0]:,} when it stopped; back within 1.2 × the caps "
           f"{results['seconds_back_within_1_2']} s later under the steady load, then "
           f"{results['after_flood_band']['devices']} devices over the last 20 s of it; back to the caps "
           f"{results['seconds_back_to_caps_once_idle']} s after the load stopped")
