@@ -117,7 +117,11 @@ def wrk(port, path, script=None):
         command += ["-s", script]
     output = subprocess.run(command + [f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True,
                             check=True).stdout
+    return wrk_figures(output)
 
+
+def wrk_figures(output):
+    """Requests/s, requests completed, p50/p99, non-2xx answers and socket errors from wrk's --latency output."""
     def duration_ms(text):
         value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
         return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]

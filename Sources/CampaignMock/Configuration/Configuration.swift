@@ -24,9 +24,9 @@ package struct Configuration: Sendable, Equatable {
     package var journalLimit = 10_000
     /// What the store keeps of events, devices and their history (``RetentionPolicy``).
     package var retention = RetentionPolicy()
-    /// How often the store is swept for what `retention` no longer keeps (not a user setting; tests
-    /// shorten it).
-    package var retentionSweepMilliseconds = 60_000
+    /// The longest wait between two sweeps of the store for what `retention` no longer keeps; they come
+    /// sooner as the store grows (``RetentionPace``). Not a user setting; tests change it.
+    package var retentionSweepMilliseconds = 1_000
     /// How long shutdown waits for requests in flight.
     package var shutdownGraceMilliseconds = 5_000
     /// Applications to create or update at start; nil starts the demo pair (``Application/demo``).

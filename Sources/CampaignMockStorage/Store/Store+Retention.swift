@@ -33,6 +33,12 @@ package struct RetentionSweep: Sendable, Equatable {
     package var registrations = 0
     /// Whether a table had more to delete than one sweep takes.
     package var more = false
+    /// Devices beyond `--retain-devices` the sweep left (when it had more to delete than it takes), counted
+    /// up to ``RetentionPace/counted(beyond:)``: how far over its cap the store still is.
+    package var devicesOver = 0
+    /// Tracking events the sweep left that the policy no longer keeps, by their ids (as the event bound
+    /// counts them).
+    package var eventsOver = 0
     /// The newest registration the history check looked at; the next sweep starts after it.
     package var historyCheckedUpTo: Int64 = 0
     /// The newest registration and tracking event ids when the sweep ran: unchanged from one sweep to
@@ -47,14 +53,21 @@ extension StoreTransaction {
     /// ``RetentionPolicy/eventBatch``, ``RetentionPolicy/historyWindow``), every step through an index, so
     /// that a sweep costs the same at 100,000 devices as at a million. The history of only the devices
     /// registered after registration `historyAfter` is checked (the last sweep's
-    /// ``RetentionSweep/historyCheckedUpTo``).
+    /// ``RetentionSweep/historyCheckedUpTo``). With `settledAt`, the ``RetentionSweep/newestWrites`` of a
+    /// sweep that left nothing to delete, and no `days` bound (which ages rows without a write), a store
+    /// nobody wrote to since is left as it is: an idle store costs a sweep two lookups.
     package func sweep(
-        _ policy: RetentionPolicy, now: Int64 = Clock.wallClockMicroseconds(), historyAfter: Int64 = 0
+        _ policy: RetentionPolicy, now: Int64 = Clock.wallClockMicroseconds(), historyAfter: Int64 = 0,
+        settledAt: [Int64] = []
     ) throws -> RetentionSweep {
         var sweep = RetentionSweep()
         let newestEvent = try connection.scalar("SELECT max(id) FROM tracking_events").integer ?? 0
         let newestRegistration = try connection.scalar("SELECT max(id) FROM registrations").integer ?? 0
         sweep.newestWrites = [newestRegistration, newestEvent]
+        if policy.days == 0 && sweep.newestWrites == settledAt {
+            sweep.historyCheckedUpTo = historyAfter
+            return sweep
+        }
         let cutoff = policy.days > 0 ? now - Int64(policy.days) * 86_400_000_000 : nil
 
         // Events: those whose ids are not among the newest `events` (ids only grow; a reset of one
@@ -73,6 +86,10 @@ extension StoreTransaction {
                 "DELETE FROM tracking_events WHERE id IN (SELECT id FROM tracking_events WHERE id <= ? ORDER BY id LIMIT ?)",
                 [lastDoomedEvent, Int64(RetentionPolicy.eventBatch)])
             sweep.events = connection.changes
+            if sweep.events == RetentionPolicy.eventBatch {
+                let oldest = try connection.scalar("SELECT min(id) FROM tracking_events").integer ?? lastDoomedEvent
+                sweep.eventsOver = Int(max(0, lastDoomedEvent - oldest + 1))
+            }
         }
 
         // Devices: the registered longest ago beyond the newest `devices`, and those not seen since the
@@ -91,6 +108,19 @@ extension StoreTransaction {
                 """, [try boundary.integer("updated_at"), try boundary.integer("id"), doomed])
             sweep.devices = connection.changes
             doomed -= Int64(sweep.devices)
+            if doomed == 0 {
+                sweep.devicesOver = Int(
+                    try connection.scalar(
+                        """
+                        SELECT count(*) FROM (
+                            SELECT 1 FROM devices WHERE (updated_at, id) <= (?, ?) ORDER BY updated_at, id LIMIT ?)
+                        """,
+                        [
+                            try boundary.integer("updated_at"), try boundary.integer("id"),
+                            Int64(RetentionPace.counted(beyond: policy.devices)),
+                        ]
+                    ).integer ?? 0)
+            }
         }
         if let cutoff, doomed > 0 {
             try connection.query(

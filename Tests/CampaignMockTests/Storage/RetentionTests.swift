@@ -82,6 +82,68 @@ struct RetentionTests {
         #expect(try live.app.store.writeAndWait { try $0.sweep(RetentionPolicy()) }.isEmpty)
     }
 
+    /// A sweep that leaves more to delete says how far over its caps the store still is: the devices
+    /// beyond the cap (counted up to where the sweeps take their full share) and the events by their ids.
+    @Test func aSweepSaysHowFarOverTheCapsTheStoreIs() throws {
+        let live = try InProcessServer.withSDKApplications { $0.retentionSweepMilliseconds = 3_600_000 }
+        // 2,000 devices registered at 1…2000 and 7,000 events, written straight into the store.
+        try live.server.store.writeAndWait { transaction in
+            try transaction.connection.execute(
+                """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+                INSERT INTO devices (application_id, registration_token, user_key, created_at, updated_at)
+                SELECT (SELECT min(id) FROM applications), printf('token%d', i), 'u', i, i FROM n;
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 7000)
+                INSERT INTO tracking_events (received_at, raw_id, delivery_id, tag)
+                SELECT i, printf('h1,d%d,1', i), printf('d%d', i), 1 FROM n;
+                """)
+        }
+        var policy = RetentionPolicy()
+        policy.devices = 1_000
+        policy.events = 1_000
+        #expect(RetentionPace.counted(beyond: 1_000) == 201)
+
+        var sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        #expect(sweep.devices == 500 && sweep.events == 5_000 && sweep.more)
+        #expect(sweep.devicesOver == 201, "500 left, counted up to 201")
+        #expect(sweep.eventsOver == 1_000)
+
+        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        #expect(sweep.devices == 500 && sweep.events == 1_000 && sweep.more)
+        #expect(sweep.devicesOver == 0 && sweep.eventsOver == 0)
+
+        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        #expect(sweep.isEmpty && !sweep.more)
+        let counted = try counts(live)
+        #expect(counted.devices == 1_000 && counted.events == 1_000)
+        let oldestKept = try live.server.store.read {
+            try $0.connection.scalar("SELECT min(updated_at) FROM devices").integer
+        }
+        #expect(oldestKept == 1_001)
+    }
+
+    /// A sweep told that the store was settled at its newest writes leaves a store nobody wrote to since
+    /// as it is; a write since, or a `days` bound, makes it sweep.
+    @Test func aSettledStoreNobodyWroteToIsLeftAsItIs() throws {
+        let live = try InProcessServer.withSDKApplications { $0.retentionSweepMilliseconds = 3_600_000 }
+        for index in 0..<3 { try register(live, "s\(index)") }
+        var policy = RetentionPolicy()
+        policy.devices = 1
+        let newest = try live.server.store.read {
+            [try $0.connection.scalar("SELECT max(id) FROM registrations").integer ?? 0, 0]
+        }
+        var sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, settledAt: newest) }
+        #expect(sweep.isEmpty && sweep.newestWrites == newest)
+        policy.days = 30
+        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, settledAt: newest) }
+        #expect(sweep.devices == 2)
+        policy.days = 0
+        try register(live, "s3")
+        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, settledAt: newest) }
+        #expect(sweep.devices == 1)
+        #expect(try counts(live).devices == 1)
+    }
+
     @Test func theOverviewShowsTheRetention() throws {
         let live = try InProcessServer.withSDKApplications { $0.retention.days = 30 }
         let info = try live.json("GET", "/_mock/info").object
@@ -125,5 +187,68 @@ struct ResetSpaceTests {
         let emptied = size()
         #expect(emptied < 1 << 20, "\(emptied) bytes after a reset of everything")
         #expect(try live.json("GET", "/_mock/events").object["total"] as? Int == 0)
+    }
+}
+
+/// The sweeps' pace: their share of the writer grows with how far over its caps the store is, and within
+/// them the next look comes before the store can grow by more than a twentieth of a cap.
+@Suite
+struct RetentionPaceTests {
+    let pace: RetentionPace = {
+        var policy = RetentionPolicy()
+        policy.devices = 5_000
+        policy.events = 20_000
+        return RetentionPace(policy: policy, longestWaitMilliseconds: 1_000)
+    }()
+
+    func leaving(devices: Int = 0, events: Int = 0) -> RetentionSweep {
+        var sweep = RetentionSweep()
+        sweep.more = true
+        sweep.devicesOver = devices
+        sweep.eventsOver = events
+        return sweep
+    }
+
+    func share(devices: Int = 0, events: Int = 0) -> Double {
+        (pace.share(leaving: leaving(devices: devices, events: events)) * 1000).rounded() / 1000
+    }
+
+    @Test func theShareGrowsWithHowFarOverACapTheStoreIs() {
+        #expect(share() == 0.1)  // just over: a tenth of the writer
+        #expect(share(devices: 250) == 0.2)  // 1.05 × the device cap
+        #expect(share(devices: 500) == 0.3)  // 1.1 ×
+        #expect(share(devices: 1_000) == 0.5)  // 1.2 ×: the full share
+        #expect(share(devices: 50_000) == 0.5)  // and no more beyond
+        #expect(share(events: 2_000) == 0.3)  // 1.1 × the event cap
+        #expect(share(devices: 250, events: 4_000) == 0.5)  // the cap the store is farther over counts
+    }
+
+    @Test func thePauseAfterASweepGivesItItsShare() {
+        // A sweep of 10 ms: nine times as long after it at a tenth, as long at a half.
+        #expect(pace.pause(after: 10_000_000, leaving: leaving()) == 90)
+        #expect(pace.pause(after: 10_000_000, leaving: leaving(devices: 500)) == 23)
+        #expect(pace.pause(after: 10_000_000, leaving: leaving(devices: 5_000)) == 10)
+        #expect(pace.pause(after: 200_000_000, leaving: leaving()) == 1_000, "the longest wait")
+        #expect(pace.pause(after: 100_000, leaving: leaving(devices: 5_000)) == 1, "1 ms at least")
+    }
+
+    @Test func withinTheCapsTheNextLookComesBeforeAGrowthOfATwentiethOfACap() {
+        func wait(registrations: Int64, events: Int64, milliseconds: UInt64) -> Int {
+            pace.wait(
+                within: .init(registrations: registrations, events: events, nanoseconds: milliseconds * 1_000_000))
+        }
+        // 250 registrations a second: 250 devices (5 % of 5,000) a second at most.
+        #expect(wait(registrations: 250, events: 0, milliseconds: 1_000) == 1_000)
+        #expect(wait(registrations: 250, events: 0, milliseconds: 500) == 500)
+        // 2,000 events a second: 1,000 (5 % of 20,000) in half a second.
+        #expect(wait(registrations: 250, events: 2_000, milliseconds: 1_000) == 500)
+        // 30,000 registrations a second: 10 ms at least; nothing written: the longest wait.
+        #expect(wait(registrations: 30_000, events: 0, milliseconds: 1_000) == 10)
+        #expect(wait(registrations: 0, events: 0, milliseconds: 1_000) == 1_000)
+        // A bound turned off neither paces the looks nor adds to the share.
+        var unbounded = pace
+        unbounded.policy.devices = 0
+        #expect(unbounded.wait(within: .init(registrations: 30_000, events: 0, nanoseconds: 1_000_000_000)) == 1_000)
+        #expect(unbounded.share(leaving: leaving(devices: 5_000)) == 0.1)
     }
 }

@@ -147,6 +147,7 @@ extension SchemaTests {
         for statement in [
             "SELECT updated_at, id FROM devices ORDER BY updated_at DESC, id DESC LIMIT 1 OFFSET 10",
             "SELECT id FROM devices WHERE (updated_at, id) <= (1, 1) ORDER BY updated_at, id LIMIT 10",
+            "SELECT min(id) FROM tracking_events",
             "SELECT id FROM devices WHERE updated_at < 1 ORDER BY updated_at LIMIT 10",
             "SELECT id FROM tracking_events WHERE id <= 1 ORDER BY id LIMIT 10",
             "SELECT max(id) FROM registrations",
