@@ -43,6 +43,19 @@ struct SOAPSessionsTests {
         try sessions.authenticate(token: second, securityToken: secondSecurity)
     }
 
+    /// The sweeps of expired logoffs (each time the remembered ones doubled) keep every live one.
+    @Test func sweepsKeepTheLoggedOffSessionsThatAreStillLive() throws {
+        let sessions = sessions()
+        let opened = try (0..<300).map { _ in try #require(sessions.logon(login: "mc", password: "mc")) }
+        for (token, _) in opened { sessions.logoff(token) }
+        #expect(sessions.remembered == 300)
+        for (token, security) in opened {
+            #expect(throws: SOAPFault.badSession("unknown session token")) {
+                try sessions.authenticate(token: token, securityToken: security)
+            }
+        }
+    }
+
     @Test func aTokenNotMadeByThisServerOrTheWrongSecurityTokenIsRefused() throws {
         let sessions = sessions()
         let (token, security) = try #require(sessions.logon(login: "mc", password: "mc"))
