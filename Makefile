@@ -30,6 +30,7 @@
 #   make bench-volume  the admin API's lists with 100,000 devices and 1,000,000 events
 #   make bench-retention  registrations while retention sweeps, against the same load without it
 #   make bench-retention-steady  the store against its caps under a steady mixed load, then a flood
+#   make bench-soak  memory under a steady mixed load (SOAK_SECONDS, default 600): its slope over the second half
 #   make fuzz      build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
 #   make clean     remove build products
 #
@@ -75,7 +76,7 @@ VENV_PYTHON := $(VENV)/bin/python
 BIN_PATH = $$($(SWIFT) build --show-bin-path)
 SWIFT_SOURCES := Sources Tests Fuzz Examples Package.swift
 
-.PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench bench-retention bench-retention-steady durability dist setup-lint test-dist
+.PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench bench-retention bench-retention-steady bench-soak durability dist setup-lint test-dist
 
 # Installs the missing Debian packages of $(1) (or the Homebrew ones of $(2) on macOS), a line each.
 define install_packages
@@ -251,6 +252,11 @@ bench-retention: setup setup-bench
 bench-retention-steady: setup setup-bench
 	$(SWIFT) build -c release --product campaign-mock
 	$(PYTHON) bench/retention.py steady
+
+# Memory under a steady mixed load with event streams, sampled from /proc (bench/soak.py; SOAK_* variables).
+bench-soak: setup
+	$(SWIFT) build -c release --product campaign-mock
+	$(PYTHON) bench/soak.py
 
 # Instructions per request (valgrind's callgrind): figures that do not move with the machine's load.
 bench-instructions: setup

@@ -3,15 +3,24 @@ import CampaignMockSupport
 import CampaignMockSystem
 import Synchronization
 
-/// Logged-on SOAP sessions (in memory; a restart logs everyone off).
+/// Logged-on SOAP sessions. A session is kept in nothing but its tokens: the session token carries its
+/// serial number, its operator and when it expires, signed with a key of this process (so a restart logs
+/// everyone off), and the security token is the session token's own signature. A logon therefore costs
+/// no memory however long its session lives (24 h by default) — a back end that logs on for every run,
+/// never logging off, would otherwise have the server hold every session of the last day. Only a
+/// `Logoff` is remembered, until its session would have expired.
 package final class SOAPSessions: Sendable {
-    struct Session: Sendable {
-        let login: String
-        let securityToken: String
+    /// What a valid session token says.
+    struct Session: Equatable {
+        let serial: UInt64
+        let operatorIndex: Int
         let expiresAt: UInt64
     }
 
-    private let sessions = Mutex<[String: Session]>([:])
+    /// Sessions logged off before they expired: serial → when the session would have expired.
+    private let loggedOff = Mutex<(serials: [UInt64: UInt64], sweptAt: Int)>(([:], 0))
+    private let serials = Atomic<UInt64>(0)
+    private let authenticator = MessageAuthenticator()
     /// The operators that may log on; the first is the one a bearer token's session belongs to.
     let operators: [SOAPOperator]
     /// Accepted bearer tokens (IMS technical accounts on Campaign v8).
@@ -25,6 +34,9 @@ package final class SOAPSessions: Sendable {
         self.bearerTokens = bearerTokens
         self.lifetimeMilliseconds = lifetimeMilliseconds
     }
+
+    /// How many logged-off sessions are remembered (all the server keeps about sessions).
+    var remembered: Int { loggedOff.withLock { $0.serials.count } }
 
     /// Opens a session for valid credentials; returns (session token, security token) or nil.
     func logon(login: String, password: String) -> (String, String)? {
@@ -55,24 +67,53 @@ package final class SOAPSessions: Sendable {
     }
 
     private func open(login: String) -> (String, String) {
-        let token = "___" + RandomText.uuid()
-        let security = "@" + RandomText.base64(bytes: 48)
+        let index = operators.firstIndex { $0.login == login } ?? 0
+        let serial = serials.wrappingAdd(1, ordering: .relaxed).newValue
         let expiry = Clock.monotonicNanoseconds() + UInt64(lifetimeMilliseconds) * 1_000_000
-        sessions.withLock { sessions in
-            sessions = sessions.filter { $0.value.expiresAt > Clock.monotonicNanoseconds() }
-            sessions[token] = Session(login: login, securityToken: security, expiresAt: expiry)
-        }
-        return (token, security)
+        let claims = "\(String(serial, radix: 16))-\(index)-\(String(expiry, radix: 16))"
+        let token = "___" + claims + "-" + hex(authenticator.tag(claims.utf8).prefix(16))
+        return (token, securityToken(of: token))
+    }
+
+    /// The security token that goes with a session token: its signature, so it need not be kept.
+    private func securityToken(of token: String) -> String {
+        "@" + Base64.encode(authenticator.tag(("security " + token).utf8))
+    }
+
+    /// What a session token made by ``open(login:)`` says; nil for any other text.
+    func session(_ token: String) -> Session? {
+        guard token.hasPrefix("___") else { return nil }
+        let parts = token.dropFirst(3).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 4, let serial = UInt64(parts[0], radix: 16), let index = Int(parts[1]),
+            operators.indices.contains(index), let expiresAt = UInt64(parts[2], radix: 16)
+        else { return nil }
+        let claims = token.dropFirst(3).dropLast(parts[3].count + 1)
+        guard constantTimeEqual(Array(parts[3].utf8), Array(hex(authenticator.tag(claims.utf8).prefix(16)).utf8))
+        else { return nil }
+        return Session(serial: serial, operatorIndex: index, expiresAt: expiresAt)
+    }
+
+    private func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { String($0, radix: 16).leftPadded(2) }.joined()
     }
 
     /// The operator a session token belongs to: the first operator for a bearer token or an unknown one.
     func login(of token: String) -> String {
         if !token.hasPrefix("___"), let slash = token.firstIndex(of: "/") { return String(token[..<slash]) }
-        return sessions.withLock { $0[token]?.login } ?? operators[0].login
+        return operators[session(token)?.operatorIndex ?? 0].login
     }
 
+    /// Ends a live session: remembered until it would have expired. The expired ones are forgotten
+    /// whenever the remembered ones have doubled since the last sweep, so each costs its share once.
     func logoff(_ token: String) {
-        _ = sessions.withLock { $0.removeValue(forKey: token) }
+        guard let session = session(token), session.expiresAt > Clock.monotonicNanoseconds() else { return }
+        loggedOff.withLock { state in
+            state.serials[session.serial] = session.expiresAt
+            guard state.serials.count >= 2 * max(state.sweptAt, 64) else { return }
+            let now = Clock.monotonicNanoseconds()
+            state.serials = state.serials.filter { $0.value > now }
+            state.sweptAt = state.serials.count
+        }
     }
 
     /// Checks who calls: an accepted `Authorization: Bearer` token (Campaign v8 technical accounts, which
@@ -110,13 +151,12 @@ package final class SOAPSessions: Sendable {
             return
         }
         guard !token.isEmpty else { throw .badSession("no session token (first parameter or Cookie __sessiontoken)") }
-        guard let session = sessions.withLock({ $0[token] }) else { throw .badSession("unknown session token") }
-        guard session.expiresAt > Clock.monotonicNanoseconds() else {
-            logoff(token)
-            throw .badSession("the session expired")
+        guard let session = session(token), loggedOff.withLock({ $0.serials[session.serial] }) == nil else {
+            throw .badSession("unknown session token")
         }
+        guard session.expiresAt > Clock.monotonicNanoseconds() else { throw .badSession("the session expired") }
         guard let securityToken,
-            constantTimeEqual(Array(securityToken.utf8), Array(session.securityToken.utf8))
+            constantTimeEqual(Array(securityToken.utf8), Array(self.securityToken(of: token).utf8))
         else { throw .badSession("missing or wrong X-Security-Token") }
     }
 }

@@ -87,7 +87,7 @@ struct RetentionTests {
     @Test func aSweepSaysHowFarOverTheCapsTheStoreIs() throws {
         let live = try InProcessServer.withSDKApplications { $0.retentionSweepMilliseconds = 3_600_000 }
         // 2,000 devices registered at 1…2000 and 7,000 events, written straight into the store.
-        try live.server.store.writeAndWait { transaction in
+        try live.app.store.writeAndWait { transaction in
             try transaction.connection.execute(
                 """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
@@ -103,20 +103,20 @@ struct RetentionTests {
         policy.events = 1_000
         #expect(RetentionPace.counted(beyond: 1_000) == 201)
 
-        var sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        var sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy) }
         #expect(sweep.devices == 500 && sweep.events == 5_000 && sweep.more)
         #expect(sweep.devicesOver == 201, "500 left, counted up to 201")
         #expect(sweep.eventsOver == 1_000)
 
-        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy) }
         #expect(sweep.devices == 500 && sweep.events == 1_000 && sweep.more)
         #expect(sweep.devicesOver == 0 && sweep.eventsOver == 0)
 
-        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy) }
         #expect(sweep.isEmpty && !sweep.more)
         let counted = try counts(live)
         #expect(counted.devices == 1_000 && counted.events == 1_000)
-        let oldestKept = try live.server.store.read {
+        let oldestKept = try live.app.store.read {
             try $0.connection.scalar("SELECT min(updated_at) FROM devices").integer
         }
         #expect(oldestKept == 1_001)
@@ -129,17 +129,17 @@ struct RetentionTests {
         for index in 0..<3 { try register(live, "s\(index)") }
         var policy = RetentionPolicy()
         policy.devices = 1
-        let newest = try live.server.store.read {
+        let newest = try live.app.store.read {
             [try $0.connection.scalar("SELECT max(id) FROM registrations").integer ?? 0, 0]
         }
-        var sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, settledAt: newest) }
+        var sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy, settledAt: newest) }
         #expect(sweep.isEmpty && sweep.newestWrites == newest)
         policy.days = 30
-        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, settledAt: newest) }
+        sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy, settledAt: newest) }
         #expect(sweep.devices == 2)
         policy.days = 0
         try register(live, "s3")
-        sweep = try live.server.store.writeAndWait { [policy] in try $0.sweep(policy, settledAt: newest) }
+        sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy, settledAt: newest) }
         #expect(sweep.devices == 1)
         #expect(try counts(live).devices == 1)
     }
