@@ -60,8 +60,8 @@ package final class CampaignMockServer: Sendable {
         store = try Store(path: configuration.databasePath, journalLimit: configuration.journalLimit)
         for damage in store.journalDamage { logger.error(damage.description) }
         faults = FaultRegistry()
-        waits = WaitRegistry()
-        metrics = Metrics()
+        waits = WaitRegistry(sink: store.sink)
+        metrics = Metrics(sink: store.sink)
         stream = EventHub(
             store: store, heartbeatMilliseconds: configuration.streamHeartbeatMilliseconds,
             bufferLimit: configuration.streamBufferLimit)
