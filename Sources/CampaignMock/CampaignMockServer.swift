@@ -141,7 +141,9 @@ package final class CampaignMockServer: Sendable {
                     pipeline.route(
                         endpoint.family, read: endpoint.read, identify: endpoint.identify, decide: endpoint.decide))
             }
-            group.add(nil, "/r", pipeline.route(.tracking, identify: tracking.identify, tracking.decide))
+            group.add(
+                nil, "/r",
+                pipeline.route(.tracking, read: tracking.read, identify: tracking.identify, decide: tracking.decide))
             group.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route(.soap, soap.decide))
             group.add(nil, "/nl/jsp/schemawsdl.jsp", pipeline.route(.soap, WSDL.decide))
             group.add(nil, "/r/test", pipeline.route(.health, health.redirectTest))

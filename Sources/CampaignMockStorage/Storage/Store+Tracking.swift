@@ -59,19 +59,6 @@ extension StoreReader {
         FROM messages m LEFT JOIN devices d ON d.id = m.device_id LEFT JOIN applications a ON a.id = m.application_id
         """
 
-    /// The integration key and token of the device the message `id` refers to was issued for.
-    package func messageOwner(for id: TrackingID) throws -> (appKey: String?, token: String?) {
-        guard let message = try issuedMessage(for: id) else { return (nil, nil) }
-        let row = try connection.query(
-            """
-            SELECT a.integration_key, d.registration_token FROM messages m
-            LEFT JOIN devices d ON d.id = m.device_id LEFT JOIN applications a ON a.id = m.application_id
-            WHERE m.id = ?
-            """, [message.id]
-        ).first
-        return (try row?["integration_key"].text, try row?["registration_token"].text)
-    }
-
     /// A page of the events matching `filter` (with id at most `upTo`), at most `limit`, with how many
     /// match in all when `counting`.
     package func events(
