@@ -160,7 +160,7 @@ struct CampaignMockClientTests {
 
     @Test func theEventStreamIsAnAsyncSequence() async throws {
         let mock = try Mock()
-        let stream = mock.client.stream(types: ["registration"])
+        let stream = mock.client.stream(types: [.registration])
         let reader = Task {
             var tokens: [String] = []
             for try await event in stream {

@@ -8,7 +8,7 @@ import CampaignMockSupport
 extension AdminAPI {
     func registerControl(on group: inout RouteGroup) {
         group.add(.post, "/_mock/reset", respond: reset)
-        group.add(.get, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, ["faults": faults.list()]) })
+        group.add(.get, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, FaultList(faults: faults.list())) })
         group.add(.post, "/_mock/faults", respond: addFault)
         group.add(.delete, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, ["deleted": faults.clear()]) })
         group.add(.delete, "/_mock/faults/{id}", respond: deleteFault)
@@ -50,7 +50,7 @@ extension AdminAPI {
         // A reset of everything gives the file's space back too (the rows are gone either way: a failed
         // VACUUM leaves the space for new rows, as a partial reset does).
         if parts.count == ResetPart.allCases.count && application == nil { _ = try? store.reclaimSpace() }
-        let counts = ["deleted": Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })]
+        let counts = ResetAnswer(deleted: Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) }))
         stream.publish(.reset, counts, facts: application.map { [.app: $0] } ?? [:])
         return AdminResponse.json(.ok, counts)
     }
@@ -133,7 +133,7 @@ extension AdminAPI {
         case .receive, .open:
             try AdminResponse.allowOnly(query, Self.waitKeys + ["messageId", "deliveryId", "token"])
             var filter = try Self.eventFilter(query.filter { $0.key != "since" })
-            filter.tag = kind == .receive ? .received : .opened
+            filter.tag = kind.trackingKind
             filter.deliveryID = query["deliveryId"]
             filter.registrationToken = query["token"]
             filter.since = since

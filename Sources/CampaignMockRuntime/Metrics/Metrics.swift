@@ -1,4 +1,5 @@
 import CampaignMockCore
+package import CampaignMockModel
 package import CampaignMockStorage
 import Synchronization
 
@@ -34,7 +35,7 @@ package final class Metrics: Sendable {
     private struct State {
         var endpoints: [String: EndpointCounts] = [:]
         var registrations: [String: Int] = [:]
-        var trackingEvents: [Int: Int] = [:]
+        var trackingEvents: [TrackingEvent.Kind: Int] = [:]
         var faultsFired: [String: Int] = [:]
     }
 
@@ -46,7 +47,7 @@ package final class Metrics: Sendable {
     package convenience init(sink: ChangeSink) {
         self.init()
         sink.subscribe { [weak self] changes in
-            for case .hit(_, let hit) in changes { self?.recordTrackingEvent(tag: hit.trackingID.tag.rawValue) }
+            for case .hit(_, let hit) in changes { self?.recordTrackingEvent(hit.trackingID.tag) }
         }
     }
 
@@ -63,8 +64,8 @@ package final class Metrics: Sendable {
         state.withLock { $0.registrations[result, default: 0] += 1 }
     }
 
-    package func recordTrackingEvent(tag: Int) {
-        state.withLock { $0.trackingEvents[tag, default: 0] += 1 }
+    package func recordTrackingEvent(_ kind: TrackingEvent.Kind) {
+        state.withLock { $0.trackingEvents[kind, default: 0] += 1 }
     }
 
     package func recordFault(ruleID: String) {
@@ -108,8 +109,9 @@ package final class Metrics: Sendable {
         }
         text += "# HELP campaign_mock_tracking_events_total Stored tracking hits by tag (1 received, 2 opened).\n"
         text += "# TYPE campaign_mock_tracking_events_total counter\n"
-        for tag in state.trackingEvents.keys.sorted() {
-            text += "campaign_mock_tracking_events_total{tag=\"\(tag)\"} \(state.trackingEvents[tag]!)\n"
+        for kind in TrackingEvent.Kind.allCases {
+            guard let count = state.trackingEvents[kind] else { continue }
+            text += "campaign_mock_tracking_events_total{tag=\"\(kind.tag)\"} \(count)\n"
         }
         text += "# HELP campaign_mock_faults_fired_total Fault rule firings by rule id.\n"
         text += "# TYPE campaign_mock_faults_fired_total counter\n"

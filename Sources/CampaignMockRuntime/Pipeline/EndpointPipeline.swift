@@ -1,5 +1,5 @@
 package import CampaignMockCore
-import CampaignMockModel
+package import CampaignMockModel
 package import CampaignMockStorage
 package import CampaignMockSupport
 import Dispatch
@@ -55,7 +55,7 @@ package struct EndpointPipeline: Sendable {
         _ decide: @escaping Decide
     ) {
         let subject = FaultRegistry.Subject(
-            endpoint: endpoint.faultEndpoint, method: request.method.rawValue,
+            endpoint: endpoint, method: request.method.rawValue,
             identity: { identify(request) })
         guard let effect = faults.fire(for: subject) else {
             return handle(endpoint, request, reply, decide, faultNote: nil)

@@ -8,8 +8,10 @@ import Synchronization
 /// The writer notes each such row as it writes it, and hands the notes of a batch to the sink right
 /// after the batch commits and before any of its jobs' completions, in the order they were written
 /// (the change a request made before the request's journal entry). What a rolled-back job wrote is
-/// never handed on. Each kind carries what was written, so a subscriber reads nothing back.
-package enum CommittedChange: Sendable {
+/// never handed on. Each kind carries what was written, so a subscriber reads nothing back. The cases are
+/// `indirect`: a change is one reference, so the batch's array and each subscriber's pass over it copy a
+/// pointer, not the journal record's dozen strings and byte arrays.
+package indirect enum CommittedChange: Sendable {
     /// A journal entry: its id and the record written.
     case request(id: Int64, JournalRecord)
     /// A tracking hit, with what it shows of the message it is linked to.
@@ -96,7 +98,7 @@ extension CommittedChange {
     package var type: StreamEventType {
         switch self {
         case .request: .request
-        case .hit(_, let hit): hit.trackingID.tag == .received ? .receive : .open
+        case .hit(_, let hit): StreamEventType(hit.trackingID.tag)
         case .registration: .registration
         case .device: .device
         case .push: .push

@@ -103,7 +103,7 @@ extension StoreReader {
             clauses.append(clause)
             values += bound
         }
-        if let tag = filter.tag { add("e.tag = ?", [tag.rawValue]) }
+        if let tag = filter.tag { add("e.tag = ?", [tag.tag]) }
         if let deliveryID = filter.deliveryID { add("e.delivery_id = ?", [deliveryID]) }
         if let token = filter.registrationToken {
             // Through the index of events by device, not a scan of every event.
@@ -141,7 +141,7 @@ extension StoreReader {
             id: try row.integer("id"),
             receivedAt: try row.time("received_at"),
             tag: tag,
-            type: TrackingID.Tag(rawValue: tag)?.name ?? "unknown",
+            type: TrackingEvent.Kind(tag: tag)?.rawValue ?? "unknown",
             rawId: try row.text("raw_id"),
             messageHex: try row["message_hex"].text,
             messageValue: value,
@@ -181,7 +181,7 @@ extension StoreTransaction {
             """,
             values: [
                 .integer(receivedAt), .text(id.raw), hex.sqliteValue, value.sqliteValue, uuid.sqliteValue,
-                .text(id.deliveryID), .integer(Int64(id.tag.rawValue)), userAgent.sqliteValue,
+                .text(id.deliveryID), .integer(Int64(id.tag.tag)), userAgent.sqliteValue,
                 remoteAddress.sqliteValue,
                 messageRef.sqliteValue, deviceID.sqliteValue, applicationID.sqliteValue,
             ])
@@ -240,8 +240,8 @@ extension TrackingEvent {
         self.init(
             id: id,
             receivedAt: HTTPDate.iso8601(microsecondsSince1970: hit.receivedAt),
-            tag: hit.trackingID.tag.rawValue,
-            type: hit.trackingID.tag.name,
+            tag: hit.trackingID.tag.tag,
+            type: hit.trackingID.tag.rawValue,
             rawId: hit.trackingID.raw,
             messageHex: message.hex,
             messageValue: message.value.map { String(UInt64(bitPattern: $0)) },
