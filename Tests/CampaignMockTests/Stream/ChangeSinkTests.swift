@@ -9,9 +9,10 @@ import Testing
 /// The store's sink: what the waiters, the event stream and any other subscriber learn of a change.
 @Suite("the store's sink of committed changes", .timeLimit(.minutes(1)))
 struct ChangeSinkTests {
-    /// A request's answer comes after its changes reached every subscriber: a client that got its answer
-    /// finds them handed on (what `/_mock/wait` and the stream build on).
-    @Test func aSubscriberHasARequestsChangesBeforeItsAnswer() throws {
+    /// A subscriber gets every row a request wrote, in the order written, the journal entry last (that
+    /// they come before the answer is held by `StoreTests.subscribersGetABatchBeforeItsCompletions`: here
+    /// the answer's way through the event loop would hide the order).
+    @Test func aSubscriberGetsEveryRowOfARequestInOrder() throws {
         let live = try LiveServer.withSDKApplications()
         let seen = Mutex<[String]>([])
         live.server.store.sink.subscribe { changes in seen.withLock { $0 += changes.map(\.type.rawValue) } }
