@@ -67,8 +67,8 @@ package final class CampaignMockApp: HTTPHandler {
         store = try Store(path: configuration.databasePath, journalLimit: configuration.journalLimit)
         for damage in store.journalDamage { logger.error(damage.description) }
         faults = FaultRegistry()
-        waits = WaitRegistry()
-        metrics = Metrics()
+        waits = WaitRegistry(sink: store.sink)
+        metrics = Metrics(sink: store.sink)
         stream = EventHub(
             store: store, heartbeatMilliseconds: configuration.streamHeartbeatMilliseconds,
             bufferLimit: configuration.streamBufferLimit)
@@ -148,7 +148,9 @@ package final class CampaignMockApp: HTTPHandler {
                     pipeline.route(
                         endpoint.family, read: endpoint.read, identify: endpoint.identify, decide: endpoint.decide))
             }
-            group.add(nil, "/r", pipeline.route(.tracking, identify: tracking.identify, tracking.decide))
+            group.add(
+                nil, "/r",
+                pipeline.route(.tracking, read: tracking.read, identify: tracking.identify, decide: tracking.decide))
             group.add(nil, "/nl/jsp/soaprouter.jsp", pipeline.route(.soap, soap.decide))
             group.add(nil, "/nl/jsp/schemawsdl.jsp", pipeline.route(.soap, WSDL.decide))
             group.add(nil, "/r/test", pipeline.route(.health, health.redirectTest))

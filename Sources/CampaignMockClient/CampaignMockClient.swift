@@ -87,7 +87,7 @@ public struct CampaignMockClient: Sendable {
         var filters = ["app": app, "platform": platform?.rawValue, "userKey": userKey, "token": token].compactMapValues
         { $0 }
         for (name, value) in params { filters["param." + name] = value }
-        return try await wait(for: "registration", filters: filters, count: count, since: since, timeout: timeout)
+        return try await wait(for: .registration, filters: filters, count: count, since: since, timeout: timeout)
     }
 
     /// Waits for tracking hits of `kind` (receive or open) matching the filters.
@@ -96,7 +96,8 @@ public struct CampaignMockClient: Sendable {
         since: Since = .everything, timeout: TimeInterval = 10
     ) async throws -> [TrackingEvent] {
         let filters = ["messageId": messageId, "deliveryId": deliveryId, "token": token].compactMapValues { $0 }
-        return try await wait(for: kind.rawValue, filters: filters, count: count, since: since, timeout: timeout)
+        return try await wait(
+            for: StreamEventType(kind), filters: filters, count: count, since: since, timeout: timeout)
     }
 
     /// Waits for journaled requests (any outcome) of `endpoint`, with `status`, naming `app`.
@@ -105,18 +106,18 @@ public struct CampaignMockClient: Sendable {
         timeout: TimeInterval = 10
     ) async throws -> [JournaledRequest] {
         let filters = ["endpoint": endpoint, "status": status.map(String.init), "app": app].compactMapValues { $0 }
-        return try await wait(for: "request", filters: filters, count: count, since: since, timeout: timeout)
+        return try await wait(for: .request, filters: filters, count: count, since: since, timeout: timeout)
     }
 
     private func wait<Item: Codable & Sendable>(
-        for kind: String, filters: [String: String], count: Int, since: Since, timeout: TimeInterval
+        for kind: StreamEventType, filters: [String: String], count: Int, since: Since, timeout: TimeInterval
     ) async throws -> [Item] {
         guard (1...1000).contains(count) else { throw CampaignMockError.badArgument("count must be 1 to 1000") }
         guard timeout > 0, timeout <= 300 else {
             throw CampaignMockError.badArgument("timeout must be above 0 and at most 300 s")
         }
         var query = [
-            URLQueryItem(name: "for", value: kind), URLQueryItem(name: "count", value: String(count)),
+            URLQueryItem(name: "for", value: kind.rawValue), URLQueryItem(name: "count", value: String(count)),
             URLQueryItem(name: "timeout", value: "\(Int((timeout * 1000).rounded()))ms"),
         ]
         if let value = since.queryValue { query.append(URLQueryItem(name: "since", value: value)) }
@@ -126,7 +127,8 @@ public struct CampaignMockClient: Sendable {
         let answer: WaitAnswer<Item> = try decode((status, body))
         guard status == 200 else {
             throw CampaignMockError.timedOut(
-                what: kind, wanted: count, seen: answer.count, serverSays: answer.error ?? "", filters: filters)
+                what: kind.rawValue, wanted: count, seen: answer.count, serverSays: answer.error ?? "", filters: filters
+            )
         }
         return answer.items
     }
@@ -314,14 +316,6 @@ public struct CampaignMockClient: Sendable {
             throw CampaignMockError.unexpectedAnswer(String(describing: T.self), reason: "\(error)")
         }
     }
-}
-
-/// The two tracking hits the SDKs send.
-public enum EventKind: String, Sendable, Codable {
-    /// A notification was received (tag 1).
-    case receive
-    /// A notification was opened, or (Android) dismissed (tag 2).
-    case open
 }
 
 /// From when a wait counts.

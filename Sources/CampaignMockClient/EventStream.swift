@@ -25,7 +25,19 @@ extension CampaignMockClient {
     /// The server's events as they happen, from now on, of `types` (all when empty) and of `app`. The
     /// sequence ends when the server stops or cuts a reader that fell too far behind; cancelling the task
     /// that iterates it closes the connection.
-    public func stream(types: Set<String> = [], app: String? = nil) -> AsyncThrowingStream<StreamEvent, any Error> {
+    public func stream(types: Set<StreamEventType> = [], app: String? = nil)
+        -> AsyncThrowingStream<StreamEvent, any Error>
+    {
+        stream(typeNames: Set(types.map(\.rawValue)), app: app)
+    }
+
+    /// The same, with the types by name.
+    @available(*, deprecated, message: "name the types with StreamEventType: stream(types: [.receive, .open])")
+    public func stream(types: Set<String>, app: String? = nil) -> AsyncThrowingStream<StreamEvent, any Error> {
+        stream(typeNames: types, app: app)
+    }
+
+    private func stream(typeNames types: Set<String>, app: String?) -> AsyncThrowingStream<StreamEvent, any Error> {
         var query: [URLQueryItem] = []
         if !types.isEmpty { query.append(URLQueryItem(name: "type", value: types.sorted().joined(separator: ","))) }
         if let app { query.append(URLQueryItem(name: "app", value: app)) }

@@ -22,10 +22,5 @@ public typealias Device = DeviceSubscription
 /// A journaled request with its answer (a wait for requests gives it too; the event stream gives a
 /// ``RequestSummary``).
 public typealias JournaledRequest = JournalEntry
-
-// The admin API's envelopes.
-
-struct ResetAnswer: Decodable { let deleted: [String: Int] }
-struct ErrorAnswer: Decodable { let error: String }
-struct ApplicationList: Decodable { let apps: [Application] }
-struct FaultList: Decodable { let faults: [FaultStatus] }
+/// The two tracking hits the SDKs send: receive (tag 1) and open (tag 2).
+public typealias EventKind = TrackingEvent.Kind

@@ -2,15 +2,8 @@
 ///
 /// JSON, flat: `{"endpoint": "registration-ios", "appKey": "K", "status": 503, "body": "busy", "times": 2}`.
 public struct FaultRule: Sendable, Codable, Equatable {
-    /// Endpoint families a rule can match; `any` is every Campaign endpoint (never the admin API).
-    public enum Endpoint: String, Sendable, ClosedSet {
-        case registrationIOS = "registration-ios"
-        case registrationAndroid = "registration-android"
-        case tracking
-        case soap
-        case health
-        case any
-    }
+    /// The endpoint family a rule matches; `any` is every Campaign endpoint (never the admin API).
+    public typealias Endpoint = EndpointFamily
 
     /// Assigned when the rule is added (`f1`, `f2`, …) unless given.
     public var id: String?

@@ -31,12 +31,11 @@ public enum StreamEventType: String, Sendable, Codable, CaseIterable {
     /// Whether a stream can be asked for it (`?type=`): the stream's own notices always come.
     public var isSelectable: Bool { ![.gap, .overflow, .shutdown].contains(self) }
 
-    /// The tracking hit of a tag (1 receive, 2 open).
-    public init?(trackingTag tag: Int) {
-        switch tag {
-        case 1: self = .receive
-        case 2: self = .open
-        default: return nil
-        }
+    /// The event of a tracking hit.
+    public init(_ kind: TrackingEvent.Kind) {
+        self = kind == .receive ? .receive : .open
     }
+
+    /// The kind of tracking hit the event is, if it is one.
+    public var trackingKind: TrackingEvent.Kind? { TrackingEvent.Kind(rawValue: rawValue) }
 }

@@ -1,5 +1,27 @@
 /// A stored tracking hit, as the admin API shows it.
 public struct TrackingEvent: Sendable, Codable, Equatable {
+    /// What a hit reports (docs/protocol.md §4.1): the one name of receive and open, for the hit's id and
+    /// the database (``tag``), the admin API's filters, `/_mock/wait`, the event stream, the metrics and
+    /// the clients (``rawValue``).
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// Tag `1`: the notification was received.
+        case receive
+        /// Tag `2`: the notification was opened (clicked, or dismissed on newer Android extensions).
+        case open
+
+        /// The digit the hit's id ends with, as stored.
+        public var tag: Int { self == .receive ? 1 : 2 }
+
+        /// The kind of the tag `1` or `2`.
+        public init?(tag: Int) {
+            switch tag {
+            case 1: self = .receive
+            case 2: self = .open
+            default: return nil
+            }
+        }
+    }
+
     /// The message and device a hit belongs to, when the mock issued its message id.
     public struct Link: Sendable, Codable, Equatable {
         /// `_mId` as issued.
@@ -20,8 +42,9 @@ public struct TrackingEvent: Sendable, Codable, Equatable {
 
     public var id: Int64
     public var receivedAt: String
+    /// ``Kind/tag``.
     public var tag: Int
-    /// `receive` or `open`.
+    /// ``Kind/rawValue``: `receive` or `open`.
     public var type: String
     /// The `id` parameter as received.
     public var rawId: String

@@ -156,7 +156,7 @@ struct CampaignMockClientTests {
 
     @Test func theEventStreamIsAnAsyncSequence() async throws {
         let mock = try Mock()
-        let stream = mock.client.stream(types: ["registration"])
+        let stream = mock.client.stream(types: [.registration])
         let reader = Task {
             var tokens: [String] = []
             for try await event in stream {

@@ -8,7 +8,7 @@ import CampaignMockSupport
 extension AdminAPI {
     func registerControl(on group: inout RouteGroup) {
         group.add(.post, "/_mock/reset", respond: reset)
-        group.add(.get, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, ["faults": faults.list()]) })
+        group.add(.get, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, FaultList(faults: faults.list())) })
         group.add(.post, "/_mock/faults", respond: addFault)
         group.add(.delete, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, ["deleted": faults.clear()]) })
         group.add(.delete, "/_mock/faults/{id}", respond: deleteFault)
@@ -50,7 +50,7 @@ extension AdminAPI {
         // A reset of everything gives the file's space back too (the rows are gone either way: a failed
         // VACUUM leaves the space for new rows, as a partial reset does).
         if parts.count == ResetPart.allCases.count && application == nil { _ = try? store.reclaimSpace() }
-        let counts = ["deleted": Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })]
+        let counts = ResetAnswer(deleted: Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) }))
         stream.publish(.reset, counts, facts: application.map { [.app: $0] } ?? [:])
         return AdminResponse.json(.ok, counts)
     }
@@ -89,7 +89,8 @@ extension AdminAPI {
     /// and, for a wait that counted from its call, the matching items that arrived before it.
     private func wait(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
         let query = try AdminResponse.query(request)
-        guard let name = query["for"], let kind = ChangeKind(rawValue: name) else {
+        guard let name = query["for"], let kind = StreamEventType(rawValue: name), WaitRegistry.kinds.contains(kind)
+        else {
             throw AdminError(.badRequest, "for must be registration, receive, open or request")
         }
         let wanted = Int(try AdminResponse.integer(query, "count", in: 1...1000, default: 1))
@@ -132,7 +133,7 @@ extension AdminAPI {
         case .receive, .open:
             try AdminResponse.allowOnly(query, Self.waitKeys + ["messageId", "deliveryId", "token"])
             var filter = try Self.eventFilter(query.filter { $0.key != "since" })
-            filter.tag = kind == .receive ? .received : .opened
+            filter.tag = kind.trackingKind
             filter.deliveryID = query["deliveryId"]
             filter.registrationToken = query["token"]
             filter.since = since
@@ -157,7 +158,7 @@ extension AdminAPI {
                     return (try reader.events(matching: filter, after: after, limit: limit, upTo: last).events, last)
                 }
             }
-        case .request:
+        default:  // .request, the last of ``WaitRegistry/kinds``
             try AdminResponse.allowOnly(query, Self.waitKeys + ["endpoint", "status", "app"])
             var filter = try Self.journalFilter(query.filter { $0.key != "since" })
             filter.since = since
@@ -195,7 +196,7 @@ extension AdminAPI {
     /// timeout names what `earlier` finds, so a wait called after its event says how to count it, and an
     /// `app` filter no application has at that moment (one may be added during the wait).
     private func waitFor<Item: Codable & Sendable>(
-        _ kind: ChangeKind, wanted: Int, timeout: Int, start: Int64, allowed: [ChangeFact: Set<String>],
+        _ kind: StreamEventType, wanted: Int, timeout: Int, start: Int64, allowed: [ChangeFact: Set<String>],
         reply: ReplyChannel, earlier: Earlier<Item>?, app: String? = nil, look: @escaping WaitProgress<Item>.Look
     ) {
         let progress = WaitProgress<Item>(cursor: start)

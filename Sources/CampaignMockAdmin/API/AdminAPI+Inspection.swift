@@ -19,7 +19,7 @@ extension AdminAPI {
     // MARK: - Applications
 
     private func listApplications(_ request: HTTPRequest) throws -> HTTPResponse {
-        AdminResponse.json(.ok, ["apps": try store.read { try $0.applications() }])
+        AdminResponse.json(.ok, ApplicationList(apps: try store.read { try $0.applications() }))
     }
 
     private struct NewApplication: Codable {
@@ -148,13 +148,13 @@ extension AdminAPI {
     static func eventFilter(_ query: [String: String]) throws -> EventFilter {
         var filter = EventFilter()
         let byTag = try query["tag"].map { tag in
-            guard let number = Int(tag), let value = TrackingID.Tag(rawValue: number) else {
+            guard let number = Int(tag), let value = TrackingEvent.Kind(tag: number) else {
                 throw AdminError(.badRequest, "tag must be 1 or 2")
             }
             return value
         }
         let byType = try query["type"].map { type in
-            guard let value = [TrackingID.Tag.received, .opened].first(where: { $0.name == type }) else {
+            guard let value = TrackingEvent.Kind(rawValue: type) else {
                 throw AdminError(.badRequest, "type must be receive or open")
             }
             return value

@@ -20,7 +20,7 @@ package struct AdminError: HTTPResponseError, Equatable {
     }
 
     var response: HTTPResponse {
-        AdminResponse.json(status, ["error": message])
+        AdminResponse.json(status, ErrorAnswer(error: message))
     }
 }
 

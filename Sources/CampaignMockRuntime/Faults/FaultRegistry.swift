@@ -5,7 +5,7 @@ import Synchronization
 package final class FaultRegistry: Sendable {
     /// What identifies a request for matching; `appKey` and `token` are computed only when a rule needs them.
     package struct Subject {
-        package var endpoint: FaultRule.Endpoint
+        package var endpoint: EndpointFamily
         package var method: String
         package var identity: () -> (appKey: String?, token: String?)
     }
@@ -100,7 +100,7 @@ package final class FaultRegistry: Sendable {
         return state.withLock { state in
             for index in state.entries.indices {
                 let rule = state.entries[index].rule
-                guard rule.endpoint == .any || rule.endpoint == subject.endpoint else { continue }
+                guard rule.endpoint.matches(subject.endpoint) else { continue }
                 if let method = rule.method, method.uppercased() != subject.method { continue }
                 if rule.appKey != nil || rule.token != nil {
                     if identity == nil { identity = subject.identity() }

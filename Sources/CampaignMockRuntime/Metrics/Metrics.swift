@@ -1,3 +1,5 @@
+package import CampaignMockModel
+package import CampaignMockStorage
 import Synchronization
 
 /// Counters for `GET /_mock/metrics`, in the Prometheus text format (version 0.0.4).
@@ -32,13 +34,21 @@ package final class Metrics: Sendable {
     private struct State {
         var endpoints: [String: EndpointCounts] = [:]
         var registrations: [String: Int] = [:]
-        var trackingEvents: [Int: Int] = [:]
+        var trackingEvents: [TrackingEvent.Kind: Int] = [:]
         var faultsFired: [String: Int] = [:]
     }
 
     private let state = Mutex(State())
 
     package init() {}
+
+    /// Metrics that count the stored tracking hits of every batch `sink` hands on.
+    package convenience init(sink: ChangeSink) {
+        self.init()
+        sink.subscribe { [weak self] changes in
+            for case .hit(_, let hit) in changes { self?.recordTrackingEvent(hit.trackingID.tag) }
+        }
+    }
 
     /// Counts one answered request of `endpoint` with `status`, taking `seconds`.
     package func recordRequest(endpoint: String, status: Int, seconds: Double) {
@@ -53,8 +63,8 @@ package final class Metrics: Sendable {
         state.withLock { $0.registrations[result, default: 0] += 1 }
     }
 
-    package func recordTrackingEvent(tag: Int) {
-        state.withLock { $0.trackingEvents[tag, default: 0] += 1 }
+    package func recordTrackingEvent(_ kind: TrackingEvent.Kind) {
+        state.withLock { $0.trackingEvents[kind, default: 0] += 1 }
     }
 
     package func recordFault(ruleID: String) {
@@ -98,8 +108,9 @@ package final class Metrics: Sendable {
         }
         text += "# HELP campaign_mock_tracking_events_total Stored tracking hits by tag (1 received, 2 opened).\n"
         text += "# TYPE campaign_mock_tracking_events_total counter\n"
-        for tag in state.trackingEvents.keys.sorted() {
-            text += "campaign_mock_tracking_events_total{tag=\"\(tag)\"} \(state.trackingEvents[tag]!)\n"
+        for kind in TrackingEvent.Kind.allCases {
+            guard let count = state.trackingEvents[kind] else { continue }
+            text += "campaign_mock_tracking_events_total{tag=\"\(kind.tag)\"} \(count)\n"
         }
         text += "# HELP campaign_mock_faults_fired_total Fault rule firings by rule id.\n"
         text += "# TYPE campaign_mock_faults_fired_total counter\n"

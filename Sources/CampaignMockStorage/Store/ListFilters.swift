@@ -22,7 +22,7 @@ package struct DeviceFilter: Sendable, Equatable {
 
 /// Which events a listing returns.
 package struct EventFilter: Sendable, Equatable {
-    package var tag: TrackingID.Tag?
+    package var tag: TrackingEvent.Kind?
     /// Stored hex values to match (from a hex, a decimal `_mId`, or a value).
     package var messageValues: [Int64]?
     package var messageUUID: String?

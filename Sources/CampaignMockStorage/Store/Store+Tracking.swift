@@ -59,19 +59,6 @@ extension StoreReader {
         FROM messages m LEFT JOIN devices d ON d.id = m.device_id LEFT JOIN applications a ON a.id = m.application_id
         """
 
-    /// The integration key and token of the device the message `id` refers to was issued for.
-    package func messageOwner(for id: TrackingID) throws -> (appKey: String?, token: String?) {
-        guard let message = try issuedMessage(for: id) else { return (nil, nil) }
-        let row = try connection.query(
-            """
-            SELECT a.integration_key, d.registration_token FROM messages m
-            LEFT JOIN devices d ON d.id = m.device_id LEFT JOIN applications a ON a.id = m.application_id
-            WHERE m.id = ?
-            """, [message.id]
-        ).first
-        return (try row?["integration_key"].text, try row?["registration_token"].text)
-    }
-
     /// A page of the events matching `filter` (with id at most `upTo`), at most `limit`, with how many
     /// match in all when `counting`.
     package func events(
@@ -116,7 +103,7 @@ extension StoreReader {
             clauses.append(clause)
             values += bound
         }
-        if let tag = filter.tag { add("e.tag = ?", [tag.rawValue]) }
+        if let tag = filter.tag { add("e.tag = ?", [tag.tag]) }
         if let deliveryID = filter.deliveryID { add("e.delivery_id = ?", [deliveryID]) }
         if let token = filter.registrationToken {
             // Through the index of events by device, not a scan of every event.
@@ -154,7 +141,7 @@ extension StoreReader {
             id: try row.integer("id"),
             receivedAt: try row.time("received_at"),
             tag: tag,
-            type: TrackingID.Tag(rawValue: tag)?.name ?? "unknown",
+            type: TrackingEvent.Kind(tag: tag)?.rawValue ?? "unknown",
             rawId: try row.text("raw_id"),
             messageHex: try row["message_hex"].text,
             messageValue: value,
@@ -194,7 +181,7 @@ extension StoreTransaction {
             """,
             values: [
                 .integer(receivedAt), .text(id.raw), hex.sqliteValue, value.sqliteValue, uuid.sqliteValue,
-                .text(id.deliveryID), .integer(Int64(id.tag.rawValue)), userAgent.sqliteValue,
+                .text(id.deliveryID), .integer(Int64(id.tag.tag)), userAgent.sqliteValue,
                 remoteAddress.sqliteValue,
                 messageRef.sqliteValue, deviceID.sqliteValue, applicationID.sqliteValue,
             ])
@@ -253,8 +240,8 @@ extension TrackingEvent {
         self.init(
             id: id,
             receivedAt: RFC3339.string(microsecondsSince1970: hit.receivedAt),
-            tag: hit.trackingID.tag.rawValue,
-            type: hit.trackingID.tag.name,
+            tag: hit.trackingID.tag.tag,
+            type: hit.trackingID.tag.rawValue,
             rawId: hit.trackingID.raw,
             messageHex: message.hex,
             messageValue: message.value.map { String(UInt64(bitPattern: $0)) },

@@ -1,3 +1,4 @@
+import CampaignMockModel
 import CampaignMockSystem
 
 extension TrackingID {
@@ -29,7 +30,7 @@ extension TrackingID {
         let tagField = afterH[(secondComma + 1)...]
         let message = try Self.messageID(afterH[..<firstComma])
         guard !delivery.isEmpty else { throw TrackingError("empty delivery id") }
-        guard tagField.count == 1, let tag = Tag(rawValue: Int(tagField[tagField.startIndex]) - 48) else {
+        guard tagField.count == 1, let tag = TrackingEvent.Kind(tag: Int(tagField[tagField.startIndex]) - 48) else {
             let text = String(decoding: tagField, as: UTF8.self)
             throw TrackingError("tag must be 1 (received) or 2 (opened), got '\(text.prefix(16))'")
         }

@@ -1,3 +1,4 @@
+package import CampaignMockModel
 /// The `id` of a push tracking hit, `h<messageId>,<deliveryId>,<tag>` (docs/protocol.md §4.1).
 package struct TrackingID: Sendable, Equatable {
     /// The broadLog id as the SDK encoded it.
@@ -8,21 +9,11 @@ package struct TrackingID: Sendable, Equatable {
         case uuid(String)
     }
 
-    /// What the hit reports.
-    package enum Tag: Int, Sendable, Codable {
-        /// `1`: the notification was received.
-        case received = 1
-        /// `2`: the notification was opened (clicked, or dismissed on newer Android extensions).
-        case opened = 2
-
-        /// `receive` or `open`, the names the admin API uses.
-        package var name: String { self == .received ? "receive" : "open" }
-    }
-
     /// The `id` value as received.
     package let raw: String
     package let message: MessageID
     /// `_dId`, opaque, stored as sent (docs/protocol.md §4.3).
     package let deliveryID: String
-    package let tag: Tag
+    /// What the hit reports.
+    package let tag: TrackingEvent.Kind
 }

@@ -209,7 +209,7 @@ import Testing
         #expect(
             throws: ConfigurationError(
                 "c.json: faults[0].endpoint: 'tracker' is not one of registration-ios, registration-android, "
-                    + "tracking, soap, health, any")
+                    + "tracking, soap, health, unknown, any")
         ) {
             try Configuration.resolve(flags: [:], environment: [:], configFile: ("c.json", Array(json.utf8)))
         }

@@ -1,3 +1,4 @@
+import CampaignMockModel
 import Testing
 
 @testable import CampaignMockStorage
@@ -9,7 +10,7 @@ import Testing
         let value: UInt64?
         let uuid: String?
         let delivery: String
-        let tag: TrackingID.Tag
+        let tag: TrackingEvent.Kind
         var testDescription: String { id }
     }
 
@@ -17,50 +18,50 @@ import Testing
     static let vectors: [Vector] = [
         .init(
             id: "h3039,testDeliveryId,1", hex: "3039", value: 12345, uuid: nil, delivery: "testDeliveryId",
-            tag: .received),
+            tag: .receive),
         .init(
-            id: "h3039,testDeliveryId,2", hex: "3039", value: 12345, uuid: nil, delivery: "testDeliveryId", tag: .opened
+            id: "h3039,testDeliveryId,2", hex: "3039", value: 12345, uuid: nil, delivery: "testDeliveryId", tag: .open
         ),
         .init(
             id: "h6b6499a8-9d43-4bc5-acf0-b6aeb96846f6,testDeliveryId,1", hex: nil, value: nil,
-            uuid: "6b6499a8-9d43-4bc5-acf0-b6aeb96846f6", delivery: "testDeliveryId", tag: .received),
+            uuid: "6b6499a8-9d43-4bc5-acf0-b6aeb96846f6", delivery: "testDeliveryId", tag: .receive),
         .init(
             id: "h6b6499a8-9d43-4bc5-acf0-b6aeb96846f6,testDeliveryId,2", hex: nil, value: nil,
-            uuid: "6b6499a8-9d43-4bc5-acf0-b6aeb96846f6", delivery: "testDeliveryId", tag: .opened),
+            uuid: "6b6499a8-9d43-4bc5-acf0-b6aeb96846f6", delivery: "testDeliveryId", tag: .open),
         .init(
             id: "hd7e15e5c,testDeliveryId,1", hex: "d7e15e5c", value: 3_621_871_196, uuid: nil,
-            delivery: "testDeliveryId", tag: .received),
+            delivery: "testDeliveryId", tag: .receive),
         .init(
             id: "h281ea1a4,testDeliveryId,1", hex: "281ea1a4", value: 673_096_100, uuid: nil,
-            delivery: "testDeliveryId", tag: .received),
+            delivery: "testDeliveryId", tag: .receive),
         .init(
             id: "h34aa061c0c56,testDeliveryId,1", hex: "34aa061c0c56", value: 57_904_851_586_134, uuid: nil,
-            delivery: "testDeliveryId", tag: .received),
+            delivery: "testDeliveryId", tag: .receive),
         .init(
             id: "h80000000,testDeliveryId,1", hex: "80000000", value: 2_147_483_648, uuid: nil,
-            delivery: "testDeliveryId", tag: .received),
+            delivery: "testDeliveryId", tag: .receive),
         .init(
             id: "h7fffffffffffffff,testDeliveryId,1", hex: "7fffffffffffffff", value: 9_223_372_036_854_775_807,
             uuid: nil,
-            delivery: "testDeliveryId", tag: .received),
+            delivery: "testDeliveryId", tag: .receive),
         .init(
             id: "hbb9ae1d2,testDeliveryId,1", hex: "bb9ae1d2", value: 3_147_489_746, uuid: nil,
-            delivery: "testDeliveryId", tag: .received),
+            delivery: "testDeliveryId", tag: .receive),
         .init(
             id: "h9a1c61c0,testDeliveryId,1", hex: "9a1c61c0", value: 2_585_551_296, uuid: nil,
-            delivery: "testDeliveryId", tag: .received),
+            delivery: "testDeliveryId", tag: .receive),
         .init(
             id: "h65e39e40,testDeliveryId,1", hex: "65e39e40", value: 1_709_416_000, uuid: nil,
-            delivery: "testDeliveryId", tag: .received),
-        .init(id: "hd828,deliveryId,2", hex: "d828", value: 55336, uuid: nil, delivery: "deliveryId", tag: .opened),
+            delivery: "testDeliveryId", tag: .receive),
+        .init(id: "hd828,deliveryId,2", hex: "d828", value: 55336, uuid: nil, delivery: "deliveryId", tag: .open),
         .init(
             id: "hffffffffd7e15e5c,testDeliveryId,1", hex: "ffffffffd7e15e5c", value: 18_446_744_073_036_455_516,
             uuid: nil,
-            delivery: "testDeliveryId", tag: .received),
-        .init(id: "h05,7a3f1,1", hex: "05", value: 5, uuid: nil, delivery: "7a3f1", tag: .received),
+            delivery: "testDeliveryId", tag: .receive),
+        .init(id: "h05,7a3f1,1", hex: "05", value: 5, uuid: nil, delivery: "7a3f1", tag: .receive),
         .init(
             id: "h6B6499A8-9D43-4BC5-ACF0-B6AEB96846F6,d,1", hex: nil, value: nil,
-            uuid: "6b6499a8-9d43-4bc5-acf0-b6aeb96846f6", delivery: "d", tag: .received),
+            uuid: "6b6499a8-9d43-4bc5-acf0-b6aeb96846f6", delivery: "d", tag: .receive),
     ]
 
     @Test("decodes the SDK vectors", arguments: vectors)
