@@ -115,6 +115,12 @@ let package = Package(
             dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockCore"],
             swiftSettings: swiftSettings
         ),
+        // The integration checks: rules over the app's own traffic, fed from the store's committed changes.
+        .target(
+            name: "CampaignMockChecks",
+            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockCore"],
+            swiftSettings: swiftSettings
+        ),
         // The Campaign SDKs' endpoints: registration, tracking, the health pages, and the pushes they get.
         .target(
             name: "CampaignMockMobile",
@@ -149,7 +155,7 @@ let package = Package(
             name: "CampaignMockAdmin",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockMobile", "CampaignMockDelivery", "CampaignMockCore",
+                "CampaignMockMobile", "CampaignMockDelivery", "CampaignMockCore", "CampaignMockChecks",
             ],
             resources: [.embedInCode("Admin/openapi.json"), .embedInCode("Console/web")],
             swiftSettings: swiftSettings
@@ -166,7 +172,7 @@ let package = Package(
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
                 "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording",
-                "CampaignMockDelivery", "CampaignMockCore",
+                "CampaignMockDelivery", "CampaignMockCore", "CampaignMockChecks",
             ],
             swiftSettings: swiftSettings
         ),

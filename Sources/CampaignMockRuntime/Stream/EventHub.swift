@@ -162,6 +162,9 @@ package final class EventHub: Sendable {
     }
 
     private let store: Store
+    /// Also handed every committed batch (the integration checks); while there is one, the writer notes
+    /// rows all the time, not only while a stream is open.
+    private let observer: (@Sendable ([CommittedChange]) -> Void)?
     private let state: Mutex<State>
     private let active = Atomic<Bool>(false)
     private let queue = DispatchQueue(label: "campaign-mock.stream")
@@ -174,15 +177,17 @@ package final class EventHub: Sendable {
 
     package init(
         store: Store, heartbeatMilliseconds: Int = 15_000, ringCapacity: Int = 10_000, graceMilliseconds: Int = 300_000,
-        bufferLimit: Int = 1 << 20
+        bufferLimit: Int = 1 << 20, observer: (@Sendable ([CommittedChange]) -> Void)? = nil
     ) {
         self.store = store
+        self.observer = observer
         self.ringCapacity = ringCapacity
         state = Mutex(State(ringCapacity: ringCapacity))
         self.graceMilliseconds = graceMilliseconds
         self.bufferLimit = bufferLimit
         self.heartbeatMilliseconds = heartbeatMilliseconds
         store.publishCommits { [weak self] changes in self?.committed(changes) }
+        if observer != nil { try? store.recordChanges(true) }
         scheduleHeartbeat()
     }
 
@@ -248,13 +253,19 @@ package final class EventHub: Sendable {
     /// Starts, if it was idle: the writer notes rows from now on, the ring starts afresh. On the queue.
     private func activate() {
         guard !active.load(ordering: .acquiring) else { return }
+        // Active first: every batch handed on from now is kept (recording may be on already).
+        active.store(true, ordering: .releasing)
         // Waits for the writer: every row committed after this is handed on.
-        do { try store.recordChanges(true) } catch { return }  // the store is closing
+        do {
+            try store.recordChanges(true)
+        } catch {  // the store is closing
+            active.store(false, ordering: .releasing)
+            return
+        }
         state.withLock { state in
             state.ring.removeAll()
             state.firstKept = state.nextID
         }
-        active.store(true, ordering: .releasing)
     }
 
     /// Stops when no stream is open and none closed within the grace time. On the queue.
@@ -265,7 +276,7 @@ package final class EventHub: Sendable {
         }
         guard idle, active.load(ordering: .acquiring) else { return }
         active.store(false, ordering: .releasing)
-        try? store.recordChanges(false)
+        if observer == nil { try? store.recordChanges(false) }
         // Nothing is handed on after the writer stopped noting; what came before is for nobody.
         state.withLock { $0.pending.removeAll() }
     }
@@ -276,6 +287,8 @@ package final class EventHub: Sendable {
     /// Publishing waits `batchMilliseconds`, so a busy server's changes go out in batches (one write per
     /// stream) rather than one by one.
     private func committed(_ changes: [CommittedChange]) {
+        defer { observer?(changes) }  // after: what it publishes about these rows comes after them
+        guard active.load(ordering: .acquiring) else { return }
         let schedule = state.withLock { state in
             state.pending += changes
             defer { state.scheduled = true }
