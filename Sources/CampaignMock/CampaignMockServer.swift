@@ -63,8 +63,8 @@ package final class CampaignMockServer: Sendable {
         store = try Store(path: configuration.databasePath, journalLimit: configuration.journalLimit)
         for damage in store.journalDamage { logger.error(damage.description) }
         faults = FaultRegistry()
-        waits = WaitRegistry()
-        metrics = Metrics()
+        waits = WaitRegistry(sink: store.sink)
+        metrics = Metrics(sink: store.sink)
         var checkSettings = ChecksEngine.Settings()
         checkSettings.receiveWindow = Int64(configuration.checkReceiveWindowMilliseconds) * 1000
         checkSettings.openGrace = Int64(configuration.checkOpenGraceMilliseconds) * 1000
@@ -75,7 +75,9 @@ package final class CampaignMockServer: Sendable {
         }
         let stream = EventHub(
             store: store, heartbeatMilliseconds: configuration.streamHeartbeatMilliseconds,
-            bufferLimit: configuration.streamBufferLimit, observer: { checks.committed($0) })
+            bufferLimit: configuration.streamBufferLimit)
+        // After the stream's subscription: a finding's event comes after the rows it is about.
+        store.sink.subscribe { checks.committed($0) }
         checks.onChange { changes in
             for change in changes {
                 var facts: EventHub.Facts = [:]

@@ -97,7 +97,8 @@ extension AdminAPI {
     /// and, for a wait that counted from its call, the matching items that arrived before it.
     private func wait(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
         let query = try AdminResponse.query(request)
-        guard let name = query["for"], let kind = ChangeKind(rawValue: name) else {
+        guard let name = query["for"], let kind = StreamEventType(rawValue: name), WaitRegistry.kinds.contains(kind)
+        else {
             throw AdminError(.badRequest, "for must be registration, receive, open or request")
         }
         let wanted = Int(try AdminResponse.integer(query, "count", in: 1...1000, default: 1))
@@ -165,7 +166,7 @@ extension AdminAPI {
                     return (try reader.events(matching: filter, after: after, limit: limit, upTo: last).events, last)
                 }
             }
-        case .request:
+        default:  // .request, the last of ``WaitRegistry/kinds``
             try AdminResponse.allowOnly(query, Self.waitKeys + ["endpoint", "status", "app"])
             var filter = try Self.journalFilter(query.filter { $0.key != "since" })
             filter.since = since
@@ -203,7 +204,7 @@ extension AdminAPI {
     /// timeout names what `earlier` finds, so a wait called after its event says how to count it, and an
     /// `app` filter no application has at that moment (one may be added during the wait).
     private func waitFor<Item: Codable & Sendable>(
-        _ kind: ChangeKind, wanted: Int, timeout: Int, start: Int64, allowed: [ChangeFact: Set<String>],
+        _ kind: StreamEventType, wanted: Int, timeout: Int, start: Int64, allowed: [ChangeFact: Set<String>],
         reply: ReplyChannel, earlier: Earlier<Item>?, app: String? = nil, look: @escaping WaitProgress<Item>.Look
     ) {
         let progress = WaitProgress<Item>(cursor: start)

@@ -5,7 +5,7 @@ import CampaignMockRuntime
 /// `GET /_mock/stream`: Server-Sent Events (see ``EventHub``).
 extension AdminAPI {
     /// Filters as in `/_mock/wait`, by the facts the events carry.
-    private static let streamFilters = EventHub.Fact.allCases.map(\.rawValue)
+    private static let streamFilters = ChangeFact.streamFilters.map(\.name)
 
     func openStream(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
         let query = try AdminResponse.query(request)
@@ -21,7 +21,7 @@ extension AdminAPI {
                 filter.types.insert(type)
             }
         }
-        for fact in EventHub.Fact.allCases { filter.facts[fact] = query[fact.rawValue] }
+        for fact in ChangeFact.streamFilters { filter.facts[fact] = query[fact.name] }
         // Resume: the browser sends Last-Event-ID by itself when it reconnects; ?since= for others.
         let cursor = request.headers[HTTPHeaderName(rawValue: "Last-Event-ID")] ?? query["since"]
         var after: UInt64?

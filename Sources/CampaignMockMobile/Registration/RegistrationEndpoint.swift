@@ -22,8 +22,7 @@ package struct RegistrationEndpoint: Sendable {
         var appKey: String?
         do {
             let (registration, application) = try parse(request, form, appKey: &appKey)
-            let notice = ChangeNotice(kind: .registration, facts: Self.facts(of: registration, platform: platform))
-            return EndpointResult(response: .text(.ok, "OK"), appKey: appKey, notices: [notice]) { transaction in
+            return EndpointResult(response: .text(.ok, "OK"), appKey: appKey) { transaction in
                 try transaction.register(
                     registration, application: application, receivedAt: Clock.wallClockMicroseconds())
             }
@@ -47,16 +46,6 @@ package struct RegistrationEndpoint: Sendable {
             : "the \(platform.rawValue) keys are "
                 + applications.map { "\($0.integrationKey) (\($0.name))" }.joined(separator: ", ")
         return "\(known); start with --app \(platform.rawValue):\(key) or POST /_mock/apps to accept this one"
-    }
-
-    /// The facts of an accepted registration that waiter filters compare.
-    private static func facts(of registration: RegistrationRequest, platform: Platform) -> [ChangeFact: String] {
-        var facts: [ChangeFact: String] = [
-            .app: registration.integrationKey, .platform: platform.rawValue, .userKey: registration.userKey,
-            .token: registration.registrationToken,
-        ]
-        for param in registration.params { facts[.param(param.name)] = param.value }
-        return facts
     }
 
     /// The integration key and token a request names, for fault rules (no validation).

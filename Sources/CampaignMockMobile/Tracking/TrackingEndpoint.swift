@@ -39,22 +39,10 @@ package struct TrackingEndpoint: Sendable {
         }
         let userAgent = request.headers[.userAgent]
         let remote = request.remoteAddress?.host
-        let notice = ChangeNotice(kind: id.tag == .received ? .receive : .open, facts: Self.facts(of: id))
-        return EndpointResult(response: HTTPResponse(status: .ok), notices: [notice]) { transaction in
+        return EndpointResult(response: HTTPResponse(status: .ok)) { transaction in
             try transaction.recordHit(
                 id, userAgent: userAgent, remoteAddress: remote, receivedAt: Clock.wallClockMicroseconds())
         }
-    }
-
-    /// The facts of a hit that waiter filters compare. The linked device's token is found only in the
-    /// transaction, so they leave it out.
-    private static func facts(of id: TrackingID) -> [ChangeFact: String] {
-        var facts: [ChangeFact: String] = [.deliveryId: id.deliveryID]
-        switch id.message {
-        case .numeric(_, let value): facts[.messageValue] = String(Int64(bitPattern: value))
-        case .uuid(let uuid): facts[.messageUuid] = uuid
-        }
-        return facts
     }
 
     package init(

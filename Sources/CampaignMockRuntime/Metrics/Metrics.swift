@@ -1,4 +1,5 @@
 import CampaignMockCore
+package import CampaignMockStorage
 import Synchronization
 
 /// Counters for `GET /_mock/metrics`, in the Prometheus text format (version 0.0.4).
@@ -40,6 +41,14 @@ package final class Metrics: Sendable {
     private let state = Mutex(State())
 
     package init() {}
+
+    /// Metrics that count the stored tracking hits of every batch `sink` hands on.
+    package convenience init(sink: ChangeSink) {
+        self.init()
+        sink.subscribe { [weak self] changes in
+            for case .hit(_, let hit) in changes { self?.recordTrackingEvent(tag: hit.trackingID.tag.rawValue) }
+        }
+    }
 
     /// Counts one answered request of `endpoint` with `status`, taking `seconds`.
     package func recordRequest(endpoint: String, status: Int, seconds: Double) {

@@ -10,8 +10,8 @@ import Dispatch
 /// 2. the endpoint decides: the answer, and the change to store;
 /// 3. the change and the journal entry are written in one batch of the store's writer (the entry to the
 ///    journal's file, then the change's commit), and only then is the answer sent;
-/// 4. metrics are counted and the waiters for what changed are woken (the event stream learns of the
-///    change from the store's writer, see `CommittedChange`).
+/// 4. metrics are counted. The waiters and the event stream learn of the change from the store's sink,
+///    before the answer is sent (see `CommittedChange`).
 ///
 /// A `200` thus always means "stored", and a refused request changes nothing but the journal.
 package struct EndpointPipeline: Sendable {
@@ -126,7 +126,7 @@ package struct EndpointPipeline: Sendable {
             switch outcome {
             case .success:
                 reply.send(answer)
-                finish(endpoint, request, result, status: result.response.status.code, notices: result.notices)
+                finish(endpoint, request, result, status: result.response.status.code)
             case .failure(let error):
                 // Nothing of the change was stored (its savepoint rolled back): say so, and journal that.
                 let failure = HTTPError(.internalServerError, "could not store the request: \(error)")
@@ -142,33 +142,19 @@ package struct EndpointPipeline: Sendable {
                     var refused = result
                     refused.reason = failure.reason
                     refused.rejection = "store_error"
-                    finish(endpoint, request, refused, status: failure.status.code, notices: [])
+                    finish(endpoint, request, refused, status: failure.status.code)
                 }
             }
         }
     }
 
-    private func finish(
-        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ result: EndpointResult, status: Int,
-        notices: [ChangeNotice]
-    ) {
+    private func finish(_ endpoint: EndpointFamily, _ request: HTTPRequest, _ result: EndpointResult, status: Int) {
         log.record(request, status: status, appKey: result.appKey, reason: result.reason)
         let seconds = Double(Clock.monotonicNanoseconds() &- request.receivedAt) / 1e9
         metrics.recordRequest(endpoint: endpoint.rawValue, status: status, seconds: seconds)
         if endpoint.isRegistration {
             metrics.recordRegistration(result: status == 200 ? "accepted" : result.rejection ?? "status_\(status)")
         }
-        for notice in notices where notice.kind == .receive || notice.kind == .open {
-            metrics.recordTrackingEvent(tag: notice.kind == .receive ? 1 : 2)
-        }
-        waits.notify(notices + [Self.journaled(endpoint, status: status, appKey: result.appKey)])
-    }
-
-    /// The notice for the journal entry of a request.
-    private static func journaled(_ endpoint: EndpointFamily, status: Int, appKey: String?) -> ChangeNotice {
-        ChangeNotice(
-            kind: .request,
-            facts: [.endpoint: endpoint.rawValue, .status: String(status), .app: appKey].compactMapValues { $0 })
     }
 
     private static func record(_ request: HTTPRequest, endpoint: EndpointFamily, result: EndpointResult)

@@ -11,20 +11,18 @@ package struct EndpointResult: Sendable {
     package var reason: String?
     /// A short code for the metrics when the request was refused (`unknown_key`, `malformed`, …).
     package var rejection: String?
-    /// The change to store; it is written in the same job as the journal entry.
+    /// The change to store; it is written in the same job as the journal entry (and what it writes is
+    /// handed to the waiters and the event stream by the store's sink).
     package var change: (@Sendable (StoreTransaction) throws -> Void)?
-    /// What the change touches, to wake the waiters that may count it (the journal entry is added by the pipeline).
-    package var notices: [ChangeNotice]
 
     package init(
         response: HTTPResponse, appKey: String? = nil, reason: String? = nil, rejection: String? = nil,
-        notices: [ChangeNotice] = [], change: (@Sendable (StoreTransaction) throws -> Void)? = nil
+        change: (@Sendable (StoreTransaction) throws -> Void)? = nil
     ) {
         self.response = response
         self.appKey = appKey
         self.reason = reason
         self.rejection = rejection
-        self.notices = notices
         self.change = change
     }
 

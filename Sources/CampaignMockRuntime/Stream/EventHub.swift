@@ -8,15 +8,15 @@ import Synchronization
 /// `GET /_mock/stream`: every change as a Server-Sent Event, as it happens.
 ///
 /// Stored changes (registrations and their devices, tracking hits, journaled requests, pushes) come from
-/// the store's writer: while a stream is open, it notes each row it writes and hands a batch's rows on
-/// right after the commit (``CommittedChange``), in commit order, never a rolled-back one. The hub gathers
-/// them for `batchMilliseconds` and gives each the next event id; each carries what was written, so
-/// publishing it reads nothing back. Changes that are not stored rows (an application added, a fault
-/// fired, a reset) are published by the code that makes them. Recent events stay in a ring of
-/// `ringCapacity`, so a client that reconnects with `Last-Event-ID` (or `?since=`) gets exactly what it
-/// missed. Nothing is noted while no stream is open and none closed within `graceMilliseconds`: an idle
-/// console costs nothing per request. A resume from before the ring (or from before such an idle time)
-/// first gets a `gap` event, and the client reloads from the admin API.
+/// the store's sink: the writer hands a batch's rows on right after the commit (``CommittedChange``), in
+/// commit order, never a rolled-back one. The hub gathers them for `batchMilliseconds` and gives each the
+/// next event id; each carries what was written, so publishing it reads nothing back. Changes that are
+/// not stored rows (an application added, a fault fired, a reset) are published by the code that makes
+/// them. Recent events stay in a ring of `ringCapacity`, so a client that reconnects with `Last-Event-ID`
+/// (or `?since=`) gets exactly what it missed. The hub keeps nothing while no stream is open and none
+/// closed within `graceMilliseconds`: an idle console costs one atomic load per batch. A resume from
+/// before the ring (or from before such an idle time) first gets a `gap` event, and the client reloads
+/// from the admin API.
 package final class EventHub: Sendable {
     /// One published event.
     package struct Event: Sendable {
@@ -51,21 +51,22 @@ package final class EventHub: Sendable {
         }
     }
 
-    /// What a stream may filter events on besides their type: the query parameters of `/_mock/stream`.
-    package enum Fact: String, CaseIterable, Sendable {
-        case app, token, platform, userKey, endpoint, status, deliveryId
-    }
-
-    /// The facts of one event. A field per fact rather than a collection: it is made for every event, and
-    /// fields cost no allocation.
+    /// The facts of one event a stream may filter on (``ChangeFact/streamFilters``). A field per fact
+    /// rather than a collection: it is made for every event, and fields cost no allocation.
     package struct Facts: Sendable, ExpressibleByDictionaryLiteral {
         private var app, token, platform, userKey, endpoint, status, deliveryId: String?
 
-        package init(dictionaryLiteral elements: (Fact, String)...) {
+        package init(dictionaryLiteral elements: (ChangeFact, String)...) {
             for (fact, value) in elements { self[fact] = value }
         }
 
-        package subscript(fact: Fact) -> String? {
+        /// What `change` says of each fact a stream filters on.
+        init(_ change: CommittedChange) {
+            for fact in ChangeFact.streamFilters { self[fact] = change.value(of: fact) }
+        }
+
+        /// The value of a fact a stream filters on; nil for the others.
+        package subscript(fact: ChangeFact) -> String? {
             get {
                 switch fact {
                 case .app: app
@@ -75,6 +76,7 @@ package final class EventHub: Sendable {
                 case .endpoint: endpoint
                 case .status: status
                 case .deliveryId: deliveryId
+                case .messageValue, .messageUuid, .param: nil
                 }
             }
             set {
@@ -86,6 +88,7 @@ package final class EventHub: Sendable {
                 case .endpoint: endpoint = newValue
                 case .status: status = newValue
                 case .deliveryId: deliveryId = newValue
+                case .messageValue, .messageUuid, .param: break
                 }
             }
         }
@@ -94,9 +97,9 @@ package final class EventHub: Sendable {
     /// What a stream wants: event types (none: all) and, per fact, the value it must have.
     package struct Filter: Sendable, Hashable {
         package var types: Set<StreamEventType> = []
-        package var facts: [Fact: String] = [:]
+        package var facts: [ChangeFact: String] = [:]
 
-        package init(types: Set<StreamEventType> = [], facts: [Fact: String] = [:]) {
+        package init(types: Set<StreamEventType> = [], facts: [ChangeFact: String] = [:]) {
             self.types = types
             self.facts = facts
         }
@@ -162,9 +165,6 @@ package final class EventHub: Sendable {
     }
 
     private let store: Store
-    /// Also handed every committed batch (the integration checks); while there is one, the writer notes
-    /// rows all the time, not only while a stream is open.
-    private let observer: (@Sendable ([CommittedChange]) -> Void)?
     private let state: Mutex<State>
     private let active = Atomic<Bool>(false)
     private let queue = DispatchQueue(label: "campaign-mock.stream")
@@ -177,17 +177,15 @@ package final class EventHub: Sendable {
 
     package init(
         store: Store, heartbeatMilliseconds: Int = 15_000, ringCapacity: Int = 10_000, graceMilliseconds: Int = 300_000,
-        bufferLimit: Int = 1 << 20, observer: (@Sendable ([CommittedChange]) -> Void)? = nil
+        bufferLimit: Int = 1 << 20
     ) {
         self.store = store
-        self.observer = observer
         self.ringCapacity = ringCapacity
         state = Mutex(State(ringCapacity: ringCapacity))
         self.graceMilliseconds = graceMilliseconds
         self.bufferLimit = bufferLimit
         self.heartbeatMilliseconds = heartbeatMilliseconds
-        store.publishCommits { [weak self] changes in self?.committed(changes) }
-        if observer != nil { try? store.recordChanges(true) }
+        store.sink.subscribe { [weak self] changes in self?.committed(changes) }
         scheduleHeartbeat()
     }
 
@@ -250,21 +248,13 @@ package final class EventHub: Sendable {
         }
     }
 
-    /// Starts, if it was idle: the writer notes rows from now on, the ring starts afresh. On the queue.
+    /// Starts, if it was idle: committed rows are kept from now on, the ring starts afresh. On the queue.
     private func activate() {
         guard !active.load(ordering: .acquiring) else { return }
-        // Active first: every batch handed on from now is kept (recording may be on already).
-        active.store(true, ordering: .releasing)
-        // Waits for the writer: every row committed after this is handed on.
-        do {
-            try store.recordChanges(true)
-        } catch {  // the store is closing
-            active.store(false, ordering: .releasing)
-            return
-        }
         state.withLock { state in
             state.ring.removeAll()
             state.firstKept = state.nextID
+            active.store(true, ordering: .releasing)
         }
     }
 
@@ -275,10 +265,11 @@ package final class EventHub: Sendable {
                 && Clock.monotonicNanoseconds() - state.lastSubscriberLeftAt > UInt64(graceMilliseconds) * 1_000_000
         }
         guard idle, active.load(ordering: .acquiring) else { return }
-        active.store(false, ordering: .releasing)
-        if observer == nil { try? store.recordChanges(false) }
-        // Nothing is handed on after the writer stopped noting; what came before is for nobody.
-        state.withLock { $0.pending.removeAll() }
+        // What is pending is for nobody; under the lock, so that no batch is kept after it.
+        state.withLock { state in
+            active.store(false, ordering: .releasing)
+            state.pending.removeAll()
+        }
     }
 
     // MARK: - Publishing
@@ -287,9 +278,9 @@ package final class EventHub: Sendable {
     /// Publishing waits `batchMilliseconds`, so a busy server's changes go out in batches (one write per
     /// stream) rather than one by one.
     private func committed(_ changes: [CommittedChange]) {
-        defer { observer?(changes) }  // after: what it publishes about these rows comes after them
-        guard active.load(ordering: .acquiring) else { return }
+        guard active.load(ordering: .relaxed) else { return }
         let schedule = state.withLock { state in
+            guard active.load(ordering: .relaxed) else { return false }
             state.pending += changes
             defer { state.scheduled = true }
             return !state.scheduled
@@ -343,64 +334,22 @@ package final class EventHub: Sendable {
         let facts: Facts
     }
 
-    /// The events for `changes`, made from what was written: nothing is read back.
+    /// The events for `changes`, made from what was written: nothing is read back. The type and the
+    /// facts are the change's own (the same the waiters compare); the data is the item as the admin API
+    /// shows it.
     private func published(_ changes: [CommittedChange]) -> [Published] {
         changes.map { change in
-            switch change {
-            case .request(let id, let record): Self.published(id, record)
-            case .hit(let id, let hit): Self.published(TrackingEvent(id: id, hit: hit))
-            case .registration(let notice): Self.published(notice)
-            case .device(let device): Self.published(device)
-            case .push(let push): Self.published(push)
-            case .send(let send): Self.published(send)
-            }
+            let data: [UInt8] =
+                switch change {
+                case .request(let id, let record): record.summaryJSON(id: id)
+                case .hit(let id, let hit): TrackingEvent(id: id, hit: hit).json
+                case .registration(let notice): Array(JSONText.compact(notice).utf8)
+                case .device(let device): Array(JSONText.compact(device).utf8)
+                case .push(let push): Array(JSONText.compact(push).utf8)
+                case .send(let send): Array(JSONText.compact(send).utf8)
+                }
+            return Published(type: change.type, data: data, facts: Facts(change))
         }
-    }
-
-    private static func published(_ id: Int64, _ record: JournalRecord) -> Published {
-        var facts: Facts = [.endpoint: record.endpoint, .status: String(record.status)]
-        if let app = record.appKey { facts[.app] = app }
-        return Published(type: .request, data: record.summaryJSON(id: id), facts: facts)
-    }
-
-    private static func published(_ event: TrackingEvent) -> Published {
-        var facts: Facts = [.deliveryId: event.deliveryId]
-        if let link = event.linked {
-            facts[.token] = link.registrationToken
-            facts[.app] = link.integrationKey
-        }
-        return Published(type: StreamEventType(trackingTag: event.tag) ?? .receive, data: event.json, facts: facts)
-    }
-
-    private static func published(_ registration: RegistrationNotice) -> Published {
-        Published(
-            type: .registration, data: Array(JSONText.compact(registration).utf8),
-            facts: [
-                .app: registration.integrationKey, .token: registration.registrationToken,
-                .platform: registration.platform.rawValue, .userKey: registration.userKey,
-            ])
-    }
-
-    private static func published(_ device: DeviceSubscription) -> Published {
-        Published(
-            type: .device, data: Array(JSONText.compact(device).utf8),
-            facts: [
-                .app: device.application.integrationKey, .token: device.registrationToken,
-                .platform: device.application.platform.rawValue, .userKey: device.userKey,
-            ])
-    }
-
-    private static func published(_ push: ComposedPush) -> Published {
-        var facts: Facts = [:]
-        facts[.app] = push.messages.first?.app
-        facts[.token] = push.messages.first?.registrationToken
-        return Published(type: .push, data: Array(JSONText.compact(push).utf8), facts: facts)
-    }
-
-    private static func published(_ send: PushSend) -> Published {
-        Published(
-            type: .send, data: Array(JSONText.compact(send).utf8),
-            facts: [.app: send.app, .token: send.registrationToken])
     }
 
     private func emit(_ items: [Published]) {

@@ -1,11 +1,15 @@
 package import CampaignMockCore
+package import CampaignMockModel
+package import CampaignMockStorage
 import Dispatch
 import Synchronization
 
-/// Long-poll waiters (`GET /_mock/wait`). A waiter looks at the store again only when a commit may
-/// satisfy it (its ``ChangeNotice`` fits the waiter's filters); nothing polls the database. Looks run on
-/// the registry's own queue, coalesced (one pass per burst of commits), so many waiters do not slow the
-/// SDK endpoints, and a commit with no waiter costs one atomic load.
+/// Long-poll waiters (`GET /_mock/wait`). A waiter looks at the store again only when a committed change
+/// may satisfy it: the store's sink hands the registry every committed batch (``CommittedChange``) before
+/// the requests that made it are answered, and a change of the waiter's type whose facts fit its filters
+/// wakes it. Nothing polls the database. Looks run on the registry's own queue, coalesced (one pass per
+/// burst of commits), so many waiters do not slow the SDK endpoints, and a batch with no waiter costs one
+/// atomic load.
 package final class WaitRegistry: Sendable {
     /// One look at the store for a waiter.
     package struct Check {
@@ -20,7 +24,7 @@ package final class WaitRegistry: Sendable {
     }
 
     private struct Waiter {
-        let kind: ChangeKind
+        let kind: StreamEventType
         /// The values the waiter's filters accept, per fact.
         let allowed: [ChangeFact: Set<String>]
         /// Looks again; `timedOut` asks for the `408` form.
@@ -32,12 +36,18 @@ package final class WaitRegistry: Sendable {
     /// Waiters by id. Added and checked on `queue`; removed there or by the timeout, also on `queue`.
     private let waiters = Mutex<[UInt64: Waiter]>([:])
     private let waiterCount = Atomic<Int>(0)
-    /// Notices not looked at yet; past `pendingLimit` they are replaced by "everything may match".
-    private let pending = Mutex<(notices: [ChangeNotice], overflow: Bool, scheduled: Bool)>(([], false, false))
+    /// Changes not looked at yet; past `pendingLimit` they are replaced by "everything may match".
+    private let pending = Mutex<(changes: [CommittedChange], overflow: Bool, scheduled: Bool)>(([], false, false))
     private static let pendingLimit = 4096
     private let ids = Atomic<UInt64>(0)
 
-    package init() {}
+    /// A registry told of every batch `sink` hands on.
+    package init(sink: ChangeSink) {
+        sink.subscribe { [weak self] changes in self?.committed(changes) }
+    }
+
+    /// The kinds of change a waiter can wait for (`for=`).
+    package static let kinds: [StreamEventType] = [.registration, .receive, .open, .request]
 
     /// How many waiters are waiting.
     package var count: Int { waiterCount.load(ordering: .relaxed) }
@@ -45,18 +55,20 @@ package final class WaitRegistry: Sendable {
     /// Waits until `check` is satisfied or `timeoutMilliseconds` pass, then replies.
     /// - Parameter allowed: per fact, the values the waiter's filters accept (a filter left out: no entry).
     package func wait(
-        for kind: ChangeKind, allowed: [ChangeFact: Set<String>] = [:], timeoutMilliseconds: Int, reply: ReplyChannel,
+        for kind: StreamEventType, allowed: [ChangeFact: Set<String>] = [:], timeoutMilliseconds: Int,
+        reply: ReplyChannel,
         check: @escaping @Sendable (_ timedOut: Bool) -> Check
     ) {
         let id = ids.wrappingAdd(1, ordering: .relaxed).newValue
         queue.async { [self] in
-            let first = check(false)
-            if first.satisfied {
-                reply.send(first.response())
-                return
-            }
+            // Counted before its first look: a batch committed while it looks is kept for the next pass.
             waiters.withLock { $0[id] = Waiter(kind: kind, allowed: allowed, check: check, reply: reply) }
             waiterCount.wrappingAdd(1, ordering: .relaxed)
+            let first = check(false)
+            if first.satisfied {
+                if remove(id) != nil { reply.send(first.response()) }
+                return
+            }
             queue.asyncAfter(deadline: .now() + .milliseconds(timeoutMilliseconds)) { [self] in
                 guard let waiter = remove(id) else { return }
                 waiter.reply.send(waiter.check(true).response())
@@ -64,18 +76,19 @@ package final class WaitRegistry: Sendable {
         }
     }
 
-    /// Tells the waiters what was committed. Cheap; safe from any thread (the writer calls it).
-    /// `notices` are made only while someone waits (most requests have nobody to tell).
-    package func notify(_ makeNotices: @autoclosure () -> [ChangeNotice]) {
+    /// A committed batch (on the writer thread): most have nobody waiting, and cost one atomic load.
+    private func committed(_ changes: [CommittedChange]) {
         guard waiterCount.load(ordering: .relaxed) > 0 else { return }
-        let notices = makeNotices()
-        guard !notices.isEmpty else { return }
+        schedule(changes, overflow: false)
+    }
+
+    private func schedule(_ changes: [CommittedChange], overflow: Bool) {
         let schedule = pending.withLock { state in
-            if state.notices.count + notices.count > Self.pendingLimit {
+            if overflow || state.changes.count + changes.count > Self.pendingLimit {
                 state.overflow = true
-                state.notices.removeAll()
+                state.changes.removeAll()
             } else if !state.overflow {
-                state.notices += notices
+                state.changes += changes
             }
             defer { state.scheduled = true }
             return !state.scheduled
@@ -83,9 +96,10 @@ package final class WaitRegistry: Sendable {
         if schedule { queue.async { [self] in recheck() } }
     }
 
-    /// Tells every waiter to look again (after a snapshot import, say).
+    /// Tells every waiter to look again (after a snapshot import, which hands nothing on).
     package func notifyEverything() {
-        notify(ChangeKind.allCases.map { ChangeNotice(kind: $0) })
+        guard waiterCount.load(ordering: .relaxed) > 0 else { return }
+        schedule([], overflow: true)
     }
 
     /// Ends every waiter now with its current answer (shutdown).
@@ -101,13 +115,14 @@ package final class WaitRegistry: Sendable {
     }
 
     private func recheck() {
-        let (notices, overflow) = pending.withLock { state in
+        let (changes, overflow) = pending.withLock { state in
             defer { state = ([], false, false) }
-            return (state.notices, state.overflow)
+            return (state.changes, state.overflow)
         }
-        let summary = ChangeSummary(notices)
         let candidates = waiters.withLock { waiters in
-            waiters.filter { _, waiter in overflow || summary.mayMatch(kind: waiter.kind, allowed: waiter.allowed) }
+            waiters.filter { _, waiter in
+                overflow || changes.contains { $0.mayMatch(waiter.kind, allowed: waiter.allowed) }
+            }
         }
         for (id, waiter) in candidates {
             let result = waiter.check(false)

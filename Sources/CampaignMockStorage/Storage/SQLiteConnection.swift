@@ -26,10 +26,11 @@ package final class SQLiteConnection {
     /// journal ever held, see ``StoreTransaction/appendJournal(_:)``). A rolled-back batch leaves a gap
     /// in the ids, never a repeat.
     @exclusivity(unchecked) package var nextJournalID: Int64?
-    /// The rows the event stream publishes, noted as the transaction under way writes them (nil: no
-    /// stream is open, nothing is noted). The store's writer hands them on after the commit, and drops
-    /// what a rollback undid; see ``CommittedChange``.
-    @exclusivity(unchecked) package var recordedChanges: [CommittedChange]?
+    /// The rows the transaction under way wrote, noted as it writes them. The store's writer hands them
+    /// to its ``ChangeSink`` after the commit, and drops what a rollback undid; see ``CommittedChange``.
+    @exclusivity(unchecked) package var recordedChanges: [CommittedChange] = []
+    /// Whether written rows are noted (off during a state import).
+    @exclusivity(unchecked) package var recording = true
 
     /// SQLite's process-wide settings, made once before the first connection opens: no memory statistics
     /// (nothing reads them, and counting took a process-wide mutex around each of SQLite's allocations,

@@ -99,11 +99,15 @@ extension StoreTransaction {
             userKey: registration.userKey, changes: changes, device: registration.device,
             params: registration.params.sorted { $0.name < $1.name })
         record(.registration(notice))
-        if isRecording {
-            // The device as the lists show it: what was just written, and the history's length.
-            let count = try connection.integer(
-                "SELECT count(*) FROM registrations WHERE device_id = ?", [deviceID])
-            let created = try found?["created_at"].integer ?? receivedAt
+        if connection.recording {
+            // The device as the lists show it: what was just written, and the history's length (a new
+            // device's is one: no query, so the first registration of each device costs nothing more).
+            let count =
+                found == nil
+                ? 1
+                : try connection.integer(
+                    "SELECT count(*) FROM registrations WHERE device_id = ?", [deviceID])
+            let created = try found?["created_at"].integer
             let disabled = try found?["disabled"].integer == 1
             record(
                 .device(
@@ -114,7 +118,7 @@ extension StoreTransaction {
                             name: application.application.name, platform: application.application.platform),
                         userKey: registration.userKey, device: registration.device, params: notice.params,
                         disabled: disabled,
-                        createdAt: HTTPDate.iso8601(microsecondsSince1970: created),
+                        createdAt: created.map { HTTPDate.iso8601(microsecondsSince1970: $0) } ?? notice.receivedAt,
                         updatedAt: notice.receivedAt, registrationCount: Int(count))))
         }
         return notice

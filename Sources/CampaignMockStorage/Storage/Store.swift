@@ -26,6 +26,8 @@ package final class Store: Sendable {
     private let readers: ReaderPool?
     private let applications = ApplicationCache()
     private let journal: JournalLog
+    /// Where every committed batch's changes go, right after the commit (see ``ChangeSink``).
+    package let sink = ChangeSink()
     /// What the start found damaged in the request journal's files and skipped.
     package var journalDamage: [JournalDamage] { journal.damage }
 
@@ -63,7 +65,8 @@ package final class Store: Sendable {
         let checkpointer = try path.map { try Checkpointer(path: $0, policy: checkpoints) }
         if let checkpointer { connection.afterEachCommit { checkpointer.walHas(pages: $0) } }
         writer = Writer(
-            connection: connection, journal: journal, applications: applications, checkpointer: checkpointer)
+            connection: connection, journal: journal, applications: applications, checkpointer: checkpointer,
+            sink: sink)
     }
 
     /// The application with `integrationKey`, or nil, as last committed. Answered from memory: the
@@ -137,18 +140,6 @@ package final class Store: Sendable {
         return try result.withLock { $0! }.get()
     }
 
-    /// Hands the rows the event stream publishes to `sink`, batch by batch, right after each commit, on
-    /// the writer thread (keep it short), while recording is on (``recordChanges(_:)``).
-    package func publishCommits(to sink: @escaping @Sendable ([CommittedChange]) -> Void) {
-        writer.sink.withLock { $0 = Writer.Sink(hand: sink) }
-    }
-
-    /// Turns noting written rows for the event stream on or off, and waits until every batch after
-    /// this one does so.
-    package func recordChanges(_ on: Bool) throws {
-        try writeAndWait { $0.recordChanges(on) }
-    }
-
     /// Runs `work` on a connection that sees every write committed so far.
     package func read<T: Sendable>(_ work: @escaping @Sendable (StoreReader) throws -> T) throws -> T {
         guard let readers else {
@@ -188,21 +179,17 @@ extension Store {
         private let applications: ApplicationCache
         private let checkpointer: Checkpointer?
         private let queue = Mutex<(jobs: [Job], closing: Bool)>(([], false))
-        /// Where the rows noted for the event stream go after their commit. The closure sits in a struct:
-        /// a `Mutex` holding a bare closure re-wrapped it in one more thunk on every access (each call
-        /// then went through all of them).
-        struct Sink {
-            let hand: @Sendable ([CommittedChange]) -> Void
-        }
-        let sink = Mutex<Sink?>(nil)
+        /// Where the rows noted in a batch go after its commit.
+        private let sink: ChangeSink
         private let wakeup = DispatchSemaphore(value: 0)
         private var thread: SystemThread?
         private static let batchLimit = 2048
 
         init(
             connection: SQLiteConnection, journal: JournalLog, applications: ApplicationCache,
-            checkpointer: Checkpointer?
+            checkpointer: Checkpointer?, sink: ChangeSink
         ) {
+            self.sink = sink
             self.connection = connection
             self.journal = journal
             self.applications = applications
@@ -311,10 +298,10 @@ extension Store {
         }
 
         /// What the connection kept about the batch being rolled back: its journal changes, the rows
-        /// noted for the stream.
+        /// noted for the sink.
         private func forgetBatch() {
             connection.journalChanges.removeAll(keepingCapacity: true)
-            if connection.recordedChanges != nil { connection.recordedChanges = [] }
+            connection.recordedChanges.removeAll()
         }
 
         private func commitEachInItsSavepoint(_ jobs: [Job]) {
@@ -328,7 +315,7 @@ extension Store {
                 return
             }
             for job in jobs {
-                let recorded = connection.recordedChanges?.count
+                let recorded = connection.recordedChanges.count
                 let journaled = connection.journalChanges.count
                 do {
                     try connection.query("SAVEPOINT job")
@@ -338,7 +325,7 @@ extension Store {
                     } catch {
                         // What the job appended or noted is gone again.
                         connection.journalChanges.removeSubrange(journaled...)
-                        if let recorded { connection.recordedChanges?.removeSubrange(recorded...) }
+                        connection.recordedChanges.removeSubrange(recorded...)
                         try connection.query("ROLLBACK TO job")
                         try connection.query("RELEASE job")
                         failures.append((job, error))
@@ -373,10 +360,12 @@ extension Store {
             }
             if let written { journal.publish(written) }
             forgetApplicationsIfWritten()  // before any completion: "created" means the next request sees it
-            // Before any completion too: a client that saw its answer finds its change in the stream.
-            if let changes = connection.recordedChanges, !changes.isEmpty {
+            // Before any completion too: a client that saw its answer finds its change handed on (to the
+            // waiters, the stream).
+            if !connection.recordedChanges.isEmpty {
+                let changes = connection.recordedChanges
                 connection.recordedChanges = []
-                sink.withLock { $0 }?.hand(changes)
+                sink.hand(changes)
             }
             for completion in completions { completion() }
             for (job, error) in failures { job.fail(error) }

@@ -129,8 +129,9 @@ struct StoreTests {
         let path = directory.path + "/db.sqlite3"
         let store = try Store(path: path)
         let published = Mutex<[String]>([])
-        store.publishCommits { changes in published.withLock { $0 += changes.map(Self.target) } }
-        try store.recordChanges(true)
+        store.sink.subscribe { changes in published.withLock { $0 += changes.map(Self.target) } }
+        let second = Mutex<[String]>([])
+        store.sink.subscribe { changes in second.withLock { $0 += changes.map(Self.target) } }
         let group = DispatchGroup()
         let outcomes = Outcomes()
         // Hold the writer in a first job so the ten below queue up and commit as one batch: the failing
@@ -162,8 +163,9 @@ struct StoreTests {
         let reopened = try Store(path: path)
         defer { reopened.close() }
         #expect(try reopened.journalTargets() == [0, 1, 2, 3, 5, 6, 7, 8, 9].map { "/job/\($0)" })
-        // The event stream gets the committed rows once each, in order, and never the rolled-back one.
+        // Each subscriber gets the committed rows once each, in order, and never the rolled-back one.
         #expect(published.withLock { $0 } == [0, 1, 2, 3, 5, 6, 7, 8, 9].map { "/job/\($0)" })
+        #expect(second.withLock { $0 } == published.withLock { $0 })
     }
 
     /// What a change handed to the event stream says, for comparing (journal entries only here).
@@ -204,20 +206,55 @@ struct StoreTests {
         #expect(written == read)
     }
 
-    @Test func handsRowsToTheStreamOnlyWhileRecording() throws {
+    @Test func handsEveryCommittedRowOnButNotAnImportsNorAfterUnsubscribing() throws {
         let store = try Store(path: nil)
         defer { store.close() }
         let published = Mutex<[String]>([])
-        store.publishCommits { changes in published.withLock { $0 += changes.map(Self.target) } }
         try store.writeAndWait { $0.appendJournal(record("/before")) }
-        try store.recordChanges(true)
+        let id = store.sink.subscribe { changes in published.withLock { $0 += changes.map(Self.target) } }
         try store.writeAndWait { $0.appendJournal(record("/during")) }
         try store.writeAndWait { transaction in
             transaction.withoutRecording { transaction.appendJournal(record("/imported")) }
+            transaction.appendJournal(record("/after-import"))
         }
-        try store.recordChanges(false)
+        store.sink.unsubscribe(id)
         try store.writeAndWait { $0.appendJournal(record("/after")) }
-        #expect(published.withLock { $0 } == ["/during"])
+        #expect(published.withLock { $0 } == ["/during", "/after-import"])
+    }
+
+    /// A job's completion (a request's answer) comes after every subscriber got its batch: whoever got an
+    /// answer finds the change already handed on.
+    @Test func subscribersGetABatchBeforeItsCompletions() throws {
+        let store = try Store(path: nil)
+        defer { store.close() }
+        let published = Mutex<[String]>([])
+        store.sink.subscribe { changes in published.withLock { $0 += changes.map(Self.target) } }
+        let seenByCompletion = Mutex<[String]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        store.write {
+            $0.appendJournal(record("/answered"))
+        } completion: { _ in
+            seenByCompletion.withLock { $0 = published.withLock { $0 } }
+            done.signal()
+        }
+        done.wait()
+        #expect(seenByCompletion.withLock { $0 } == ["/answered"])
+    }
+
+    /// A job that throws changes nothing and hands nothing on, also when it is alone in its batch.
+    @Test func aFailedJobHandsNothingOn() throws {
+        let store = try Store(path: nil)
+        defer { store.close() }
+        let published = Mutex<[String]>([])
+        store.sink.subscribe { changes in published.withLock { $0 += changes.map(Self.target) } }
+        #expect(throws: StoreError.closed) {
+            try store.writeAndWait { transaction in
+                transaction.appendJournal(record("/rolled-back"))
+                throw StoreError.closed
+            }
+        }
+        try store.writeAndWait { $0.appendJournal(record("/kept")) }
+        #expect(published.withLock { $0 } == ["/kept"])
     }
 
     /// The stream gets a tracking hit from what the writer wrote, with the device its message was issued
@@ -275,12 +312,11 @@ struct StoreTests {
                     applicationID: application.id, token: "tok"), applicationID: application.id)
         }
         let published = Mutex<[TrackingEvent]>([])
-        store.publishCommits { changes in
+        store.sink.subscribe { changes in
             published.withLock { events in
                 for case .hit(let id, let hit) in changes { events.append(TrackingEvent(id: id, hit: hit)) }
             }
         }
-        try store.recordChanges(true)
         for raw in ["h3039,d7,1", "h3039,d7,2", "hffff,d9,1"] {  // 0x3039 is 12345; the last is no message's
             try store.writeAndWait {
                 try $0.recordHit(
