@@ -1,5 +1,6 @@
 import CampaignMockChecks
 import CampaignMockModel
+import Foundation
 import Testing
 
 @testable import CampaignMockChecks
@@ -497,5 +498,45 @@ import Testing
         _ = run(Self.registration("app", .android, token: Self.apnsToken))
         #expect(engine.reset().map(\.change) == [.cleared])
         #expect(engine.report().findings.isEmpty)
+    }
+}
+
+/// The engine at the volume of a long-lived instance: 100,000 devices and 1,000,000 hits. What it keeps stays
+/// within its bounds, and the report (which `GET /_mock/checks` encodes) is measured and printed: it reads the
+/// engine's tables, never the store, so its cost follows the findings kept (at most 2,000), not the traffic.
+@Suite struct ChecksEngineVolumeTests {
+    @Test func theTablesStayWithinTheirBoundsAt100kDevicesAnd1MHits() throws {
+        var engine = ChecksEngine()
+        let start = ChecksEngineTests.start
+        for index in 0..<100_000 {
+            // One device in fifty registers the iOS build's token under the Android key: a finding each.
+            let token = index % 50 == 0 ? ChecksEngineTests.apnsToken + String(format: "%06d", index) : "fcm-\(index)"
+            _ = engine.observe(
+                ChecksEngineTests.registration(
+                    "campaign-mock-demo-android", .android, token: token, userKey: index % 2 == 0 ? "u\(index)" : "",
+                    at: start + Int64(index)))
+        }
+        for index in 0..<100_000 {
+            _ = engine.observe(
+                ChecksEngineTests.composed("\(1_000_000 + index)", .android, token: "fcm-\(index)", at: start))
+        }
+        for index in 0..<1_000_000 {
+            let message = 1_000_000 + index % 100_000
+            _ = engine.observe(
+                ChecksEngineTests.hit(
+                    index % 3 == 0 ? 2 : 1, message: "\(message)", token: "fcm-\(message - 1_000_000)",
+                    at: start + Int64(index)))
+        }
+        _ = engine.advance(to: start + 3_600 * ChecksEngineTests.second)
+        #expect(engine.findings.count == engine.settings.findingLimit)
+        #expect(engine.messages.count == engine.settings.messageLimit)
+        #expect(engine.devices.count == 100_000)
+        let clock = ContinuousClock()
+        var encoded = 0
+        let elapsed = try clock.measure {
+            let report = engine.report(ChecksEngine.Filter(minimum: .info))
+            encoded = try JSONEncoder().encode(report).count
+        }
+        print("checks report at 100k devices, 1M hits: \(engine.findings.count) findings, \(encoded) B, \(elapsed)")
     }
 }
