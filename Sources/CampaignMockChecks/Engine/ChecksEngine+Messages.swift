@@ -91,8 +91,9 @@ extension ChecksEngine {
         let messageID = messagePart.hasPrefix("h") ? String(messagePart.dropFirst()) : messagePart
         record(
             Note(
-                rule: .unknownMessage, subject: "delivery:\(hit.deliveryId)", severity: .warning,
-                title: "Hits for a message this mock never composed",
+                // One finding for them all: a broken app or a load test sends many, each for another id.
+                rule: .unknownMessage, subject: "never-composed", severity: .warning,
+                title: "Hits for messages this mock never composed",
                 message:
                     "A \(action) hit arrived for message id '\(messageID)' of delivery '\(hit.deliveryId)' "
                     + "(/r/?id=\(hit.trackingId),\(hit.tag)); this mock composed no such message, so it is linked to "
