@@ -21,7 +21,7 @@ package struct ChecksEngine: Sendable {
         /// Devices remembered (`user-key-missing`, `registration-storm`).
         package var deviceLimit = 100_000
         /// Findings kept; the oldest goes (with a `cleared` change) when a new one would pass it.
-        package var findingLimit = 2_000
+        package var findingLimit = 500
         /// Request ids and times kept as a finding's evidence: the newest.
         package var evidenceLimit = 10
 
