@@ -54,7 +54,7 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
 let serverTargets: [Target.Dependency] = [
     "CampaignMock", "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
     "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording", "CampaignMockPush",
-    "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
+    "CampaignMockChecks", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
 ]
 
 let package = Package(
@@ -100,6 +100,7 @@ let package = Package(
         //   /_mock/... (admin API: API/; the console: Console/web/)         CampaignMockAdmin
         //   journaling, faults, waits, metrics, /_mock/stream for all of it CampaignMockRuntime
         //   a push composed, checked, sent to APNs/FCM or to a simulator     CampaignMockPush
+        //   the integration checks' rules (/_mock/checks answers from them) CampaignMockChecks
         //   --record, replay, --upstream                                    CampaignMockRecording
         //   SQL, the store, the request journal's files                     CampaignMockStorage
         //   JSON, XML, certificates, the access log                         CampaignMockSupport
@@ -159,9 +160,15 @@ let package = Package(
         .target(
             name: "CampaignMockPush",
             dependencies: [
-                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem", "CampaignMockHTTP",
-                "CampaignMockNetwork", "CLinux",
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem",
+                "CampaignMockHTTP", "CampaignMockNetwork", "CLinux",
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The integration checks: rules over the apps' own traffic, fed from the store's committed changes.
+        .target(
+            name: "CampaignMockChecks",
+            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem"],
             swiftSettings: swiftSettings
         ),
         // The Campaign SDKs' endpoints: registration, tracking, the health pages. Nothing of push.
@@ -190,7 +197,7 @@ let package = Package(
             name: "CampaignMockAdmin",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP",
+                "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockChecks",
             ],
             resources: [.embedInCode("API/openapi.json"), .embedInCode("Console/web")],
             swiftSettings: swiftSettings
@@ -210,6 +217,7 @@ let package = Package(
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
                 "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording",
                 "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
+                "CampaignMockChecks",
             ],
             swiftSettings: swiftSettings
         ),

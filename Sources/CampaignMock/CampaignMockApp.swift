@@ -1,4 +1,5 @@
 import CampaignMockAdmin
+package import CampaignMockChecks
 package import CampaignMockHTTP
 package import CampaignMockNetwork
 package import CampaignMockSystem
@@ -40,6 +41,8 @@ package final class CampaignMockApp: HTTPHandler {
     package let metrics: Metrics
     /// `/_mock/stream`'s events.
     package let stream: EventHub
+    /// The integration checks (`/_mock/checks`), fed from the store's committed changes.
+    package let checks: IntegrationChecks
     /// How requests are read (size limits, the bodies spooled to a file) and where to listen, HTTPS's
     /// context included: what a listener needs, and what the in-process harness parses requests with.
     package let listenerConfiguration: HTTPServerConfiguration
@@ -69,9 +72,30 @@ package final class CampaignMockApp: HTTPHandler {
         faults = FaultRegistry()
         waits = WaitRegistry(sink: store.sink)
         metrics = Metrics(sink: store.sink)
-        stream = EventHub(
+        var checkSettings = ChecksEngine.Settings()
+        checkSettings.receiveWindow = Int64(configuration.checkReceiveWindowMilliseconds) * 1000
+        checkSettings.openGrace = Int64(configuration.checkOpenGraceMilliseconds) * 1000
+        let store = store
+        let checks = IntegrationChecks(settings: checkSettings) {
+            let applications = (try? store.read { try $0.applications() }) ?? []
+            return Dictionary(applications.map { ($0.integrationKey, $0.platform) }, uniquingKeysWith: { a, _ in a })
+        }
+        let stream = EventHub(
             store: store, heartbeatMilliseconds: configuration.streamHeartbeatMilliseconds,
             bufferLimit: configuration.streamBufferLimit)
+        // After the stream's subscription: a finding's event comes after the rows it is about.
+        store.sink.subscribe { checks.committed($0) }
+        checks.onChange { changes in
+            for change in changes {
+                var facts: EventHub.Facts = [:]
+                facts[.app] = change.finding.app
+                facts[.token] = change.finding.registrationToken
+                facts[.platform] = change.finding.platform?.rawValue
+                stream.publish(.check, change, facts: facts)
+            }
+        }
+        self.checks = checks
+        self.stream = stream
         let applications = configuration.applications ?? Application.demo
         do {
             try store.writeAndWait { transaction in
@@ -106,7 +130,7 @@ package final class CampaignMockApp: HTTPHandler {
             store: store, log: log, startedAt: startedAt,
             access: AdminAccess(token: configuration.adminToken, hosts: hosts),
             faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
-            pushIDStyle: configuration.pushIDStyle, sender: sender, devices: devices)
+            pushIDStyle: configuration.pushIDStyle, sender: sender, devices: devices, checks: checks)
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
         let soap = SOAPEndpoint(
             store: store,

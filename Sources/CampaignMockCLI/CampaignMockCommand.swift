@@ -11,7 +11,7 @@ struct CampaignMockCommand: ParsableCommand {
         version: BuildInfo.versionLine,
         subcommands: [
             ServeCommand.self, PushCommand.self, TailCommand.self, ReplayCommand.self, CertificateAuthorityCommand.self,
-            HealthCommand.self, VersionCommand.self,
+            CheckCommand.self, HealthCommand.self, VersionCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

@@ -19,6 +19,8 @@ public enum StreamEventType: String, Sendable, Codable, CaseIterable {
     case fault
     /// An application was added, changed or deleted.
     case app
+    /// A finding of the integration checks appeared, changed or cleared (``CheckChange``).
+    case check
     /// The state was reset or imported: reload from the admin API.
     case reset
     /// The stream cannot resume where the client asked: reload from the admin API.

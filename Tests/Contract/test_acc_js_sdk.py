@@ -118,3 +118,9 @@ def test_the_mobile_push_event_is_a_push_linked_to_the_device(results):
     assert push["messages"][0]["registrationToken"] == "acc-js-sdk-token"
     device = admin(results, "/_mock/devices/acc-js-sdk-token")
     assert [m["messageId"] for m in device["messages"]] == [push["messages"][0]["messageId"]]
+
+
+def test_the_sdks_calls_leave_no_error_finding(results):
+    """What acc-js-sdk sent (SOAP calls, a push event for a registered device) integrates without an error
+    finding of the integration checks (docs/checks.md)."""
+    assert admin(results, "/_mock/checks?severity=error")["findings"] == []

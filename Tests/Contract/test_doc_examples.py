@@ -291,3 +291,25 @@ def test_examples_left_their_mark(sessions, document):
     """Run after the examples (pytest keeps file order): what a document's examples sent is in its
     server's store, so an example that quietly did nothing fails here."""
     MARKS[document](sessions.get(document))
+
+
+# The error findings a document's examples cause on purpose, to show what the app or the check would see
+# (docs/checks.md): any other means an example integrates the SDK wrongly.
+DELIBERATE_ERRORS = {
+    # An Android build with a mistyped key, then with the iOS build's token: the page's own example.
+    "docs/checks.md": {"registration-refused", "token-platform-mismatch"},
+    # The key the server does not know, for the legacy iOS SDK's FailureUnknownUUID.
+    "docs/legacy-sdk.md": {"registration-refused"},
+}
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_the_examples_leave_no_error_finding_but_the_deliberate_ones(sessions, document):
+    """Run after the examples: the integration checks of each document's server found no `error` in what its
+    examples sent, but the mistakes they make on purpose."""
+    session = sessions.started.get(document)
+    if session is None:
+        pytest.skip(f"{document}: none of its examples ran")
+    findings = get(session, "/_mock/checks", severity="error")["findings"]
+    assert {finding["rule"] for finding in findings} == DELIBERATE_ERRORS.get(document, set()), \
+        [finding["message"] for finding in findings]

@@ -88,6 +88,10 @@ package struct Configuration: Sendable, Equatable {
     package var upstreamCAFile: String?
     /// How long a SOAP session lives (Campaign's default is 24 h).
     package var soapSessionTimeoutMilliseconds = 86_400_000
+    /// How long a push APNs or FCM accepted may wait for its receive hit (the `sent-not-received` check).
+    package var checkReceiveWindowMilliseconds = 120_000
+    /// How long after an open its receive may still come (the `open-without-receive` check; tests lower it).
+    package var checkOpenGraceMilliseconds = 10_000
     /// Sending composed pushes through APNs and FCM, as given (`--apns-*`, `--fcm-*`, `--send-allow`);
     /// ``providerSettings()`` checks that the parts go together.
     package var sending = SendingInput()

@@ -285,6 +285,14 @@ extension Setting {
             config, value in
             config.soapSessionTimeoutMilliseconds = try parseDuration(value)
         },
+        Setting(
+            key: "checkReceiveWindow",
+            help:
+                "How long a push APNs or FCM accepted may wait for its receive hit before the sent-not-received "
+                + "check says so (default 2m)."
+        ) { config, value in
+            config.checkReceiveWindowMilliseconds = try parseDuration(value)
+        },
         Setting(key: "pushIdStyle", help: "Message ids of composed pushes: v7 (default), v7-negative, v7-64 or v8.") {
             config, value in
             config.pushIDStyle = try parse(value, as: "id style (v7, v7-negative, v7-64, v8)") {

@@ -10,7 +10,7 @@ extension AdminAPI {
         group.add(.post, "/_mock/reset", respond: reset)
         group.add(.get, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, FaultList(faults: faults.list())) })
         group.add(.post, "/_mock/faults", respond: addFault)
-        group.add(.delete, "/_mock/faults", respond: { _ in AdminResponse.json(.ok, ["deleted": faults.clear()]) })
+        group.add(.delete, "/_mock/faults", respond: clearFaults)
         group.add(.delete, "/_mock/faults/{id}", respond: deleteFault)
         group.add(.get, "/_mock/wait", wait)
         group.add(.get, "/_mock/metrics", respond: renderMetrics)
@@ -52,6 +52,7 @@ extension AdminAPI {
         if parts.count == ResetPart.allCases.count && application == nil { _ = try? store.reclaimSpace() }
         let counts = ResetAnswer(deleted: Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) }))
         stream.publish(.reset, counts, facts: application.map { [.app: $0] } ?? [:])
+        checksStartAfresh()
         return AdminResponse.json(.ok, counts)
     }
 
@@ -69,7 +70,14 @@ extension AdminAPI {
     private func deleteFault(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
         let id = parameters["id"] ?? ""
         guard faults.remove(id: id) else { throw AdminError(.notFound, "no fault rule with id '\(id)'") }
+        faultRulesChanged()
         return AdminResponse.json(.ok, ["deleted": id])
+    }
+
+    private func clearFaults(_ request: HTTPRequest) throws -> HTTPResponse {
+        let deleted = faults.clear()
+        faultRulesChanged()
+        return AdminResponse.json(.ok, ["deleted": deleted])
     }
 
     // MARK: - Metrics

@@ -1,3 +1,4 @@
+package import CampaignMockChecks
 package import CampaignMockHTTP
 package import CampaignMockPush
 package import CampaignMockModel
@@ -25,6 +26,8 @@ package struct AdminAPI: Sendable {
     let sender: PushSender
     /// Runs `xcrun simctl` and `adb` for the one-click pushes to a simulator or an emulator.
     let devices: DeviceRunner
+    /// The integration checks' findings (`/_mock/checks`).
+    let checks: IntegrationChecks
     /// The one state import that may run at a time.
     let importSlot = ImportSlot()
 
@@ -46,6 +49,7 @@ package struct AdminAPI: Sendable {
         registerState(on: &group)
         registerPush(on: &group)
         registerDevices(on: &group)
+        registerChecks(on: &group)
         group.add(.get, "/_mock/stream", openStream)
         registerConsole(on: &group)
         group.add(
@@ -117,7 +121,7 @@ package struct AdminAPI: Sendable {
     package init(
         store: Store, log: AccessLog, startedAt: UInt64, access: AdminAccess, faults: FaultRegistry, metrics: Metrics,
         waits: WaitRegistry, server: ServerReference, stream: EventHub, pushIDStyle: MessageIDStyle,
-        sender: PushSender, devices: DeviceRunner
+        sender: PushSender, devices: DeviceRunner, checks: IntegrationChecks
     ) {
         self.store = store
         self.log = log
@@ -131,5 +135,6 @@ package struct AdminAPI: Sendable {
         self.pushIDStyle = pushIDStyle
         self.sender = sender
         self.devices = devices
+        self.checks = checks
     }
 }

@@ -160,6 +160,11 @@ struct EventPrinter {
             summary =
                 "push #\(text("pushId")) \(text("provider")) \(text("outcome")) token=\(text("registrationToken"))"
                 + (item["reason"]?.text.map { " \($0)" } ?? "")
+        case .check:
+            let finding = item["finding"]
+            summary =
+                "\(text("change")) \(finding?["severity"]?.text ?? "") \(finding?["rule"]?.text ?? ""): "
+                + (finding?["title"]?.text ?? "")
         case .shutdown:
             summary = "the server is stopping; reconnecting when it is back"
         case .gap, .overflow:

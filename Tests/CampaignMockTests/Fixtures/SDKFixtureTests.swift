@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import CampaignMock
+@testable import CampaignMockChecks
 @testable import CampaignMockModel
 @testable import CampaignMockRecording
 @testable import CampaignMockStorage
@@ -110,6 +111,10 @@ struct SDKFixtureTests {
                 try check(stored, in: live)
             }
         }
+        // The SDKs' own requests integrate without an error finding (docs/checks.md), but the refusals
+        // that scenario makes on purpose.
+        let errors = live.app.checks.report(.init(minimum: .error)).findings.map(\.rule)
+        #expect(Set(errors) == (scenario.name == "registration-refusals" ? ["registration-refused"] : []))
     }
 
     private func check(_ stored: SDKScenario.Stored, in live: LiveServer) throws {

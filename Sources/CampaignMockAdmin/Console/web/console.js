@@ -970,6 +970,8 @@ function connect() {
   handle("send", (item) => showSend(item));
   handle("fault", () => loadFaults());
   handle("app", () => loadApps());
+  // Findings of the integration checks (GET /_mock/checks); the console does not show them yet.
+  handle("check", () => {});
   for (const type of ["reset", "gap"]) handle(type, () => loadEverything());
   // The server stops, or cuts off a reader that fell behind: the browser reconnects with Last-Event-ID.
   for (const type of ["shutdown", "overflow"]) source.addEventListener(type, () => setStatus(false));

@@ -1,0 +1,57 @@
+/// A dictionary that keeps at most `limit` entries: once full, inserting a new key evicts the oldest
+/// inserted one. Removed keys leave their place in the order behind; the order is compacted when it holds
+/// twice as many places as entries, so both stay within a small multiple of `limit`.
+struct BoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    let limit: Int
+    private(set) var entries: [Key: Value] = [:]
+    private var order: [Key] = []
+    private var head = 0
+
+    init(limit: Int) {
+        precondition(limit > 0, "a bounded table keeps at least one entry")
+        self.limit = limit
+    }
+
+    var count: Int { entries.count }
+
+    subscript(key: Key) -> Value? {
+        get { entries[key] }
+        _modify { yield &entries[key] }
+    }
+
+    /// Sets `value` for `key`; a new key may evict the oldest entry, which is returned.
+    mutating func insert(_ key: Key, _ value: Value) -> (key: Key, value: Value)? {
+        if entries.updateValue(value, forKey: key) != nil { return nil }
+        order.append(key)
+        var evicted: (key: Key, value: Value)?
+        while entries.count > limit, head < order.count {
+            let oldest = order[head]
+            head += 1
+            // A key removed (or removed and inserted again later) may still have an older place here.
+            if oldest != key, let value = entries.removeValue(forKey: oldest) { evicted = (oldest, value) }
+        }
+        if order.count - head > 2 * max(entries.count, 16) || head > order.count / 2 { compact() }
+        return evicted
+    }
+
+    @discardableResult
+    mutating func remove(_ key: Key) -> Value? { entries.removeValue(forKey: key) }
+
+    mutating func removeAll() {
+        entries.removeAll()
+        order.removeAll()
+        head = 0
+    }
+
+    /// The order without removed keys and repeated places (the newest place of a key counts).
+    private mutating func compact() {
+        var seen = Set<Key>()
+        var kept: [Key] = []
+        kept.reserveCapacity(entries.count)
+        for key in order[head...].reversed() where entries[key] != nil && seen.insert(key).inserted {
+            kept.append(key)
+        }
+        order = kept.reversed()
+        head = 0
+    }
+}

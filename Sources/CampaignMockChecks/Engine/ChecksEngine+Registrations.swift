@@ -1,0 +1,358 @@
+import CampaignMockSystem
+import CampaignMockModel
+
+/// The rules over registrations: `registration-refused`, `token-platform-mismatch`, `param-drift`,
+/// `user-key-missing`, `registration-storm`; and `fault-active`.
+extension ChecksEngine {
+    struct DeviceKey: Hashable, Sendable {
+        var app: String
+        var token: String
+    }
+
+    struct DeviceState: Sendable {
+        var hasUserKey: Bool
+        /// The times of its latest identical registrations, within the storm window.
+        var identical: [Int64] = []
+    }
+
+    struct ApplicationState: Sendable {
+        /// Each param as first seen, by its name in lower case.
+        var params: [String: ParamSeen] = [:]
+        var devicesWithUserKey = 0
+        var devicesWithoutUserKey = 0
+    }
+
+    struct ParamSeen: Sendable {
+        var param: AdditionalParam
+        var token: String
+    }
+
+    /// Params remembered per application: far more than a subscription schema has fields.
+    static let paramLimit = 256
+
+    mutating func registered(_ registration: CheckObservation.Registration, _ changes: inout [CheckChange]) {
+        tokenShape(registration, &changes)
+        paramDrift(registration, &changes)
+        let key = DeviceKey(app: registration.app, token: registration.token)
+        let hasUserKey = !registration.userKey.isEmpty
+        var device = devices[key] ?? DeviceState(hasUserKey: hasUserKey)
+        if devices[key] == nil {
+            if let evicted = devices.insert(key, device) { forget(evicted.key, evicted.value, &changes) }
+            count(registration.app, userKey: hasUserKey, by: 1)
+        } else if device.hasUserKey != hasUserKey {
+            count(registration.app, userKey: device.hasUserKey, by: -1)
+            count(registration.app, userKey: hasUserKey, by: 1)
+            device.hasUserKey = hasUserKey
+        }
+        if registration.identical {
+            device.identical =
+                device.identical.filter { $0 > registration.at - settings.stormWindow }
+                + [registration.at]
+            if device.identical.count >= settings.stormCount { storm(registration, device, &changes) }
+        }
+        devices[key] = device
+        userKeys(registration.app, registration.platform, latest: hasUserKey ? nil : registration, &changes)
+    }
+
+    private mutating func count(_ app: String, userKey: Bool, by step: Int) {
+        if userKey {
+            applications[app, default: ApplicationState()].devicesWithUserKey += step
+        } else {
+            applications[app, default: ApplicationState()].devicesWithoutUserKey += step
+        }
+    }
+
+    /// A device forgotten to make room: it no longer counts.
+    private mutating func forget(_ key: DeviceKey, _ device: DeviceState, _ changes: inout [CheckChange]) {
+        count(key.app, userKey: device.hasUserKey, by: -1)
+        userKeys(key.app, nil, latest: nil, &changes)
+    }
+
+    // MARK: - token-platform-mismatch
+
+    private mutating func tokenShape(_ registration: CheckObservation.Registration, _ changes: inout [CheckChange]) {
+        let token = registration.token
+        let shape: String
+        switch registration.platform {
+        case .android where Self.looksLikeAPNs(token):
+            shape = "a \(token.utf8.count)-hex-digit APNs device token"
+        case .ios where Self.looksLikeFCM(token):
+            shape = "an FCM registration token (\"…:APA91…\")"
+        default:
+            return
+        }
+        let own = registration.platform == .ios ? "iOS" : "Android"
+        let other = registration.platform == .ios ? "Android" : "iOS"
+        record(
+            Note(
+                rule: .tokenPlatformMismatch, subject: "\(registration.app):\(token)", severity: .error,
+                title: "An \(other) token registered under the \(own) key",
+                message:
+                    "The token registered under \(registration.platform.withArticle) application's key "
+                    + "\(registration.app) is \(shape): the \(other) build registers with the \(own) integration "
+                    + "key. Campaign would send this device's pushes through the wrong service.",
+                fix:
+                    "Give each build its own integration key: campaignclassic.ios.integrationKey and "
+                    + "campaignclassic.android.integrationKey (AEP extension), setIntegrationKey in each app "
+                    + "(legacy SDK).",
+                app: registration.app, platform: registration.platform, token: token, at: registration.at,
+                requestId: registration.requestId), &changes)
+    }
+
+    /// An APNs device token as the SDKs send it: an even number (64 and more) of hex digits.
+    static func looksLikeAPNs(_ token: String) -> Bool {
+        token.utf8.count >= 64 && token.utf8.count % 2 == 0
+            && token.utf8.allSatisfy { ASCII.hexValue($0) != nil }
+    }
+
+    /// An FCM registration token: the app instance's id, a colon, then `APA91` and more.
+    static func looksLikeFCM(_ token: String) -> Bool {
+        token.contains(":APA91")
+    }
+
+    // MARK: - param-drift
+
+    private mutating func paramDrift(_ registration: CheckObservation.Registration, _ changes: inout [CheckChange]) {
+        var application = applications[registration.app] ?? ApplicationState()
+        for param in registration.params where !param.name.isEmpty {
+            let name = param.name.lowercased()
+            guard let first = application.params[name] else {
+                if application.params.count < Self.paramLimit {
+                    application.params[name] = ParamSeen(param: param, token: registration.token)
+                }
+                continue
+            }
+            let was = first.param
+            let drift: String
+            if was.name != param.name {
+                drift =
+                    "is named '\(param.name)' by device \(registration.token), and '\(was.name)' by device "
+                    + "\(first.token)"
+            } else if Self.kindGroup(was.kind) != Self.kindGroup(param.kind) {
+                drift =
+                    "is \(Self.describe(param)) from device \(registration.token), and was "
+                    + "\(Self.describe(was)) from device \(first.token)"
+            } else {
+                continue
+            }
+            record(
+                Note(
+                    rule: .paramDrift, subject: "\(registration.app):\(name)", severity: .warning,
+                    title: "The param '\(was.name)' changes \(was.name != param.name ? "letter case" : "type")",
+                    message:
+                        "In application \(registration.app), the additional param '\(was.name)' \(drift). "
+                        + "Campaign maps each param name to one field of the subscription schema, with one type.",
+                    fix:
+                        "Send each param under one name, with one type, from every build and every code path "
+                        + "(registerDevice's additionalParameters on the AEP extension, the params dictionary of "
+                        + "the legacy SDK's registration): convert the value before passing it.",
+                    app: registration.app, platform: registration.platform, token: registration.token,
+                    at: registration.at, requestId: registration.requestId), &changes)
+        }
+        applications[registration.app] = application
+    }
+
+    /// Integers and decimals are both numbers: `3.0` may arrive as `3`.
+    private static func kindGroup(_ kind: AdditionalParam.Kind) -> String {
+        kind == .decimal ? AdditionalParam.Kind.integer.rawValue : kind.rawValue
+    }
+
+    private static func describe(_ param: AdditionalParam) -> String {
+        let article = param.kind == .integer ? "an" : "a"
+        return "\(article) \(param.kind.rawValue) (\(param.kind == .string ? "\"\(param.value)\"" : param.value))"
+    }
+
+    // MARK: - user-key-missing
+
+    /// Whether the application's devices disagree on having a userKey; `latest` is the registration that
+    /// just came without one.
+    private mutating func userKeys(
+        _ app: String, _ platform: Platform?, latest: CheckObservation.Registration?, _ changes: inout [CheckChange]
+    ) {
+        let counts = applications[app] ?? ApplicationState()
+        let id = CheckRule.userKeyMissing.id(app)
+        guard counts.devicesWithUserKey > 0, counts.devicesWithoutUserKey > 0 else { return clear(id, &changes) }
+        let without = counts.devicesWithoutUserKey
+        let with = counts.devicesWithUserKey
+        let message =
+            "In application \(app), \(without) device\(without == 1 ? "" : "s") registered without a userKey, "
+            + "while \(with) other\(with == 1 ? "" : "s") carr\(with == 1 ? "ies" : "y") one. Campaign links a "
+            + "device to its recipient by the userKey; without it the device gets no targeted push."
+        guard let latest else {
+            // A device gained its userKey, or was forgotten: only the numbers change.
+            guard var finding = findings[id], finding.message != message else { return }
+            finding.count = without
+            finding.message = message
+            findings[id] = finding
+            return changes.append(CheckChange(change: .updated, finding: finding))
+        }
+        record(
+            Note(
+                rule: .userKeyMissing, subject: app, severity: .info,
+                title: "Some devices register without a userKey", message: message,
+                fix:
+                    "Register again once the user is known (after login), with the same token and the userKey: "
+                    + "registerDevice(token, userKey, params) (AEP extension), the registration call's userKey "
+                    + "(legacy SDK).",
+                app: app, platform: platform ?? latest.platform, token: latest.token, at: latest.at,
+                requestId: latest.requestId, count: without), &changes)
+    }
+
+    // MARK: - registration-storm
+
+    private mutating func storm(
+        _ registration: CheckObservation.Registration, _ device: DeviceState, _ changes: inout [CheckChange]
+    ) {
+        record(
+            Note(
+                rule: .registrationStorm, subject: "\(registration.app):\(registration.token)", severity: .info,
+                title: "The same registration, again and again",
+                message:
+                    "Device \(registration.token) of application \(registration.app) registered the same data "
+                    + "\(device.identical.count) times within \(Self.seconds(settings.stormWindow)). The AEP "
+                    + "extension sends an identical registration only once (it keeps a hash of the last one); the "
+                    + "legacy SDK registers once per start of the app.",
+                fix:
+                    "Register from one place: at start-up (the APNs token callback on iOS, the current FCM token "
+                    + "on Android) and in onNewToken, not from a screen or a loop that runs again and again.",
+                app: registration.app, platform: registration.platform, token: registration.token,
+                at: registration.at, requestId: registration.requestId), &changes)
+    }
+
+    // MARK: - registration-refused
+
+    /// Why the server refused a registration, from its status and reason (docs/product.md §3.1).
+    enum Refusal: String {
+        case unknownKey = "unknown-key"
+        case wrongPlatform = "wrong-platform"
+        case missingKey = "missing-key"
+        case missingToken = "missing-token"
+        case disabled
+        case contentType = "content-type"
+        case method
+        case malformed
+
+        init(status: Int, reason: String) {
+            switch status {
+            case 404: self = .unknownKey
+            case 403: self = .disabled
+            case 415: self = .contentType
+            case 405: self = .method
+            default:
+                if reason.hasPrefix("Missing integration key") {
+                    self = .missingKey
+                } else if reason.hasPrefix("Missing registrationToken") {
+                    self = .missingToken
+                } else if reason.contains(" belongs to ") {
+                    self = .wrongPlatform
+                } else {
+                    self = .malformed
+                }
+            }
+        }
+    }
+
+    mutating func refused(_ refusal: CheckObservation.RefusedRegistration, _ changes: inout [CheckChange]) {
+        let kind = Refusal(status: refusal.status, reason: refusal.reason)
+        let path = refusal.platform == .ios ? "registerIOS.jssp" : "registerAndroid.jssp"
+        let key = refusal.app ?? ""
+        let keySetting =
+            "campaignclassic.\(refusal.platform.rawValue).integrationKey (AEP extension) or setIntegrationKey "
+            + "(legacy SDK)"
+        // The reason up to its first "; " (what the app was told; the journal has the rest).
+        let told =
+            refusal.reason.firstRange(of: "; ").map { String(refusal.reason[..<$0.lowerBound]) } ?? refusal.reason
+        let what: String
+        var fix: String
+        switch kind {
+        case .unknownKey:
+            let nearest = Self.nearest(to: key, among: refusal.knownKeys)
+            what =
+                "named the integration key '\(key)', which this server does not know"
+                + (nearest.map { " (the nearest known key is '\($0.key)', of \($0.platform.withArticle) application)" }
+                    ?? "")
+            fix =
+                nearest.map { "Set the app's integration key to '\($0.key)' if that is the one meant: \(keySetting)" }
+                ?? "Set the app's integration key in \(keySetting)"
+            fix += "; or make this server accept '\(key)': start it with --app \(refusal.platform.rawValue):\(key) "
+            fix += "or POST /_mock/apps."
+        case .wrongPlatform:
+            what = "named the key '\(key)' of the other platform's application (\(told))"
+            fix = "Give each build its own platform's integration key: \(keySetting)."
+        case .missingKey:
+            what = "named no integration key (mobileAppUuid)"
+            fix = "Set the integration key before registering: \(keySetting)."
+        case .missingToken:
+            what = "sent no registrationToken"
+            fix =
+                "Register only once the token is known: in the APNs token callback "
+                + "(didRegisterForRemoteNotificationsWithDeviceToken) on iOS, with FCM's token on Android."
+        case .disabled:
+            what = "named a disabled application (\(told))"
+            fix = "Enable the application (PUT /_mock/apps/\(key) {\"enabled\": true}) or use another key."
+        case .contentType, .method, .malformed:
+            what = "were malformed: \(told)"
+            fix =
+                "Register through the SDK's own call (registerDevice on the AEP extension, the legacy SDK's "
+                + "registration) rather than a hand-made request; it sends the form docs/protocol.md §3 describes."
+        }
+        let subject = "\(refusal.platform.rawValue):\(kind.rawValue)" + (kind == .unknownKey ? ":\(key)" : "")
+        let count = (findings[CheckRule.registrationRefused.id(subject)]?.count ?? 0) + 1
+        record(
+            Note(
+                rule: .registrationRefused, subject: subject, severity: .error,
+                title: "Registrations refused: " + kind.rawValue.replacing("-", with: " "),
+                message: "\(count) registration\(count == 1 ? "" : "s") to \(path) \(what) (\(refusal.status)).",
+                fix: fix, app: refusal.app, platform: refusal.platform, at: refusal.at,
+                requestId: refusal.requestId), &changes)
+    }
+
+    /// The known key nearest to `key` by edit distance, when it is near enough to be a typo or a mix-up:
+    /// at most half of the longer key's letters differ.
+    static func nearest(to key: String, among known: [String: Platform]) -> (key: String, platform: Platform)? {
+        let scored = known.map { (key: $0.key, platform: $0.value, distance: editDistance(key, $0.key)) }
+        guard
+            let best = scored.min(by: { ($0.distance, $0.key) < ($1.distance, $1.key) }),
+            best.distance * 2 <= max(key.count, best.key.count)
+        else { return nil }
+        return (best.key, best.platform)
+    }
+
+    /// Levenshtein distance, over characters (keys are short; longer ones are cut to 256).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.prefix(256))
+        let b = Array(b.prefix(256))
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    // MARK: - fault-active
+
+    mutating func faultFailed(_ failure: CheckObservation.FaultFailure, _ changes: inout [CheckChange]) {
+        if failure.endpoint == "tracking" { lastTrackingFault = failure.at }
+        let count = (findings[CheckRule.faultActive.id(failure.ruleId)]?.count ?? 0) + 1
+        let answer = failure.status == 0 ? "the connection was closed unanswered" : "answered \(failure.status)"
+        record(
+            Note(
+                rule: .faultActive, subject: failure.ruleId, severity: .info,
+                title: "Requests fail because fault rule \(failure.ruleId) is set",
+                message:
+                    "\(count) request\(count == 1 ? "" : "s") failed because the fault rule \(failure.ruleId) fired; "
+                    + "the latest to \(failure.endpoint)"
+                    + (failure.app.map { " (application \($0))" } ?? "") + ": \(answer). "
+                    + "The failure was injected; the app did nothing wrong.",
+                fix:
+                    "Remove the rule when the test is done: DELETE /_mock/faults/\(failure.ruleId), or "
+                    + "DELETE /_mock/faults for all.",
+                app: failure.app, at: failure.at, requestId: failure.requestId), &changes)
+    }
+}

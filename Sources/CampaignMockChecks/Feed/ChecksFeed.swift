@@ -1,0 +1,165 @@
+package import CampaignMockModel
+package import CampaignMockStorage
+import CampaignMockSupport
+import CampaignMockSystem
+
+/// Turns a committed batch of the store's changes (``CommittedChange``) into what the integration checks
+/// observe: accepted registrations and hits with the id of their journaled request, refused registrations,
+/// composed messages, accepted sends, and requests a fault rule failed. Everything comes from what was
+/// written; nothing is read back.
+package enum ChecksFeed {
+    /// The observations of `changes`, in commit order. `knownKeys` is asked only for a registration refused
+    /// for an unknown key.
+    package static func observations(
+        _ changes: [CommittedChange], knownKeys: () -> [String: Platform]
+    ) -> [CheckObservation] {
+        var observations: [CheckObservation] = []
+        // A registration or a hit comes before its request's journal entry, in the same job.
+        var waiting: CheckObservation?
+        for change in changes {
+            switch change {
+            case .registration(let notice):
+                if let waiting { observations.append(waiting) }
+                waiting = registered(notice)
+            case .hit(_, let hit):
+                if let waiting { observations.append(waiting) }
+                waiting = .hit(
+                    CheckObservation.Hit(
+                        tag: hit.trackingID.tag.tag, trackingId: trackingID(hit.trackingID.raw),
+                        deliveryId: hit.trackingID.deliveryID, link: hit.link, userAgent: hit.userAgent,
+                        at: hit.receivedAt))
+            case .request(let id, let record):
+                if var observation = waiting {
+                    observation.requestId = id
+                    observations.append(observation)
+                    waiting = nil
+                } else if let failure = failed(id, record, knownKeys: knownKeys) {
+                    observations.append(failure)
+                }
+            case .push(let push):
+                let at = RFC3339.microseconds(push.createdAt) ?? 0
+                observations += push.messages.map { .composed(composed($0, at: at)) }
+            case .send(let send) where send.outcome == .accepted:
+                observations.append(
+                    .sendAccepted(
+                        CheckObservation.AcceptedSend(
+                            messageId: send.messageId, token: send.registrationToken, app: send.app,
+                            provider: send.provider, at: RFC3339.microseconds(send.sentAt) ?? 0)))
+            case .send, .device:
+                break
+            }
+        }
+        if let waiting { observations.append(waiting) }
+        return observations
+    }
+
+    private static func registered(_ notice: RegistrationNotice) -> CheckObservation {
+        .registered(
+            CheckObservation.Registration(
+                app: notice.integrationKey, platform: notice.platform, token: notice.registrationToken,
+                userKey: notice.userKey, params: notice.params, identical: notice.changes == ["unchanged"],
+                at: RFC3339.microseconds(notice.receivedAt) ?? 0))
+    }
+
+    /// `h3039,7a001` of `h3039,7a001,1`.
+    private static func trackingID(_ raw: String) -> String {
+        guard let comma = raw.lastIndex(of: ",") else { return raw }
+        return String(raw[..<comma])
+    }
+
+    /// A refused registration, or a request a fault rule failed.
+    private static func failed(_ id: Int64, _ record: JournalRecord, knownKeys: () -> [String: Platform])
+        -> CheckObservation?
+    {
+        let at = record.receivedAtMicros
+        var reason = record.reason ?? ""
+        if let fault = fault(in: reason) {
+            // A fault that only delayed the request let the endpoint answer it: its reason follows.
+            guard fault.onlyDelayed else {
+                return .faultFailed(
+                    CheckObservation.FaultFailure(
+                        ruleId: fault.rule, endpoint: record.endpoint, status: record.status, app: record.appKey,
+                        at: at, requestId: id))
+            }
+            reason = fault.rest
+        }
+        let platform: Platform
+        switch record.endpoint {
+        case "registration-ios": platform = .ios
+        case "registration-android": platform = .android
+        default: return nil
+        }
+        // A 5xx is the server's own trouble (the store), not the app's request.
+        guard (400..<500).contains(record.status) else { return nil }
+        return .registrationRefused(
+            CheckObservation.RefusedRegistration(
+                platform: platform, app: record.appKey, status: record.status, reason: reason,
+                knownKeys: record.status == 404 ? knownKeys() : [:], at: at, requestId: id))
+    }
+
+    /// The fault rule a journal reason names, as the pipeline writes it: `fault f1 fired: status 503`, or
+    /// `fault f1 fired: delay 10 ms; <the endpoint's reason>` when the rule only delayed the request.
+    static func fault(in reason: String) -> (rule: String, onlyDelayed: Bool, rest: String)? {
+        guard reason.hasPrefix("fault "), let fired = reason.firstRange(of: " fired: ") else { return nil }
+        let rule = String(reason[reason.index(reason.startIndex, offsetBy: 6)..<fired.lowerBound])
+        let tail = reason[fired.upperBound...]
+        let end = tail.firstRange(of: "; ")
+        let action = end.map { tail[..<$0.lowerBound] } ?? tail
+        let rest = end.map { String(tail[$0.upperBound...]) } ?? ""
+        let onlyDelayed = action.hasPrefix("delay ") && !action.contains(",")
+        return rule.isEmpty ? nil : (rule, onlyDelayed, rest)
+    }
+
+    /// What a composed message means for its hits (docs/checks.md): whether the app's code runs when it
+    /// arrives, and whether it shows anything.
+    static func composed(_ message: ComposedMessage, at: Int64) -> CheckObservation.ComposedMessageFacts {
+        let receive: ReceiveTracking
+        let silent: Bool
+        switch message.platform {
+        case .ios:
+            let aps = message.apns?["aps"]
+            let wakes = aps?["content-available"] != nil
+            receive = wakes ? .always : .foregroundOrExtension
+            silent = wakes && aps?["alert"] == nil && aps?["sound"] == nil && aps?["badge"] == nil
+        case .android:
+            let fcm = message.fcm?["message"]
+            // A notification block is shown by Android itself in the background: no app code runs.
+            receive = fcm?["notification"] == nil ? .always : .foregroundOrExtension
+            let data = fcm?["data"]
+            silent =
+                fcm?["notification"] == nil
+                && ["title", "_msg", "adb_title", "adb_body"].allSatisfy {
+                    data?[$0] == nil
+                }
+        }
+        return CheckObservation.ComposedMessageFacts(
+            messageId: message.messageId, deliveryId: message.deliveryId, app: message.app,
+            platform: message.platform, token: message.registrationToken, receive: receive, silent: silent, at: at)
+    }
+}
+
+extension CheckObservation {
+    /// The journaled request the observation came with.
+    var requestId: Int64? {
+        get {
+            switch self {
+            case .registered(let value): value.requestId
+            case .registrationRefused(let value): value.requestId
+            case .hit(let value): value.requestId
+            case .faultFailed(let value): value.requestId
+            case .composed, .sendAccepted: nil
+            }
+        }
+        set {
+            switch self {
+            case .registered(var value):
+                value.requestId = newValue
+                self = .registered(value)
+            case .hit(var value):
+                value.requestId = newValue
+                self = .hit(value)
+            default: break
+            }
+        }
+    }
+}

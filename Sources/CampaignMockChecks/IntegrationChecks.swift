@@ -1,0 +1,93 @@
+import CampaignMockSystem
+package import CampaignMockModel
+package import CampaignMockStorage
+import Dispatch
+import Synchronization
+
+/// The integration checks of a running server: the ``ChecksEngine`` fed from the store's committed changes,
+/// on a queue of its own (the writer only hands the batch over), with a tick that fires the rules that wait
+/// for a receive. `GET /_mock/checks` reads the engine's findings, never the store.
+package final class IntegrationChecks: Sendable {
+    private let engine: Mutex<ChecksEngine>
+    private let queue = DispatchQueue(label: "campaign-mock.checks")
+    /// Microseconds since 1970: the wall clock, or a test's.
+    private let now: @Sendable () -> Int64
+    private let knownKeys: @Sendable () -> [String: Platform]
+    private let subscriber = Mutex<Subscriber?>(nil)
+    private let tickMilliseconds: Int
+
+    /// Where the changes of findings go (the event stream). In a struct: a `Mutex` re-wraps a bare closure.
+    private struct Subscriber {
+        let receive: @Sendable ([CheckChange]) -> Void
+    }
+
+    /// - Parameters:
+    ///   - knownKeys: the integration keys the server knows, asked when a registration names an unknown one.
+    ///   - tickMilliseconds: how often the rules that wait for a receive look at the clock.
+    package init(
+        settings: ChecksEngine.Settings = ChecksEngine.Settings(),
+        now: @escaping @Sendable () -> Int64 = { Clock.wallClockMicroseconds() },
+        tickMilliseconds: Int = 1000,
+        knownKeys: @escaping @Sendable () -> [String: Platform]
+    ) {
+        engine = Mutex(ChecksEngine(settings: settings))
+        self.now = now
+        self.knownKeys = knownKeys
+        self.tickMilliseconds = tickMilliseconds
+        scheduleTick()
+    }
+
+    /// Hands each change of a finding to `receive`, on the checks' queue.
+    package func onChange(_ receive: @escaping @Sendable ([CheckChange]) -> Void) {
+        subscriber.withLock { $0 = Subscriber(receive: receive) }
+    }
+
+    /// A committed batch (on the writer thread: it is only queued here).
+    package func committed(_ changes: [CommittedChange]) {
+        queue.async { [self] in
+            let observations = ChecksFeed.observations(changes, knownKeys: knownKeys)
+            guard !observations.isEmpty else { return }
+            publish(
+                engine.withLock { engine in
+                    observations.flatMap { engine.observe($0) }
+                })
+        }
+    }
+
+    /// The findings now: after every batch committed before this call, with the waits that ended fired.
+    package func report(_ filter: ChecksEngine.Filter = ChecksEngine.Filter()) -> CheckReport {
+        queue.sync {
+            tick()
+            return engine.withLock { $0.report(filter) }
+        }
+    }
+
+    /// The fault rules set now (after one is added or removed): `fault-active` of removed ones clears.
+    package func faultRules(_ ids: Set<String>) {
+        queue.async { [self] in publish(engine.withLock { $0.faultRules(ids) }) }
+    }
+
+    /// The store was reset or replaced: the checks start afresh.
+    package func reset() {
+        queue.sync { publish(engine.withLock { $0.reset() }) }
+    }
+
+    /// On the queue.
+    private func tick() {
+        let time = now()
+        publish(engine.withLock { $0.advance(to: time) })
+    }
+
+    private func publish(_ changes: [CheckChange]) {
+        guard !changes.isEmpty, let subscriber = subscriber.withLock({ $0 }) else { return }
+        subscriber.receive(changes)
+    }
+
+    private func scheduleTick() {
+        queue.asyncAfter(deadline: .now() + .milliseconds(tickMilliseconds)) { [weak self] in
+            guard let self else { return }
+            tick()
+            scheduleTick()
+        }
+    }
+}

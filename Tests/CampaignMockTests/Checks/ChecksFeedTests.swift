@@ -1,0 +1,100 @@
+import CampaignMockModel
+import Testing
+
+@testable import CampaignMockChecks
+@testable import CampaignMockPush
+@testable import CampaignMockStorage
+
+/// How the store's committed changes become what the checks observe: request ids joined to their change,
+/// refusals and faults read from the journal record, and what a composed message means for its hits.
+@Suite struct ChecksFeedTests {
+    static func record(_ endpoint: String, _ status: Int, reason: String? = nil, app: String? = nil) -> JournalRecord {
+        JournalRecord(
+            receivedAtMicros: 1_000, method: "POST", target: "/", endpoint: endpoint, headersJSON: "[]", body: [],
+            status: status, reason: reason, appKey: app, durationMicros: 0)
+    }
+
+    @Test func aHitGetsTheIdOfTheRequestJournaledAfterIt() throws {
+        let hit = HitRecord(
+            trackingID: try TrackingID(parsing: "h3039,7a001,2"), userAgent: "Dalvik/2.1.0", remoteAddress: nil,
+            receivedAt: 5_000, link: nil)
+        let observations = ChecksFeed.observations(
+            [.hit(id: 1, hit), .request(id: 42, Self.record("tracking", 200))], knownKeys: { [:] })
+        #expect(
+            observations == [
+                .hit(
+                    CheckObservation.Hit(
+                        tag: 2, trackingId: "h3039,7a001", deliveryId: "7a001", link: nil, userAgent: "Dalvik/2.1.0",
+                        at: 5_000, requestId: 42))
+            ])
+    }
+
+    @Test func aRefusedRegistrationNamesTheKnownKeysOnlyForAnUnknownKey() {
+        var asked = 0
+        let known: () -> [String: Platform] = {
+            asked += 1
+            return ["k": .ios]
+        }
+        let observations = ChecksFeed.observations(
+            [
+                .request(
+                    id: 1,
+                    Self.record(
+                        "registration-ios", 404,
+                        reason: "Unknown integration key (mobileAppUuid): x; the ios keys are k", app: "x")),
+                .request(id: 2, Self.record("registration-ios", 400, reason: "Missing registrationToken", app: "k")),
+                .request(id: 3, Self.record("registration-ios", 500, reason: "could not store the request: full")),
+                .request(id: 4, Self.record("soap", 400, reason: "bad envelope")),
+            ], knownKeys: known)
+        #expect(asked == 1)
+        #expect(observations.count == 2)
+        guard case .registrationRefused(let first) = observations.first else {
+            Issue.record("not a refusal: \(observations)")
+            return
+        }
+        #expect(first.knownKeys == ["k": .ios] && first.requestId == 1 && first.app == "x")
+    }
+
+    @Test func aFaultThatFailedTheRequestIsToldFromOneThatOnlyDelayedIt() {
+        let observations = ChecksFeed.observations(
+            [
+                .request(id: 1, Self.record("registration-ios", 503, reason: "fault f1 fired: status 503")),
+                .request(id: 2, Self.record("tracking", 0, reason: "fault slow-2 fired: delay 50 ms, drop")),
+                .request(id: 3, Self.record("tracking", 200, reason: "fault f3 fired: delay 50 ms")),
+                .request(
+                    id: 4,
+                    Self.record(
+                        "registration-android", 404,
+                        reason: "fault f4 fired: delay 5 ms; Unknown integration key (mobileAppUuid): y", app: "y")),
+            ], knownKeys: { [:] })
+        #expect(
+            observations.map { observation -> String in
+                switch observation {
+                case .faultFailed(let failure): "fault \(failure.ruleId) \(failure.status)"
+                case .registrationRefused(let refusal): "refused \(refusal.status) \(refusal.reason)"
+                default: "other"
+                }
+            } == [
+                "fault f1 503", "fault slow-2 0", "refused 404 Unknown integration key (mobileAppUuid): y",
+            ])
+    }
+
+    /// The composer's own messages (docs/push.md): what the platform runs when each arrives.
+    @Test func composedMessagesSayWhetherTheSDKTracksTheirReceive() throws {
+        func facts(_ platform: Platform, _ request: PushRequest) throws -> CheckObservation.ComposedMessageFacts {
+            let message = try PushComposer.message(
+                request, device: (token: "t", platform: platform, app: "a"), messageID: "1000001", deliveryID: "7a001")
+            return ChecksFeed.composed(message, at: 0)
+        }
+        let visible = try facts(.ios, PushRequest(title: "Sale", body: "20% off"))
+        #expect(visible.receive == .foregroundOrExtension && !visible.silent)
+        let rich = try facts(.ios, PushRequest(title: "Sale", mediaUrl: "https://example.com/a.png"))
+        #expect(rich.receive == .foregroundOrExtension)
+        let silent = try facts(.ios, PushRequest(silent: true))
+        #expect(silent.receive == .always && silent.silent)
+        let android = try facts(.android, PushRequest(title: "Sale"))
+        #expect(android.receive == .always && !android.silent)
+        let androidSilent = try facts(.android, PushRequest(silent: true, variables: ["VAR": "x"]))
+        #expect(androidSilent.receive == .always && androidSilent.silent)
+    }
+}
