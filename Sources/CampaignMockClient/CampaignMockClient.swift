@@ -254,6 +254,34 @@ public struct CampaignMockClient: Sendable {
         _ = try await send("GET", path, expecting: [200], admin: false)
     }
 
+    // MARK: - Integration checks
+
+    /// What the integration checks found in the apps' traffic (`GET /_mock/checks`, docs/checks.md): the most
+    /// severe first, then the newest. `severity` keeps those at or above it; `since` those last seen from then on.
+    public func checks(
+        app: String? = nil, token: String? = nil, severity: CheckSeverity? = nil, since: Date? = nil
+    ) async throws -> CheckReport {
+        let rfc3339 = ISO8601DateFormatter()
+        rfc3339.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let filters = [
+            "app": app, "token": token, "severity": severity?.rawValue, "since": since.map { rfc3339.string(from: $0) },
+        ].compactMapValues { $0 }
+        let query = filters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return try await decode(send("GET", "/_mock/checks", query: query, expecting: [200]))
+    }
+
+    /// Throws ``CampaignMockError/findings(atOrAbove:_:)`` when the integration checks found anything at or
+    /// above `severity` (of `app`, or about the device `token`): its description gives each finding's title,
+    /// what it means and what to change, so a UI test fails with what the app gets wrong.
+    ///
+    ///     try await mock.requireNoFindings(atOrAbove: .warning)
+    public func requireNoFindings(atOrAbove severity: CheckSeverity, app: String? = nil, token: String? = nil)
+        async throws
+    {
+        let found = try await checks(app: app, token: token, severity: severity).findings
+        guard found.isEmpty else { throw CampaignMockError.findings(atOrAbove: severity, found) }
+    }
+
     // MARK: - Snapshots
 
     /// Everything stored (applications, devices with history, messages, events, fault rules) as the
@@ -344,6 +372,8 @@ public enum CampaignMockError: Error, Equatable, CustomStringConvertible, Locali
     case refused(method: String, path: String, status: Int, message: String)
     case timedOut(what: String, wanted: Int, seen: Int, serverSays: String, filters: [String: String])
     case unexpectedAnswer(String, reason: String)
+    /// The integration checks found these, at or above the severity asked (``CampaignMockClient/requireNoFindings(atOrAbove:app:token:)``).
+    case findings(atOrAbove: CheckSeverity, [CheckFinding])
 
     public var description: String {
         switch self {
@@ -365,10 +395,24 @@ public enum CampaignMockError: Error, Equatable, CustomStringConvertible, Locali
                 + " (did the app reach the mock? its requests are in client.requests())"
         case .unexpectedAnswer(let type, let reason):
             "the server's answer is not a \(type) (\(reason)); is the client older or newer than the server?"
+        case .findings(let severity, let findings):
+            "campaign-mock's integration checks found \(findings.count) finding\(findings.count == 1 ? "" : "s") at or "
+                + "above \(severity.rawValue) (GET /_mock/checks, docs/checks.md):\n"
+                + findings.map(Self.describe).joined(separator: "\n")
         }
     }
 
     public var errorDescription: String? { description }
+
+    /// A finding as a failed test shows it: severity, rule and title; what happened; what to change; where.
+    private static func describe(_ finding: CheckFinding) -> String {
+        let token = finding.registrationToken.map { "token \($0)" }
+        let message = finding.messageId.map { "_mId \($0)" }
+        let times = finding.count > 1 ? "\(finding.count) times" : nil
+        let subject = [finding.app.map { "app \($0)" }, token, message, times, finding.doc].compactMap { $0 }
+        return "- \(finding.severity.rawValue) \(finding.rule): \(finding.title)\n  \(finding.message)"
+            + "\n  Fix: \(finding.fix)\n  (\(subject.joined(separator: ", ")))"
+    }
 }
 
 extension CampaignMockClient {
@@ -381,7 +425,7 @@ extension CampaignMockClient {
             "get /_mock/devices/{token}", "get /_mock/events", "get /_mock/requests", "get /_mock/apps",
             "post /_mock/apps", "get /_mock/faults", "post /_mock/faults", "delete /_mock/faults",
             "delete /_mock/faults/{id}", "post /_mock/push", "post /_mock/push/check", "get /_mock/push/{id}",
-            "post /_mock/push/{id}/send",
+            "post /_mock/push/{id}/send", "get /_mock/checks",
             "get /_mock/state",
             "put /_mock/state", "get /_mock/stream",
         ],

@@ -177,6 +177,64 @@ struct CampaignMockClientTests {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").contains("campaign_mock_event_streams 1")
     }
 
+    /// The integration checks read the traffic as it commits: asks until `condition` holds (or a minute passes).
+    private func report(_ mock: Mock, until condition: (CheckReport) -> Bool) async throws -> CheckReport {
+        for _ in 0..<1200 {
+            let report = try await mock.client.checks()
+            if condition(report) { return report }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        throw RawClientError("the integration checks never found what the test sent")
+    }
+
+    @Test func requireNoFindingsFailsWithEachFindingsWordsAtOrAboveItsSeverity() async throws {
+        let mock = try Mock()
+        // The iOS app's devices call the same param `plan` and `Plan` (param-drift, a warning).
+        let plan = { (name: String) in #"<additionalParams><param name="\#(name)" value="gold"/></additionalParams>"# }
+        #expect(try await mock.register("ios-1", userKey: "a%40example.com", params: plan("plan")) == 200)
+        #expect(try await mock.register("ios-2", userKey: "b%40example.com", params: plan("Plan")) == 200)
+        // The iOS build registers its APNs token with the Android key (token-platform-mismatch, an error).
+        #expect(
+            try await mock.register(DeviceTokens.apns, app: "campaign-mock-demo-android", userKey: "c%40example.com")
+                == 200)
+        let report = try await report(mock) { $0.counts.error == 1 && $0.counts.warning == 1 }
+        let mismatch = try #require(report.findings.first)
+        #expect(mismatch.rule == "token-platform-mismatch" && mismatch.severity == .error)
+        #expect(mismatch.app == "campaign-mock-demo-android" && mismatch.registrationToken == DeviceTokens.apns)
+        #expect(report.findings.map(\.rule) == ["token-platform-mismatch", "param-drift"])
+
+        do {
+            try await mock.client.requireNoFindings(atOrAbove: .warning)
+            Issue.record("no error for an error and a warning")
+        } catch let error as CampaignMockError {
+            #expect(error == .findings(atOrAbove: .warning, report.findings))
+            let words = try #require(error.errorDescription)
+            #expect(words.hasPrefix("campaign-mock's integration checks found 2 findings at or above warning"))
+            for finding in report.findings {
+                for part in [finding.rule, finding.title, finding.message, "Fix: \(finding.fix)", finding.doc] {
+                    #expect(words.contains(part), "\(part) is not in: \(words)")
+                }
+            }
+            #expect(words.contains("token \(DeviceTokens.apns)"))
+        }
+        do {
+            try await mock.client.requireNoFindings(atOrAbove: .error)
+            Issue.record("no error for an error")
+        } catch CampaignMockError.findings(let severity, let findings) {
+            #expect(severity == .error && findings == [mismatch])
+        }
+        // The iOS app has a warning only; the device ios-1 none.
+        try await mock.client.requireNoFindings(atOrAbove: .error, app: "campaign-mock-demo-ios")
+        await #expect(throws: CampaignMockError.self) {
+            try await mock.client.requireNoFindings(atOrAbove: .warning, app: "campaign-mock-demo-ios")
+        }
+        try await mock.client.requireNoFindings(atOrAbove: .info, token: "ios-1")
+        // The filters reach the server.
+        #expect(try await mock.client.checks(severity: .error).findings == [mismatch])
+        #expect(try await mock.client.checks(token: DeviceTokens.apns).findings == [mismatch])
+        #expect(try await mock.client.checks(since: Date().addingTimeInterval(3600)).findings.isEmpty)
+    }
+
     @Test func anAdminTokenIsSentAndAMissingOneIsNamed() async throws {
         let mock = try Mock(adminToken: "s3cret-token")
         #expect(try await mock.client.devices().total == 0)

@@ -11,6 +11,9 @@ extension AdminAPI {
         "index.html": ("text/html; charset=utf-8", PackageResources.index_html),
         "console.css": ("text/css; charset=utf-8", PackageResources.console_css),
         "console.js": ("text/javascript; charset=utf-8", PackageResources.console_js),
+        // docs/checks.md (a link in this folder), whose sections the findings' `doc` names: the console shows
+        // them with no request leaving the server, and the text reads as it is in a tab of its own.
+        "checks.md": ("text/plain; charset=utf-8", PackageResources.checks_md),
     ]
 
     func registerConsole(on group: inout RouteGroup) {

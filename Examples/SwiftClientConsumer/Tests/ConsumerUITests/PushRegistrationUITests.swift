@@ -11,6 +11,11 @@ final class PushRegistrationUITests: XCTestCase {
         try await mock.reset()
     }
 
+    /// The integration checks read everything the app sent during the test: it fails on an error, in their words.
+    override func tearDown() async throws {
+        try await mock.requireNoFindings(atOrAbove: .error)
+    }
+
     #if os(iOS)
         // XCUIApplication is main-actor-isolated, and exists only in an iOS UI-test bundle.
         @MainActor

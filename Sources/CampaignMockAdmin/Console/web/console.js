@@ -404,6 +404,8 @@ function openDevice(device) {
     const hits = events.events.map((event) => element("tr", {}, element("td", {}, time(event.receivedAt)),
       element("td", {}, element("span", { class: `badge ${event.type}` }, event.type)), element("td", {}, element("code", {}, event.rawId))));
     return [
+      element("h3", {}, "Integration checks"),
+      deviceChecks(token, app),
       fields([["Application", `${full.application.name} (${full.application.integrationKey})`], ["Platform", full.application.platform],
         ["Token", element("code", {}, full.registrationToken)], ["userKey", full.userKey || "(none)"],
         ["Device name", info.deviceName], ["Model", info.deviceModel], ["Brand", info.deviceBrand], ["Manufacturer", info.deviceManufacturer],
@@ -465,7 +467,7 @@ function openRequest(id) {
 function showView(name) {
   const view = $$("[data-view-panel]").some((panel) => panel.dataset.viewPanel === name) ? name : "overview";
   for (const panel of $$("[data-view-panel]")) panel.hidden = panel.dataset.viewPanel !== view;
-  for (const link of $$("nav a")) {
+  for (const link of $$("nav a, #checks-badge")) {
     if (link.dataset.view === view) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
@@ -506,6 +508,7 @@ function renderOverview() {
 }
 
 function renderApps() {
+  checks.appCells.clear();
   $("#apps").replaceChildren(...state.apps.map((app) => {
     const copyButton = element("button", { type: "button", class: "small", onclick: () => copy(app.integrationKey, copyButton) }, "Copy");
     const toggle = element("input", { type: "checkbox", checked: app.enabled, "aria-label": `Enable ${app.name}`,
@@ -518,10 +521,17 @@ function renderApps() {
       "aria-label": `${app.platform === "ios" ? "Bundle id" : "Package name"} of ${app.name}`, dataset: { testid: "app-identifier-edit" },
       onchange: () => saveApp(() => api(`/_mock/apps/${encodeURIComponent(app.integrationKey)}`,
         { method: "PUT", body: { [field]: identifier.value.trim() } })) });
+    const findings = element("td", {});
+    checks.appCells.set(app.integrationKey, findings);
+    checks.drawApp(app.integrationKey);
     return element("tr", {}, element("td", {}, app.name), element("td", {}, app.platform),
       element("td", {}, element("code", {}, app.integrationKey), " ", copyButton), element("td", {}, identifier),
-      element("td", {}, toggle));
+      element("td", {}, toggle), findings);
   }));
+  const chosen = $("#checks-app").value;
+  $("#checks-app").replaceChildren(element("option", { value: "" }, "every application"),
+    ...state.apps.map((app) => element("option", { value: app.integrationKey }, `${app.name} (${app.integrationKey})`)));
+  $("#checks-app").value = chosen;
   renderSnippets();
 }
 
@@ -921,6 +931,304 @@ async function addFault(event) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------- integration checks
+
+const SEVERITIES = ["error", "warning", "info"];
+const SEVERITY_WORDS = { error: ["error", "errors"], warning: ["warning", "warnings"], info: ["info", "info"] };
+const noCounts = () => ({ error: 0, warning: 0, info: 0 });
+
+/** "2 errors, 1 warning" (the severities with findings), or `none`. */
+function describeCounts(counts, none = "none") {
+  const parts = SEVERITIES.filter((severity) => counts[severity])
+    .map((severity) => `${number(counts[severity])} ${SEVERITY_WORDS[severity][counts[severity] === 1 ? 0 : 1]}`);
+  return parts.length ? parts.join(", ") : none;
+}
+
+/**
+ * The integration checks' findings (docs/checks.md): `GET /_mock/checks` once, then the `check` events of the
+ * stream, kept by id with their counts (in all and by application) changed as each event arrives. What shows
+ * them (the header's badge, the applications' counts, the Checks view, an open device) is redrawn at most
+ * once per animation frame, and in the Checks view only the findings that changed.
+ */
+const checks = {
+  findings: new Map(), nodes: new Map(), changed: new Set(), changedApps: new Set(), appCells: new Map(),
+  counts: noCounts(), byApp: new Map(), frame: 0, announcement: "",
+
+  async load() {
+    const answer = await api("/_mock/checks");
+    this.findings = new Map();
+    this.counts = noCounts();
+    this.byApp = new Map();
+    for (const finding of answer.findings) {
+      this.findings.set(finding.id, finding);
+      this.count(finding, 1);
+    }
+    this.changed.clear();
+    this.changedApps.clear();
+    this.render();
+    this.drawBadge();
+    for (const key of this.appCells.keys()) this.drawApp(key);
+  },
+
+  count(finding, delta) {
+    this.counts[finding.severity] += delta;
+    if (!finding.app) return;
+    if (!this.byApp.has(finding.app)) this.byApp.set(finding.app, noCounts());
+    this.byApp.get(finding.app)[finding.severity] += delta;
+    this.changedApps.add(finding.app);
+  },
+
+  /** A `check` stream event: a finding appeared, was updated (a new occurrence) or cleared. */
+  apply({ change, finding }) {
+    const known = this.findings.get(finding.id);
+    if (known) this.count(known, -1);
+    if (change === "cleared") {
+      this.findings.delete(finding.id);
+    } else {
+      this.findings.set(finding.id, finding);
+      this.count(finding, 1);
+      if (!known && finding.severity === "error") this.announcement = `New integration check error: ${finding.title}`;
+    }
+    this.changed.add(finding.id);
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+    drawerChanged(finding.registrationToken);
+  },
+
+  flush() {
+    this.frame = 0;
+    for (const id of this.changed) this.redraw(id);
+    this.changed.clear();
+    for (const key of this.changedApps) this.drawApp(key);
+    this.changedApps.clear();
+    this.drawBadge();
+    this.drawShown();
+    if (this.announcement) $("#checks-announce").textContent = this.announcement;
+    this.announcement = "";
+  },
+
+  matches(finding) {
+    const severity = $("#checks-severity").value;
+    const app = $("#checks-app").value;
+    return (!severity || finding.severity === severity) && (!app || finding.app === app);
+  },
+
+  /** Newest first (by when last seen) within each severity. */
+  sorted(findings) {
+    return [...findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity)
+      || String(b.lastSeen).localeCompare(String(a.lastSeen)));
+  },
+
+  /** The Checks view from scratch: on load and when its filters change, never per event. */
+  render() {
+    this.nodes = new Map();
+    const groups = SEVERITIES.map((severity) => element("section", { class: "check-group", dataset: { severity } },
+      element("h3", {}, element("span", { class: `severity ${severity}` }, SEVERITY_WORDS[severity][1])),
+      element("ol", { class: "findings checks-list", "aria-label": SEVERITY_WORDS[severity][1] })));
+    $("#checks-groups").replaceChildren(...groups);
+    for (const finding of this.sorted(this.findings.values())) {
+      if (!this.matches(finding)) continue;
+      const node = findingNode(finding);
+      this.nodes.set(finding.id, node);
+      this.list(finding.severity).append(node);
+    }
+    this.drawShown();
+  },
+
+  list(severity) {
+    return $(`#checks-groups .check-group[data-severity=${severity}] ol`);
+  },
+
+  /** One finding that changed: drawn again on top of its severity (newest first), or taken away. */
+  redraw(id) {
+    const old = this.nodes.get(id);
+    if (old) old.remove();
+    this.nodes.delete(id);
+    const finding = this.findings.get(id);
+    if (!finding || !this.matches(finding)) return;
+    const node = findingNode(finding);
+    node.classList.add("fresh");
+    this.nodes.set(id, node);
+    this.list(finding.severity).prepend(node);
+  },
+
+  drawShown() {
+    const shown = this.nodes.size;
+    $("#checks-shown").textContent = `${number(shown)} of ${number(this.findings.size)}`;
+    for (const group of $$("#checks-groups .check-group")) group.hidden = !$("ol", group).children.length;
+    const empty = $("#checks-empty");
+    empty.hidden = shown > 0;
+    if (!empty.hidden) {
+      empty.replaceChildren(this.findings.size
+        ? "No finding matches these filters."
+        : "No findings: nothing in the traffic so far goes against what the Campaign SDKs and their integration guides expect. "
+          + "Findings appear here, live, as the apps register and track pushes.");
+    }
+  },
+
+  /** The header's badge, always in sight: counts by severity, coloured by the worst; the tab's title counts the
+   * errors and warnings, and its icon turns red or amber, so a background tab shows them too. */
+  drawBadge() {
+    const badge = $("#checks-badge");
+    const { error, warning, info } = this.counts;
+    const worst = error ? "error" : warning ? "warning" : info ? "info" : "clean";
+    if (badge.dataset.state !== worst) {
+      const colour = { error: "#c62828", warning: "#e08a00" }[worst];
+      $("link[rel=icon]").href = colour ? `data:image/svg+xml,${encodeURIComponent(
+        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="${colour}"/></svg>`)}` : "data:,";
+    }
+    badge.dataset.state = worst;
+    const parts = SEVERITIES.filter((severity) => this.counts[severity]).map((severity) =>
+      element("span", { class: `count ${severity}`, dataset: { severity }, title: SEVERITY_WORDS[severity][1] },
+        element("span", { class: "mark", "aria-hidden": "true" }, { error: "✕", warning: "!", info: "i" }[severity]), number(this.counts[severity])));
+    $("#checks-summary").replaceChildren(...(parts.length ? parts : [element("span", { class: "count clean" }, "✓ none")]));
+    badge.setAttribute("aria-label", `Integration checks: ${describeCounts(this.counts, "no findings")}`);
+    const serious = error + warning;
+    document.title = `${serious ? `(${number(serious)}) ` : ""}campaign-mock console`;
+  },
+
+  /** The counts of one application, in its row of the Overview. */
+  drawApp(key) {
+    const cell = this.appCells.get(key);
+    if (!cell) return;
+    const counts = this.byApp.get(key) || noCounts();
+    const worst = SEVERITIES.find((severity) => counts[severity]);
+    cell.replaceChildren(worst
+      ? element("a", { href: "#checks", class: `app-checks ${worst}`, "data-testid": "app-checks", onclick: () => showChecksOf(key) },
+        describeCounts(counts))
+      : element("span", { class: "muted", "data-testid": "app-checks" }, "none"));
+  },
+
+  /** The findings about one device, for its drawer. */
+  ofDevice(token, app) {
+    return this.sorted([...this.findings.values()].filter((finding) => finding.registrationToken === token
+      && (!finding.app || finding.app === app)));
+  },
+};
+
+/** The Checks view with its application filter set to `key`. */
+function showChecksOf(key) {
+  $("#checks-app").value = key;
+  $("#checks-severity").value = "";
+  checks.render();
+}
+
+/** One finding: severity, title and count; what it means and what to change; where it was seen, its evidence
+ * (the requests open beside the list) and the section of docs/checks.md about its rule. */
+function findingNode(finding) {
+  const evidence = finding.evidence || {};
+  const where = [];
+  if (finding.app) where.push(`${appName(finding.app)}${finding.platform ? ` (${finding.platform})` : ""}`);
+  if (finding.registrationToken) {
+    const token = finding.registrationToken;
+    where.push(finding.app ? element("a", { href: "#devices", "data-testid": "check-device", onclick: (click) => {
+      click.preventDefault();
+      openDevice({ registrationToken: token, application: { integrationKey: finding.app } });
+    } }, `device ${token.length > 20 ? `${token.slice(0, 8)}…${token.slice(-6)}` : token}`) : `device ${token}`);
+  }
+  if (finding.messageId) where.push(`_mId ${finding.messageId}`);
+  const requests = (evidence.requestIds || []).slice(-5).map((id) => element("a", { href: "#requests", "data-testid": "check-request",
+    onclick: (click) => { click.preventDefault(); openRequest(id); } }, `#${id}`));
+  return element("li", { class: "check", "data-testid": "check-finding",
+    dataset: { id: finding.id, rule: finding.rule, severity: finding.severity } },
+  element("div", { class: "check-head" }, element("span", { class: `severity ${finding.severity}` }, finding.severity), " ",
+    element("strong", { class: "check-title" }, withCode(finding.title)),
+    finding.count > 1 ? element("span", { class: "muted", title: "occurrences" }, ` ×${number(finding.count)}`) : null),
+  element("p", { class: "check-message" }, withCode(finding.message)),
+  finding.fix ? element("p", { class: "check-fix" }, element("strong", {}, "What to change: "), withCode(finding.fix)) : null,
+  element("p", { class: "muted check-evidence" },
+    where.flatMap((part, index) => (index ? [" · ", part] : [part])), where.length ? " · " : "",
+    `seen ${time(finding.firstSeen)}${finding.lastSeen !== finding.firstSeen ? ` to ${time(finding.lastSeen)}` : ""}`,
+    requests.length ? [" · requests ", requests.flatMap((link, index) => (index ? [" ", link] : [link]))] : null,
+    " · ", docLink(finding), " ", element("code", { class: "rule" }, finding.rule)));
+}
+
+/** The findings of one device, for its drawer. */
+function deviceChecks(token, app) {
+  const findings = checks.ofDevice(token, app);
+  if (!findings.length) return element("p", { class: "muted", "data-testid": "device-checks" }, "No finding about this device.");
+  return element("ol", { class: "findings checks-list", "data-testid": "device-checks" }, findings.map(findingNode));
+}
+
+/** A finding's `doc` (`docs/checks.md#<rule>`): docs/checks.md is built into the binary beside the console
+ * (`/_mock/ui/checks.md`), so a click opens the rule's section in the drawer, with no request leaving this
+ * server; opened in a tab of its own, the link shows the page as Markdown. */
+function docLink(finding) {
+  const [path, anchor = ""] = String(finding.doc || "").split("#");
+  const file = path.split("/").pop();
+  return element("a", { href: `/_mock/ui/${file}`, "data-testid": "check-doc", onclick: (click) => {
+    if (click.ctrlKey || click.metaKey || click.shiftKey) return;  // a tab of its own
+    click.preventDefault();
+    openDoc(file, anchor);
+  } }, finding.doc);
+}
+
+const docTexts = new Map();
+
+function openDoc(file, anchor) {
+  openDrawer(`doc:${file}#${anchor}`, `${file} · ${anchor}`, async () => {
+    if (!docTexts.has(file)) {
+      const response = await fetch(`/_mock/ui/${file}`);
+      if (!response.ok) throw new Error(`the console has no ${file}`);
+      docTexts.set(file, await response.text());
+    }
+    return markdownSection(docTexts.get(file), anchor);
+  });
+}
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+
+/** The section of a Markdown page under the heading whose anchor is `anchor` (the whole page without one), as
+ * headings, paragraphs, lists and code blocks; inline code is kept, links show their text. */
+function markdownSection(text, anchor) {
+  const lines = text.split("\n");
+  let start = 0;
+  let level = 0;
+  if (anchor) {
+    start = lines.findIndex((line) => /^#{1,6} /.test(line) && slug(line.replace(/^#+ /, "")) === anchor);
+    if (start < 0) return [element("p", { class: "error" }, `No section #${anchor} in this page.`)];
+    level = lines[start].indexOf(" ");
+  }
+  const inline = (line) => withCode(line.replace(/\[([^\]]+)\]\([^)]+\)/g, "$1").replace(/\*\*([^*]+)\*\*/g, "$1"));
+  const out = [];
+  let paragraph = [];
+  let list = null;
+  let code = null;
+  const endParagraph = () => {
+    if (paragraph.length) out.push(element("p", {}, inline(paragraph.join(" "))));
+    paragraph = [];
+  };
+  for (const [index, line] of lines.slice(start).entries()) {
+    if (code) {
+      if (line.startsWith("```")) { out.push(element("pre", {}, code.join("\n"))); code = null; } else code.push(line);
+      continue;
+    }
+    const heading = line.match(/^(#{1,6}) (.*)/);
+    if (heading && index > 0 && level && heading[1].length <= level) break;
+    if (line.startsWith("```")) { endParagraph(); list = null; code = []; continue; }
+    if (line.startsWith("|")) {  // a table, as its text
+      endParagraph();
+      list = null;
+      if (!(out.at(-1) instanceof HTMLPreElement && out.at(-1).classList.contains("table"))) out.push(element("pre", { class: "table" }));
+      if (!/^\|[\s:|-]+\|$/.test(line)) out.at(-1).append(`${line}\n`);
+      continue;
+    }
+    if (heading) { endParagraph(); list = null; out.push(element(heading[1].length <= 2 ? "h3" : "h4", {}, inline(heading[2]))); continue; }
+    if (/^\s*[-*] /.test(line)) {
+      endParagraph();
+      if (!list) { list = element("ul", {}); out.push(list); }
+      list.append(element("li", {}, inline(line.replace(/^\s*[-*] /, ""))));
+      continue;
+    }
+    if (!line.trim() || line.startsWith("<!--")) { endParagraph(); list = null; continue; }
+    if (list && /^\s+/.test(line)) { list.lastChild.append(" ", ...inline(line.trim())); continue; }
+    list = null;
+    paragraph.push(line.trim());
+  }
+  endParagraph();
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------- loading and live updates
 
 async function loadApps() {
@@ -932,7 +1240,7 @@ async function loadEverything() {
   state.info = await api("/_mock/info");
   renderOverview();
   await loadApps();
-  await Promise.all([lists.devices.load(), lists.events.load(), lists.requests.load(), loadFaults()]);
+  await Promise.all([lists.devices.load(), lists.events.load(), lists.requests.load(), loadFaults(), checks.load()]);
   preselectPushDevice().catch(showFailure);
   refreshDrawer();
 }
@@ -969,9 +1277,8 @@ function connect() {
   handle("push", (item) => { for (const message of item.messages || []) drawerChanged(message.registrationToken); });
   handle("send", (item) => showSend(item));
   handle("fault", () => loadFaults());
+  handle("check", (item) => checks.apply(item));
   handle("app", () => loadApps());
-  // Findings of the integration checks (GET /_mock/checks); the console does not show them yet.
-  handle("check", () => {});
   for (const type of ["reset", "gap"]) handle(type, () => loadEverything());
   // The server stops, or cuts off a reader that fell behind: the browser reconnects with Last-Event-ID.
   for (const type of ["shutdown", "overflow"]) source.addEventListener(type, () => setStatus(false));
@@ -1026,6 +1333,7 @@ searchAs($("#request-status"), lists.requests);
 searchAs($("#request-app"), lists.requests);
 $("#event-type").addEventListener("change", () => lists.events.load().catch(showFailure));
 $("#request-endpoint").addEventListener("change", () => lists.requests.load().catch(showFailure));
+for (const filter of ["#checks-severity", "#checks-app"]) $(filter).addEventListener("change", () => checks.render());
 $("#drawer-close").addEventListener("click", closeDrawer);
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && state.drawer && !$("dialog[open]")) closeDrawer();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import campaignmock.client.Items.ComposedPush;
 import campaignmock.client.Items.Device;
+import campaignmock.client.Items.Finding;
 import campaignmock.client.Items.Message;
 import campaignmock.client.Items.Page;
 import campaignmock.client.Items.Registration;
@@ -128,6 +129,53 @@ class CampaignMockClientTest {
         assertTrue(mock.applications().stream().anyMatch(app -> "shop-key".equals(app.json().get("integrationKey"))));
         CampaignMockException conflict = assertThrows(CampaignMockException.class, () -> mock.addApplication("ios", "shop-key", "Shop"));
         assertEquals(409, conflict.status());
+    }
+
+    /** The integration checks read the traffic as it commits: asks until {@code count} findings are listed (or a minute passes). */
+    private static List<Finding> findings(CampaignMockClient mock, int count) throws InterruptedException {
+        for (int attempt = 0; attempt < 1200; attempt++) {
+            List<Finding> findings = mock.checks(null);
+            if (findings.size() == count) return findings;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the integration checks never listed " + count + " findings: " + mock.checks(null));
+    }
+
+    @Test
+    void requireNoFindingsFailsWithEachFindingsWords(CampaignMockClient mock) throws Exception {
+        // The Android app's devices call the same param `plan` and `Plan` (param-drift, a warning) ...
+        assertEquals(200, register("fcm-a", "a%40example.com", "gold"));
+        assertEquals(200, LiveServer.registerAndroid("fcm-b", "b%40example.com", "gold", "Plan"));
+        // ... and the iOS build registers its APNs token with the Android key (token-platform-mismatch, an error).
+        String apnsToken = "6e65772d6170706c652d746f6b656e2d6578616d706c652d33322d6279746573";
+        assertEquals(200, register(apnsToken, "c%40example.com", "gold"));
+        List<Finding> findings = findings(mock, 2);
+        Finding mismatch = findings.get(0);
+        assertEquals("token-platform-mismatch", mismatch.rule());
+        assertEquals("error", mismatch.severity());
+        assertEquals(apnsToken, mismatch.registrationToken());
+        assertEquals("campaign-mock-demo-android", mismatch.app());
+        assertEquals("docs/checks.md#token-platform-mismatch", mismatch.doc());
+        assertFalse(mismatch.requestIds().isEmpty());
+        assertEquals("param-drift", findings.get(1).rule());
+
+        AssertionError failure = assertThrows(AssertionError.class, () -> mock.requireNoFindings("warning"));
+        String words = failure.getMessage();
+        assertTrue(words.startsWith("campaign-mock's integration checks found 2 findings at or above warning"), words);
+        for (Finding finding : findings) {
+            for (String part : new String[] {finding.rule(), finding.title(), finding.message(), "Fix: " + finding.fix(), finding.doc()}) {
+                assertTrue(words.contains(part), part + " is not in: " + words);
+            }
+        }
+        AssertionError errors = assertThrows(AssertionError.class, () -> mock.requireNoFindings("error"));
+        assertTrue(errors.getMessage().contains("found 1 finding at or above error"), errors.getMessage());
+        assertFalse(errors.getMessage().contains("param-drift"), errors.getMessage());
+        // One device, or the other application: nothing.
+        mock.requireNoFindings("info", Filters.of("token", "fcm-a"));
+        mock.requireNoFindings("info", Filters.of("app", "campaign-mock-demo-ios"));
+        assertEquals(1, mock.checks(Filters.of("severity", "error")).size());
+        CampaignMockException refused = assertThrows(CampaignMockException.class, () -> mock.requireNoFindings("fatal"));
+        assertEquals(400, refused.status());
     }
 
     @Test

@@ -45,9 +45,14 @@ final class LiveServer {
 
     /** What the Android SDK sends for a registration; the status it was answered. */
     static int registerAndroid(String token, String userKey, String plan) throws Exception {
+        return registerAndroid(token, userKey, plan, "plan");
+    }
+
+    /** The same, with the param named {@code param}. */
+    static int registerAndroid(String token, String userKey, String plan, String param) throws Exception {
         String body = "registrationToken=" + token + "&mobileAppUuid=campaign-mock-demo-android&userKey=" + userKey
                 + "&deviceModel=Pixel%208&osName=android"
-                + "&additionalParams=%3CadditionalParameters%3E%3Cparam%20name%3D%22plan%22%20value%3D%22" + plan
+                + "&additionalParams=%3CadditionalParameters%3E%3Cparam%20name%3D%22" + param + "%22%20value%3D%22" + plan
                 + "%22%2F%3E%3C%2FadditionalParameters%3E";
         HttpRequest request = HttpRequest.newBuilder(URI.create(url() + "/nms/mobile/1/registerAndroid.jssp"))
                 .header("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8")

@@ -3,6 +3,7 @@ package campaignmock.client;
 import campaignmock.client.Items.ComposedPush;
 import campaignmock.client.Items.Device;
 import campaignmock.client.Items.FaultStatus;
+import campaignmock.client.Items.Finding;
 import campaignmock.client.Items.JournaledRequest;
 import campaignmock.client.Items.Page;
 import campaignmock.client.Items.Registration;
@@ -292,6 +293,39 @@ public final class CampaignMockClient {
         call("GET", path, null, 200);
     }
 
+    // ------------------------------------------------------------------------------------------ integration checks
+
+    /**
+     * What the integration checks found in the apps' traffic ({@code GET /_mock/checks}, docs/checks.md), errors
+     * first; {@code filters}: {@code app}, {@code token}, {@code severity} (those at or above it), {@code since}
+     * (RFC 3339: those last seen from then on).
+     */
+    public List<Finding> checks(Map<String, String> filters) {
+        Map<String, String> query = new TreeMap<>(filters == null ? Collections.<String, String>emptyMap() : filters);
+        return items(object(call("GET", "/_mock/checks" + query(query), null, 200)).get("findings"), Finding::new);
+    }
+
+    /**
+     * Fails the test when the integration checks found anything at or above {@code severity} ({@code error},
+     * {@code warning} or {@code info}): an {@link AssertionError} whose message gives each finding's title, what
+     * it means and what to change in the app, so the test report says what the app gets wrong.
+     */
+    public void requireNoFindings(String severity) {
+        requireNoFindings(severity, null);
+    }
+
+    /** As {@link #requireNoFindings(String)}, for the findings matching {@code filters} ({@code app}, {@code token}, {@code since}). */
+    public void requireNoFindings(String severity, Map<String, String> filters) {
+        Map<String, String> query = new TreeMap<>(filters == null ? Collections.<String, String>emptyMap() : filters);
+        query.put("severity", severity);
+        List<Finding> found = checks(query);
+        if (found.isEmpty()) return;
+        StringBuilder message = new StringBuilder("campaign-mock's integration checks found " + found.size() + " finding"
+                + (found.size() == 1 ? "" : "s") + " at or above " + severity + " (" + base + "/_mock/checks):");
+        for (Finding finding : found) message.append("\n").append(finding.describe());
+        throw new AssertionError(message.toString());
+    }
+
     // ------------------------------------------------------------------------------------------ snapshots
 
     /** Everything stored, as the JSON document {@link #restore(String)} takes back. */
@@ -410,7 +444,7 @@ public final class CampaignMockClient {
             "get /_mock/ready", "post /_mock/reset", "get /_mock/wait", "get /_mock/devices", "get /_mock/devices/{token}",
             "get /_mock/events", "get /_mock/requests", "get /_mock/apps", "post /_mock/apps", "get /_mock/faults",
             "post /_mock/faults", "delete /_mock/faults", "delete /_mock/faults/{id}", "post /_mock/push",
-            "get /_mock/push/{id}", "get /_mock/state", "put /_mock/state", "get /_mock/info");
+            "get /_mock/push/{id}", "get /_mock/state", "put /_mock/state", "get /_mock/info", "get /_mock/checks");
     public static final List<String> LEFT_OUT = Arrays.asList(
             "get /_mock/health", "get /_mock/requests/{id}", "delete /_mock/requests", "put /_mock/apps/{key}",
             "delete /_mock/apps/{key}", "get /_mock/ca", "get /_mock/metrics", "get /_mock/openapi.json",

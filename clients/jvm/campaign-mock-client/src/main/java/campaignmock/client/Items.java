@@ -94,6 +94,61 @@ public final class Items {
         public long fired() { return number("fired"); }
     }
 
+    /** A finding of the integration checks (docs/checks.md): what the app's traffic shows it gets wrong, and what to change. */
+    public static final class Finding extends Item {
+        Finding(Object json) { super(json); }
+        /** Stable while the finding lasts. */
+        public String id() { return string("id"); }
+        /** The rule's id, {@code open-without-receive}, {@code registration-refused}, … */
+        public String rule() { return string("rule"); }
+        /** {@code error}, {@code warning} or {@code info}. */
+        public String severity() { return string("severity"); }
+        public String title() { return string("title"); }
+        public String message() { return string("message"); }
+        /** What to change in the app. */
+        public String fix() { return string("fix"); }
+        /** The section of docs/checks.md about the rule. */
+        public String doc() { return string("doc"); }
+        /** The integration key, the platform, the device's token and the {@code _mId} it concerns; null where none applies. */
+        public String app() { return string("app"); }
+        public String platform() { return string("platform"); }
+        public String registrationToken() { return string("registrationToken"); }
+        public String messageId() { return string("messageId"); }
+        /** How many times it was seen. */
+        public long count() { return number("count"); }
+        public String firstSeen() { return string("firstSeen"); }
+        public String lastSeen() { return string("lastSeen"); }
+        /** The journaled requests it rests on ({@code GET /_mock/requests/{id}}). */
+        public List<Long> requestIds() {
+            List<Long> ids = new ArrayList<>();
+            Object listed = object("evidence").get("requestIds");
+            if (listed instanceof List) for (Object id : (List<?>) listed) if (id instanceof Number) ids.add(((Number) id).longValue());
+            return ids;
+        }
+
+        /** The finding in words, as a failed test shows it: severity, rule and title, what it means, what to change, where. */
+        public String describe() {
+            StringBuilder text = new StringBuilder("- " + severity() + " " + rule() + ": " + title());
+            if (message() != null) text.append("\n  ").append(message());
+            if (fix() != null) text.append("\n  Fix: ").append(fix());
+            List<String> where = new ArrayList<>();
+            if (app() != null) where.add("app " + app());
+            if (registrationToken() != null) where.add("token " + registrationToken());
+            if (messageId() != null) where.add("_mId " + messageId());
+            if (count() > 1) where.add(count() + " times");
+            if (doc() != null) where.add(doc());
+            if (!where.isEmpty()) text.append("\n  (").append(join(where)).append(")");
+            return text.toString();
+        }
+
+        // String.join needs Android API 26 (android-api-denylist.txt).
+        private static String join(List<String> parts) {
+            StringBuilder out = new StringBuilder();
+            for (String part : parts) out.append(out.length() == 0 ? "" : ", ").append(part);
+            return out.toString();
+        }
+    }
+
     /** A page of a list, newest first; pass {@link #nextCursor()} as {@code before} for the next, older page. */
     public static final class Page<T> {
         private final List<T> items;
