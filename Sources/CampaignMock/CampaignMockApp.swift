@@ -1,16 +1,16 @@
 import CampaignMockAdmin
 package import CampaignMockChecks
 package import CampaignMockHTTP
-package import CampaignMockNetwork
-package import CampaignMockSystem
 import CampaignMockMobile
 import CampaignMockModel
+package import CampaignMockNetwork
 import CampaignMockPush
 import CampaignMockRecording
 package import CampaignMockRuntime
 import CampaignMockSOAP
 package import CampaignMockStorage
 package import CampaignMockSupport
+package import CampaignMockSystem
 import Synchronization
 
 #if canImport(Glibc)

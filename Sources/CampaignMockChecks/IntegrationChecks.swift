@@ -1,6 +1,6 @@
-import CampaignMockSystem
 package import CampaignMockModel
 package import CampaignMockStorage
+import CampaignMockSystem
 import Dispatch
 import Synchronization
 

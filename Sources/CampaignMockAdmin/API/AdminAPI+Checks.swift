@@ -1,8 +1,8 @@
 import CampaignMockChecks
 import CampaignMockHTTP
-import CampaignMockSystem
 import CampaignMockModel
 import CampaignMockRuntime
+import CampaignMockSystem
 
 /// `GET /_mock/checks`: what the integration checks found in the apps' own traffic (docs/checks.md).
 extension AdminAPI {

@@ -1,5 +1,4 @@
 import CampaignMockHTTP
-import CampaignMockPush
 import CampaignMockModel
 import CampaignMockPush
 import CampaignMockStorage

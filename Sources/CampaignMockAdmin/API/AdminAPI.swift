@@ -1,6 +1,5 @@
 package import CampaignMockChecks
 package import CampaignMockHTTP
-package import CampaignMockPush
 package import CampaignMockModel
 package import CampaignMockPush
 package import CampaignMockRuntime

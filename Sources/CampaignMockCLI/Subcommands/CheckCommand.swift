@@ -1,8 +1,8 @@
 import ArgumentParser
 import CampaignMockHTTP
+import CampaignMockModel
 import CampaignMockNetwork
 import CampaignMockSystem
-import CampaignMockModel
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,5 @@
-import CampaignMockSystem
 import CampaignMockModel
+import CampaignMockSystem
 
 /// The rules over composed pushes and their tracking hits: `open-without-receive`, `silent-push-opened`,
 /// `duplicate-hit`, `unknown-message`, `sent-not-received`.

@@ -1,5 +1,5 @@
-import CampaignMockSystem
 import CampaignMockModel
+import CampaignMockSystem
 
 /// The rules over registrations: `registration-refused`, `token-platform-mismatch`, `param-drift`,
 /// `user-key-missing`, `registration-storm`; and `fault-active`.

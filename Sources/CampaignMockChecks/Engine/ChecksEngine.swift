@@ -1,5 +1,5 @@
-import CampaignMockSystem
 package import CampaignMockModel
+import CampaignMockSystem
 
 /// The integration checks (docs/checks.md): a state machine over what the store commits. Each
 /// ``CheckObservation`` updates what the rules remember and may make a finding appear, change or clear;

@@ -1,7 +1,7 @@
 import CampaignMockHTTP
-import CampaignMockSystem
 import CampaignMockModel
 import CampaignMockRuntime
+import CampaignMockSystem
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation
