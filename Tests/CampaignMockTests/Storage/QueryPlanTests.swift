@@ -85,7 +85,7 @@ struct QueryPlanTests {
             "q": "iphone", "before": "1000", "after": "0", "limit": "10", "tag": "1", "type": "open",
             "messageId": message.id, "deliveryId": message.delivery, "since": "2020-01-01T00:00:00Z",
             "endpoint": "registration", "status": "200", "only": "events", "format": "pem", "for": "registration",
-            "count": "1", "timeout": "100ms",
+            "count": "1", "timeout": "100ms", "severity": "warning",
         ][parameter]
     }
 
