@@ -4,14 +4,17 @@
 ///
 /// Made by ``make(capacity:_:)`` for a caller that knows an upper bound of what it writes; writing past
 /// that bound stops the program rather than writing out of the room.
-package struct ByteWriter: ~Copyable {
-    private let room: UnsafeMutableBufferPointer<UInt8>
-    private(set) var count = 0
+///
+/// Its members are inlinable: the HTTP serializer and the stream events write through them from other
+/// targets, a few calls per header line, too small to pay for a call each (docs/performance.md).
+@usableFromInline package struct ByteWriter: ~Copyable {
+    @usableFromInline let room: UnsafeMutableBufferPointer<UInt8>
+    @usableFromInline var count = 0
 
-    private init(room: UnsafeMutableBufferPointer<UInt8>) { self.room = room }
+    @inlinable init(room: UnsafeMutableBufferPointer<UInt8>) { self.room = room }
 
     /// The bytes `write` writes into a writer of at most `capacity` bytes.
-    package static func make(capacity: Int, _ write: (inout ByteWriter) -> Void) -> [UInt8] {
+    @inlinable package static func make(capacity: Int, _ write: (inout ByteWriter) -> Void) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             var writer = ByteWriter(room: buffer)
             write(&writer)
@@ -19,36 +22,36 @@ package struct ByteWriter: ~Copyable {
         }
     }
 
-    package mutating func append(_ byte: UInt8) {
+    @inlinable @inline(__always) package mutating func append(_ byte: UInt8) {
         precondition(count < room.count, "ByteWriter: more bytes than its capacity")
         room[count] = byte
         count += 1
     }
 
-    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         precondition(bytes.count <= room.count - count, "ByteWriter: more bytes than its capacity")
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         (room.baseAddress! + count).update(from: source, count: bytes.count)
         count += bytes.count
     }
 
-    package mutating func append(text: String) {
+    @inlinable @inline(__always) package mutating func append(text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
             var text = text
             text.withUTF8 { append($0) }
         }
     }
 
-    package mutating func append(_ text: StaticString) {
+    @inlinable @inline(__always) package mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
 
-    package mutating func append(_ bytes: [UInt8]) {
+    @inlinable @inline(__always) package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// The decimal digits of `value`, with its sign.
-    package mutating func append(decimal value: Int) {
+    @inlinable @inline(__always) package mutating func append(decimal value: Int) {
         ASCII.withDecimal(Int64(value)) { append($0.assumingMemoryBound(to: UInt8.self)) }
     }
 }

@@ -6,7 +6,7 @@
 #endif
 
 /// A failed system call: the operation's name and the `errno` it left.
-package struct SystemCallError: Error, Equatable, CustomStringConvertible {
+@usableFromInline package struct SystemCallError: Error, Equatable, CustomStringConvertible {
     /// The name of the call, e.g. `bind`.
     package let operation: String
     /// The `errno` value the call reported, or the resolver's `EAI_…` code when ``isResolverCode``.
@@ -19,6 +19,13 @@ package struct SystemCallError: Error, Equatable, CustomStringConvertible {
         self.operation = operation
         self.errno = errno
         isResolverCode = false
+    }
+
+    /// The error `operation` left in `errno`, nil when it was interrupted (`EINTR`) and is to be retried.
+    @usableFromInline init?(failed operation: String) {
+        let code = lastErrno()
+        if code == EINTR { return nil }
+        self.init(operation: operation, errno: code)
     }
 
     /// `getaddrinfo` of `host` failed with `code`. `EAI_SYSTEM` leaves the cause in `errno`, which is kept
@@ -35,7 +42,7 @@ package struct SystemCallError: Error, Equatable, CustomStringConvertible {
         !isResolverCode && [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(errno)
     }
 
-    package var description: String {
+    @usableFromInline package var description: String {
         isResolverCode
             ? "\(operation) failed: \(String(cString: gai_strerror(errno))) (resolver code \(errno))"
             : "\(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
@@ -49,14 +56,17 @@ private func lastErrno() -> Int32 { errno }
 ///
 /// - Returns: the call's non-negative result.
 /// - Throws: ``SystemCallError`` with the call's name and `errno`.
+///
+/// Inlinable, so that each caller's integer type is specialized and the successful call costs no more
+/// than the call itself; the failure is read out of line.
 @discardableResult
-package func systemCall<T: FixedWidthInteger>(_ operation: String, _ body: () -> T) throws(SystemCallError) -> T {
+@inlinable package func systemCall<T: FixedWidthInteger>(_ operation: String, _ body: () -> T) throws(SystemCallError)
+    -> T
+{
     while true {
         let result = body()
         if result != -1 { return result }
-        let code = errno
-        if code == EINTR { continue }
-        throw SystemCallError(operation: operation, errno: code)
+        if let error = SystemCallError(failed: operation) { throw error }
     }
 }
 
