@@ -1,5 +1,5 @@
-import CampaignMockSystem
 import CampaignMockModel
+import CampaignMockSystem
 
 /// The rules over registrations: `registration-refused`, `token-platform-mismatch`, `param-drift`,
 /// `user-key-missing`, `registration-storm`; and `fault-active`.
@@ -180,11 +180,11 @@ extension ChecksEngine {
             + "device to its recipient by the userKey; without it the device gets no targeted push."
         guard let latest else {
             // A device gained its userKey, or was forgotten: only the numbers change.
-            guard var finding = findings[id], finding.message != message else { return }
-            finding.count = without
-            finding.message = message
-            findings[id] = finding
-            return changes.append(CheckChange(change: .updated, finding: finding))
+            guard let finding = findings[id], finding.message != message else { return }
+            findings[id]?.count = without
+            findings[id]?.message = message
+            updated.insert(id)
+            return
         }
         record(
             Note(
