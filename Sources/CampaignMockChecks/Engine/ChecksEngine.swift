@@ -137,22 +137,44 @@ package struct ChecksEngine: Sendable {
 
     // MARK: - Findings
 
-    /// What a rule says about its subject this time.
+    /// What a rule says about its subject this time. Its message and fix are written only when the finding is
+    /// reported: a finding that happens a thousand times between two reports is written once.
     struct Note {
         var rule: CheckRule
         var subject: String
         var severity: CheckSeverity
         var title: String
-        var message: String
-        var fix: String
-        var app: String? = nil
-        var platform: Platform? = nil
-        var token: String? = nil
-        var messageId: String? = nil
+        var message: @Sendable () -> String
+        var fix: @Sendable () -> String
+        var app: String?
+        var platform: Platform?
+        var token: String?
+        var messageId: String?
         var at: Int64
-        var requestId: Int64? = nil
+        var requestId: Int64?
         /// The count to show; nil adds one to it.
-        var count: Int? = nil
+        var count: Int?
+
+        init(
+            rule: CheckRule, subject: String, severity: CheckSeverity, title: String,
+            message: @autoclosure @escaping @Sendable () -> String, fix: @autoclosure @escaping @Sendable () -> String,
+            app: String? = nil, platform: Platform? = nil, token: String? = nil, messageId: String? = nil, at: Int64,
+            requestId: Int64? = nil, count: Int? = nil
+        ) {
+            self.rule = rule
+            self.subject = subject
+            self.severity = severity
+            self.title = title
+            self.message = message
+            self.fix = fix
+            self.app = app
+            self.platform = platform
+            self.token = token
+            self.messageId = messageId
+            self.at = at
+            self.requestId = requestId
+            self.count = count
+        }
     }
 
     /// Records `note`: a new finding appears, an existing one is updated with the newest words and evidence.
@@ -166,12 +188,12 @@ package struct ChecksEngine: Sendable {
         let time = Finding.millisecond(note.at)
         let finding = Finding(
             body: CheckFinding(
-                id: id, rule: note.rule.rawValue, severity: note.severity, title: note.title, message: note.message,
+                id: id, rule: note.rule.rawValue, severity: note.severity, title: note.title, message: "",
                 app: note.app, platform: note.platform, registrationToken: note.token, messageId: note.messageId,
                 count: note.count ?? 1, firstSeen: "", lastSeen: "",
-                evidence: CheckFinding.Evidence(requestIds: note.requestId.map { [$0] } ?? []), fix: note.fix,
+                evidence: CheckFinding.Evidence(requestIds: note.requestId.map { [$0] } ?? []), fix: "",
                 doc: note.rule.doc),
-            firstSeen: time, lastSeen: time, times: [time])
+            message: note.message, fix: note.fix, firstSeen: time, lastSeen: time, times: [time])
         if let evicted = findings.insert(id, finding) {
             updated.remove(evicted.key)
             changes.append(CheckChange(change: .cleared, finding: evicted.value.reported))
@@ -193,12 +215,15 @@ package struct ChecksEngine: Sendable {
         updated.insert(id)
     }
 
-    /// A finding as the engine keeps it: its times in milliseconds (as microseconds since 1970), written out
-    /// only when the finding is reported. Its other fields read through to the finding's own.
+    /// A finding as the engine keeps it: its words and times are written out only when it is reported (the
+    /// times are kept in milliseconds, as microseconds since 1970). Its other fields read through to the
+    /// finding's own.
     @dynamicMemberLookup
     struct Finding: Sendable {
-        /// The finding, but for its times.
+        /// The finding, but for its message, fix and times.
         var body: CheckFinding
+        var message: @Sendable () -> String
+        var fix: @Sendable () -> String
         var firstSeen: Int64
         var lastSeen: Int64
         /// The evidence's times, oldest first.
@@ -212,6 +237,8 @@ package struct ChecksEngine: Sendable {
         /// As `GET /_mock/checks` and the stream show it.
         var reported: CheckFinding {
             var finding = body
+            finding.message = message()
+            finding.fix = fix()
             finding.firstSeen = RFC3339.string(microsecondsSince1970: firstSeen)
             finding.lastSeen = RFC3339.string(microsecondsSince1970: lastSeen)
             finding.evidence.times = times.map { RFC3339.string(microsecondsSince1970: $0) }
@@ -222,8 +249,8 @@ package struct ChecksEngine: Sendable {
         mutating func add(_ note: Note, evidenceLimit: Int) {
             body.severity = note.severity
             body.title = note.title
-            body.message = note.message
-            body.fix = note.fix
+            message = note.message
+            fix = note.fix
             body.messageId = note.messageId ?? body.messageId
             body.registrationToken = note.token ?? body.registrationToken
             body.count = note.count ?? body.count + 1
