@@ -7,6 +7,9 @@ import Synchronization
 /// The integration checks of a running server: the ``ChecksEngine`` fed from the store's committed changes,
 /// on a queue of its own (the writer only hands the batch over), with a tick that fires the rules that wait
 /// for a receive. `GET /_mock/checks` reads the engine's findings, never the store.
+///
+/// A finding that appears or clears is handed to ``onChange(_:)`` at once; one that only changed (its count,
+/// words or evidence) is handed over at the next tick, once, as it is then, however often it changed.
 package final class IntegrationChecks: Sendable {
     private let engine: Mutex<ChecksEngine>
     private let queue = DispatchQueue(label: "campaign-mock.checks")
@@ -37,7 +40,8 @@ package final class IntegrationChecks: Sendable {
         scheduleTick()
     }
 
-    /// Hands each change of a finding to `receive`, on the checks' queue.
+    /// Hands each change of a finding to `receive`, on the checks' queue: appearances and clearings as they
+    /// happen, updates at the next tick.
     package func onChange(_ receive: @escaping @Sendable ([CheckChange]) -> Void) {
         subscriber.withLock { $0 = Subscriber(receive: receive) }
     }
@@ -87,6 +91,7 @@ package final class IntegrationChecks: Sendable {
         queue.asyncAfter(deadline: .now() + .milliseconds(tickMilliseconds)) { [weak self] in
             guard let self else { return }
             tick()
+            publish(engine.withLock { $0.takeUpdates() })
             scheduleTick()
         }
     }

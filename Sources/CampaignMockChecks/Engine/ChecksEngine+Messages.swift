@@ -87,8 +87,8 @@ extension ChecksEngine {
 
     private mutating func unknownMessage(_ hit: CheckObservation.Hit, _ action: String, _ changes: inout [CheckChange])
     {
-        let messagePart = hit.trackingId.split(separator: ",", maxSplits: 1).first.map(String.init) ?? hit.trackingId
-        let messageID = messagePart.hasPrefix("h") ? String(messagePart.dropFirst()) : messagePart
+        let messagePart = hit.trackingId.firstIndex(of: ",").map { hit.trackingId[..<$0] } ?? hit.trackingId[...]
+        let messageID = String(messagePart.hasPrefix("h") ? messagePart.dropFirst() : messagePart)
         record(
             Note(
                 // One finding for them all: a broken app or a load test sends many, each for another id.
@@ -161,6 +161,7 @@ extension ChecksEngine {
             return
         }
         let facts = message.facts
+        let grace = Self.seconds(settings.openGrace)
         let note: Note
         switch facts.receive {
         case .always:
@@ -169,7 +170,7 @@ extension ChecksEngine {
                 title: "Opened without a receive: receive tracking is not wired",
                 message:
                     "Device \(facts.token) opened message \(facts.messageId) with no receive hit before it or "
-                    + "within \(Self.seconds(settings.openGrace)) after. "
+                    + "within \(grace) after. "
                     + (facts.platform == .android
                         ? "It is a data message: onMessageReceived runs before the notification shows, so the SDK "
                             + "tracks its receive there."
@@ -215,13 +216,14 @@ extension ChecksEngine {
         }
         let facts = message.facts
         let provider = facts.platform == .ios ? "APNs" : "FCM"
+        let window = Self.seconds(settings.receiveWindow)
         let note = Note(
             rule: .sentNotReceived, subject: "\(facts.app):\(facts.token)", severity: .warning,
             title: "\(provider) accepted the push, and no receive came back",
             message:
                 "\(provider) accepted message \(facts.messageId) for device \(facts.token) at "
                 + "\(RFC3339.string(microsecondsSince1970: due.at)), and no receive hit arrived within "
-                + "\(Self.seconds(settings.receiveWindow)). The SDK tracks this push's receive when it arrives "
+                + "\(window). The SDK tracks this push's receive when it arrives "
                 + "(\(facts.platform == .ios ? "content-available" : "a data message")), so the loop is broken on "
                 + "the phone.",
             fix:

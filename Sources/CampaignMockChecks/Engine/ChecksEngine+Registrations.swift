@@ -35,8 +35,9 @@ extension ChecksEngine {
         paramDrift(registration, &changes)
         let key = DeviceKey(app: registration.app, token: registration.token)
         let hasUserKey = !registration.userKey.isEmpty
-        var device = devices[key] ?? DeviceState(hasUserKey: hasUserKey)
-        if devices[key] == nil {
+        let known = devices[key]
+        var device = known ?? DeviceState(hasUserKey: hasUserKey)
+        if known == nil {
             if let evicted = devices.insert(key, device) { forget(evicted.key, evicted.value, &changes) }
             count(registration.app, userKey: hasUserKey, by: 1)
         } else if device.hasUserKey != hasUserKey {
@@ -180,11 +181,11 @@ extension ChecksEngine {
             + "device to its recipient by the userKey; without it the device gets no targeted push."
         guard let latest else {
             // A device gained its userKey, or was forgotten: only the numbers change.
-            guard var finding = findings[id], finding.message != message else { return }
-            finding.count = without
-            finding.message = message
-            findings[id] = finding
-            return changes.append(CheckChange(change: .updated, finding: finding))
+            guard let finding = findings[id], finding.message() != message else { return }
+            findings[id]?.count = without
+            findings[id]?.message = { message }
+            updated.insert(id)
+            return
         }
         record(
             Note(
@@ -203,13 +204,14 @@ extension ChecksEngine {
     private mutating func storm(
         _ registration: CheckObservation.Registration, _ device: DeviceState, _ changes: inout [CheckChange]
     ) {
+        let window = Self.seconds(settings.stormWindow)
         record(
             Note(
                 rule: .registrationStorm, subject: "\(registration.app):\(registration.token)", severity: .info,
                 title: "The same registration, again and again",
                 message:
                     "Device \(registration.token) of application \(registration.app) registered the same data "
-                    + "\(device.identical.count) times within \(Self.seconds(settings.stormWindow)). The AEP "
+                    + "\(device.identical.count) times within \(window). The AEP "
                     + "extension sends an identical registration only once (it keeps a hash of the last one); the "
                     + "legacy SDK registers once per start of the app.",
                 fix:
@@ -298,12 +300,13 @@ extension ChecksEngine {
         }
         let subject = "\(refusal.platform.rawValue):\(kind.rawValue)" + (kind == .unknownKey ? ":\(key)" : "")
         let count = (findings[CheckRule.registrationRefused.id(subject)]?.count ?? 0) + 1
+        let advice = fix
         record(
             Note(
                 rule: .registrationRefused, subject: subject, severity: .error,
                 title: "Registrations refused: " + kind.rawValue.replacing("-", with: " "),
                 message: "\(count) registration\(count == 1 ? "" : "s") to \(path) \(what) (\(refusal.status)).",
-                fix: fix, app: refusal.app, platform: refusal.platform, at: refusal.at,
+                fix: advice, app: refusal.app, platform: refusal.platform, at: refusal.at,
                 requestId: refusal.requestId), &changes)
     }
 

@@ -29,7 +29,9 @@ package struct ChecksEngine: Sendable {
     }
 
     package let settings: Settings
-    var findings: BoundedTable<String, CheckFinding>
+    var findings: BoundedTable<String, Finding>
+    /// The findings that changed since ``takeUpdates()`` last ran, but for those that appeared or cleared.
+    var updated: Set<String> = []
     var messages: BoundedTable<String, MessageState>
     var devices: BoundedTable<DeviceKey, DeviceState>
     var applications: [String: ApplicationState] = [:]
@@ -48,7 +50,8 @@ package struct ChecksEngine: Sendable {
 
     // MARK: - Input
 
-    /// Takes in what was committed; returns the findings that appeared, changed or cleared.
+    /// Takes in what was committed; returns the findings that appeared or cleared. Those that only changed
+    /// (their count, words or evidence) wait for ``takeUpdates()``: a load of hits costs one change each.
     package mutating func observe(_ observation: CheckObservation) -> [CheckChange] {
         var changes: [CheckChange] = []
         switch observation {
@@ -70,6 +73,14 @@ package struct ChecksEngine: Sendable {
         return changes
     }
 
+    /// The findings that changed since the last call and still hold, as they are now, by id.
+    package mutating func takeUpdates() -> [CheckChange] {
+        defer { updated.removeAll(keepingCapacity: true) }
+        return updated.sorted().compactMap { id in
+            findings[id].map { CheckChange(change: .updated, finding: $0.reported) }
+        }
+    }
+
     /// The fault rules set now: `fault-active` findings of other rules clear.
     package mutating func faultRules(_ ids: Set<String>) -> [CheckChange] {
         var changes: [CheckChange] = []
@@ -82,7 +93,7 @@ package struct ChecksEngine: Sendable {
     /// Forgets everything (the store was reset): every finding clears.
     package mutating func reset() -> [CheckChange] {
         let cleared = findings.entries.values.sorted { $0.id < $1.id }.map {
-            CheckChange(change: .cleared, finding: $0)
+            CheckChange(change: .cleared, finding: $0.reported)
         }
         self = ChecksEngine(settings: settings)
         return cleared
@@ -109,12 +120,11 @@ package struct ChecksEngine: Sendable {
 
     /// The findings that pass `filter`, most severe first, then the newest first.
     package func report(_ filter: Filter = Filter()) -> CheckReport {
-        let since = filter.since.map { RFC3339.string(microsecondsSince1970: $0) }
+        let since = filter.since.map(Finding.millisecond)
         let listed = findings.entries.values.filter { finding in
             (filter.app == nil || finding.app == filter.app)
                 && (filter.token == nil || finding.registrationToken == filter.token)
                 && (filter.minimum.map { finding.severity >= $0 } ?? true)
-                // The same format throughout: the texts sort as the times do.
                 && (since.map { finding.lastSeen >= $0 } ?? true)
         }
         return CheckReport(
@@ -122,76 +132,143 @@ package struct ChecksEngine: Sendable {
                 if a.severity != b.severity { return a.severity > b.severity }
                 if a.lastSeen != b.lastSeen { return a.lastSeen > b.lastSeen }
                 return a.id < b.id
-            })
+            }.map(\.reported))
     }
 
     // MARK: - Findings
 
-    /// What a rule says about its subject this time.
+    /// What a rule says about its subject this time. Its message and fix are written only when the finding is
+    /// reported: a finding that happens a thousand times between two reports is written once.
     struct Note {
         var rule: CheckRule
         var subject: String
         var severity: CheckSeverity
         var title: String
-        var message: String
-        var fix: String
-        var app: String? = nil
-        var platform: Platform? = nil
-        var token: String? = nil
-        var messageId: String? = nil
+        var message: @Sendable () -> String
+        var fix: @Sendable () -> String
+        var app: String?
+        var platform: Platform?
+        var token: String?
+        var messageId: String?
         var at: Int64
-        var requestId: Int64? = nil
+        var requestId: Int64?
         /// The count to show; nil adds one to it.
-        var count: Int? = nil
+        var count: Int?
+
+        init(
+            rule: CheckRule, subject: String, severity: CheckSeverity, title: String,
+            message: @autoclosure @escaping @Sendable () -> String, fix: @autoclosure @escaping @Sendable () -> String,
+            app: String? = nil, platform: Platform? = nil, token: String? = nil, messageId: String? = nil, at: Int64,
+            requestId: Int64? = nil, count: Int? = nil
+        ) {
+            self.rule = rule
+            self.subject = subject
+            self.severity = severity
+            self.title = title
+            self.message = message
+            self.fix = fix
+            self.app = app
+            self.platform = platform
+            self.token = token
+            self.messageId = messageId
+            self.at = at
+            self.requestId = requestId
+            self.count = count
+        }
     }
 
     /// Records `note`: a new finding appears, an existing one is updated with the newest words and evidence.
     mutating func record(_ note: Note, _ changes: inout [CheckChange]) {
         let id = note.rule.id(note.subject)
-        let time = RFC3339.string(microsecondsSince1970: note.at)
-        let limit = settings.evidenceLimit
-        func newest<T>(_ list: [T], _ item: T?) -> [T] {
-            guard let item else { return list }
-            return Array((list + [item]).suffix(limit))
-        }
-        if var finding = findings[id] {
-            finding.severity = note.severity
-            finding.title = note.title
-            finding.message = note.message
-            finding.fix = note.fix
-            finding.messageId = note.messageId ?? finding.messageId
-            finding.registrationToken = note.token ?? finding.registrationToken
-            finding.count = note.count ?? finding.count + 1
-            if time > finding.lastSeen { finding.lastSeen = time }
-            finding.evidence.requestIds = newest(finding.evidence.requestIds, note.requestId)
-            finding.evidence.times = newest(finding.evidence.times, time)
-            findings[id] = finding
-            changes.append(CheckChange(change: .updated, finding: finding))
+        // In place: the evidence is not copied.
+        if findings[id]?.add(note, evidenceLimit: settings.evidenceLimit) != nil {
+            updated.insert(id)
             return
         }
-        let finding = CheckFinding(
-            id: id, rule: note.rule.rawValue, severity: note.severity, title: note.title, message: note.message,
-            app: note.app, platform: note.platform, registrationToken: note.token, messageId: note.messageId,
-            count: note.count ?? 1, firstSeen: time, lastSeen: time,
-            evidence: CheckFinding.Evidence(requestIds: note.requestId.map { [$0] } ?? [], times: [time]),
-            fix: note.fix, doc: note.rule.doc)
+        let time = Finding.millisecond(note.at)
+        let finding = Finding(
+            body: CheckFinding(
+                id: id, rule: note.rule.rawValue, severity: note.severity, title: note.title, message: "",
+                app: note.app, platform: note.platform, registrationToken: note.token, messageId: note.messageId,
+                count: note.count ?? 1, firstSeen: "", lastSeen: "",
+                evidence: CheckFinding.Evidence(requestIds: note.requestId.map { [$0] } ?? []), fix: "",
+                doc: note.rule.doc),
+            message: note.message, fix: note.fix, firstSeen: time, lastSeen: time, times: [time])
         if let evicted = findings.insert(id, finding) {
-            changes.append(CheckChange(change: .cleared, finding: evicted.value))
+            updated.remove(evicted.key)
+            changes.append(CheckChange(change: .cleared, finding: evicted.value.reported))
         }
-        changes.append(CheckChange(change: .appeared, finding: finding))
+        changes.append(CheckChange(change: .appeared, finding: finding.reported))
     }
 
     mutating func clear(_ id: String, _ changes: inout [CheckChange]) {
-        if let finding = findings.remove(id) { changes.append(CheckChange(change: .cleared, finding: finding)) }
+        guard let finding = findings.remove(id) else { return }
+        updated.remove(id)
+        changes.append(CheckChange(change: .cleared, finding: finding.reported))
     }
 
     /// One fewer occurrence of the finding `id` (what it counted turned out fine); it clears at none.
     mutating func retract(_ id: String, _ changes: inout [CheckChange]) {
-        guard var finding = findings[id] else { return }
-        finding.count -= 1
-        if finding.count <= 0 { return clear(id, &changes) }
-        findings[id] = finding
-        changes.append(CheckChange(change: .updated, finding: finding))
+        guard let count = findings[id]?.count else { return }
+        if count <= 1 { return clear(id, &changes) }
+        findings[id]?.count = count - 1
+        updated.insert(id)
+    }
+
+    /// A finding as the engine keeps it: its words and times are written out only when it is reported (the
+    /// times are kept in milliseconds, as microseconds since 1970). Its other fields read through to the
+    /// finding's own.
+    @dynamicMemberLookup
+    struct Finding: Sendable {
+        /// The finding, but for its message, fix and times.
+        var body: CheckFinding
+        var message: @Sendable () -> String
+        var fix: @Sendable () -> String
+        var firstSeen: Int64
+        var lastSeen: Int64
+        /// The evidence's times, oldest first.
+        var times: [Int64]
+
+        subscript<Value>(dynamicMember path: WritableKeyPath<CheckFinding, Value>) -> Value {
+            get { body[keyPath: path] }
+            set { body[keyPath: path] = newValue }
+        }
+
+        /// As `GET /_mock/checks` and the stream show it.
+        var reported: CheckFinding {
+            var finding = body
+            finding.message = message()
+            finding.fix = fix()
+            finding.firstSeen = RFC3339.string(microsecondsSince1970: firstSeen)
+            finding.lastSeen = RFC3339.string(microsecondsSince1970: lastSeen)
+            finding.evidence.times = times.map { RFC3339.string(microsecondsSince1970: $0) }
+            return finding
+        }
+
+        /// `note` happened again: the newest words, one more (or the note's count), the newest evidence.
+        mutating func add(_ note: Note, evidenceLimit: Int) {
+            body.severity = note.severity
+            body.title = note.title
+            message = note.message
+            fix = note.fix
+            body.messageId = note.messageId ?? body.messageId
+            body.registrationToken = note.token ?? body.registrationToken
+            body.count = note.count ?? body.count + 1
+            let time = Self.millisecond(note.at)
+            lastSeen = max(lastSeen, time)
+            if let requestId = note.requestId { Self.append(requestId, to: &body.evidence.requestIds, evidenceLimit) }
+            Self.append(time, to: &times, evidenceLimit)
+        }
+
+        private static func append<T>(_ item: T, to list: inout [T], _ limit: Int) {
+            list.append(item)
+            if list.count > limit { list.removeFirst(list.count - limit) }
+        }
+
+        /// The start of the millisecond of `micros`: the precision the finding's times are written with.
+        static func millisecond(_ micros: Int64) -> Int64 {
+            micros - (micros % 1000 + 1000) % 1000
+        }
     }
 }
 

@@ -470,6 +470,38 @@ import Testing
         #expect(engine.report(ChecksEngine.Filter(since: Self.start + 10 * Self.second)).findings.count == 1)
     }
 
+    /// `index` hits of messages never composed, a second apart: one finding.
+    static func unknownHit(_ index: Int) -> CheckObservation {
+        .hit(
+            CheckObservation.Hit(
+                tag: 1, trackingId: "h3039,d\(index)", deliveryId: "d\(index)", link: nil, userAgent: nil,
+                at: start + Int64(index) * second + 999, requestId: Int64(index)))
+    }
+
+    @Test mutating func aFindingThatHappensAgainIsUpdatedOnceWhenTheUpdatesAreTaken() {
+        #expect(run(Self.unknownHit(1)).map(\.change) == [.appeared])
+        #expect(run(Self.unknownHit(2), Self.unknownHit(3)).isEmpty, "an update waits to be taken")
+        let updates = engine.takeUpdates()
+        #expect(updates.map(\.change) == [.updated] && updates.first?.finding.count == 3)
+        #expect(engine.takeUpdates().isEmpty)
+        _ = run(Self.faulted("registration-ios"), Self.faulted("registration-ios"))
+        #expect(engine.faultRules([]).map(\.change) == [.cleared])
+        #expect(engine.takeUpdates().isEmpty, "a finding that cleared has no update to announce")
+    }
+
+    @Test mutating func theEvidenceKeepsTheNewestRequestsAndTimes() throws {
+        for index in 1...12 { _ = run(Self.unknownHit(index)) }
+        let finding = try #require(findings(.unknownMessage).first)
+        #expect(finding.count == 12)
+        #expect(finding.evidence.requestIds == Array(3...12))
+        #expect(finding.evidence.times.first == "2026-09-21T14:13:23.000Z")
+        #expect(finding.evidence.times.last == "2026-09-21T14:13:32.000Z" && finding.evidence.times.count == 10)
+        #expect(finding.firstSeen == "2026-09-21T14:13:21.000Z" && finding.lastSeen == finding.evidence.times.last)
+        let since = Self.start + 12 * Self.second
+        #expect(engine.report(ChecksEngine.Filter(since: since)).findings.count == 1, "the same millisecond")
+        #expect(engine.report(ChecksEngine.Filter(since: since + 1000)).findings.isEmpty)
+    }
+
     @Test mutating func theOldestFindingGoesWhenTheTableIsFull() {
         var settings = ChecksEngine.Settings()
         settings.findingLimit = 3
