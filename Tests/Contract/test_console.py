@@ -47,13 +47,14 @@ def browser():
 
 def wait_for(condition, seconds=5.0, what="condition"):
     """Polls `condition`. The console redraws live lists as events arrive, so an element found a moment
-    ago may be gone (stale) when read: that counts as "not yet", not as a failure."""
+    ago may be gone (stale) when read, and one about to be drawn may not be there yet (`find(...)[0]` on
+    an empty list): both count as "not yet", not as a failure."""
     from selenium.common.exceptions import StaleElementReferenceException
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             result = condition()
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, IndexError):
             result = None
         if result:
             return result
