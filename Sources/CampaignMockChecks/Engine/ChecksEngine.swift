@@ -19,7 +19,7 @@ package struct ChecksEngine: Sendable {
         /// Composed messages remembered, for linking their hits to what they were.
         package var messageLimit = 50_000
         /// Devices remembered (`user-key-missing`, `registration-storm`).
-        package var deviceLimit = 100_000
+        package var deviceLimit = 20_000
         /// Findings kept; the oldest goes (with a `cleared` change) when a new one would pass it.
         package var findingLimit = 500
         /// Request ids and times kept as a finding's evidence: the newest.

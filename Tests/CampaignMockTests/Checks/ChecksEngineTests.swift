@@ -562,7 +562,7 @@ import Testing
         _ = engine.advance(to: start + 3_600 * ChecksEngineTests.second)
         #expect(engine.findings.count == engine.settings.findingLimit)
         #expect(engine.messages.count == engine.settings.messageLimit)
-        #expect(engine.devices.count == 100_000)
+        #expect(engine.devices.count == engine.settings.deviceLimit)
         let clock = ContinuousClock()
         var encoded = 0
         let elapsed = try clock.measure {
