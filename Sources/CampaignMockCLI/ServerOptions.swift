@@ -1,5 +1,6 @@
 import ArgumentParser
 import CampaignMockHTTP
+import CampaignMockModel
 import CampaignMockNetwork
 
 #if canImport(FoundationEssentials)
@@ -39,5 +40,12 @@ struct ServerOptions: ParsableArguments {
             headers.append(.authorization, "Bearer \(token)")
         }
         return headers
+    }
+}
+
+extension HTTPClient.Response {
+    /// Why the server refused: its `{"error": …}` answer, or the body as text.
+    var refusalReason: String {
+        (try? JSONDecoder().decode(ErrorAnswer.self, from: Data(body)))?.error ?? text
     }
 }

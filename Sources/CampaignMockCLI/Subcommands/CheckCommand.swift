@@ -51,10 +51,8 @@ struct CheckCommand: ParsableCommand {
         guard response.status == 200,
             let report = try? JSONDecoder().decode(CheckReport.self, from: Data(response.body))
         else {
-            let reason =
-                (try? JSONDecoder().decode([String: String].self, from: Data(response.body)))?["error"]
-                ?? response.text
-            throw CommandFailure(message: "error: the server answered \(response.status): \(reason)", code: 2)
+            throw CommandFailure(
+                message: "error: the server answered \(response.status): \(response.refusalReason)", code: 2)
         }
         if json {
             Output.standardOutput(response.text)

@@ -155,9 +155,8 @@ struct PushCommand: ParsableCommand {
 
     /// The server's `{"error": …}` (or its body) as the command's failure.
     private static func refusal(_ response: HTTPClient.Response, _ doing: String) -> CommandFailure {
-        let reason =
-            (try? JSONDecoder().decode([String: String].self, from: Data(response.body)))?["error"] ?? response.text
-        return CommandFailure(message: "error: \(doing)the server answered \(response.status): \(reason)", code: 1)
+        CommandFailure(
+            message: "error: \(doing)the server answered \(response.status): \(response.refusalReason)", code: 1)
     }
 
     private struct ServerInfo: Decodable {

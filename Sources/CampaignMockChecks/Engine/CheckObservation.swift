@@ -70,8 +70,7 @@ package enum CheckObservation: Sendable, Equatable {
     }
 
     package struct Hit: Sendable, Equatable {
-        /// 1 received, 2 opened.
-        package var tag: Int
+        package var kind: TrackingEvent.Kind
         /// The tracking id without its tag, as sent: `h3039,7a001`.
         package var trackingId: String
         /// `_dId` as the hit names it.
@@ -83,10 +82,11 @@ package enum CheckObservation: Sendable, Equatable {
         package var requestId: Int64?
 
         package init(
-            tag: Int, trackingId: String, deliveryId: String, link: TrackingEvent.Link?, userAgent: String?,
+            kind: TrackingEvent.Kind, trackingId: String, deliveryId: String, link: TrackingEvent.Link?,
+            userAgent: String?,
             at: Int64, requestId: Int64? = nil
         ) {
-            self.tag = tag
+            self.kind = kind
             self.trackingId = trackingId
             self.deliveryId = deliveryId
             self.link = link

@@ -27,7 +27,7 @@ extension ChecksEngine {
     }
 
     mutating func tracked(_ hit: CheckObservation.Hit, _ changes: inout [CheckChange]) {
-        let action = hit.tag == 1 ? "receive" : "open"
+        let action = hit.kind.rawValue
         guard let link = hit.link else { return unknownMessage(hit, action, &changes) }
         // A message composed before this server started (or long forgotten): nothing to compare with.
         guard var message = messages[link.messageId] else { return }
@@ -62,7 +62,7 @@ extension ChecksEngine {
                     app: facts.app, platform: facts.platform, token: facts.token, messageId: facts.messageId,
                     at: hit.at, requestId: hit.requestId), &changes)
         }
-        if hit.tag == 1 {
+        if hit.kind == .receive {
             message.receives += 1
             if message.firstReceive == nil {
                 message.firstReceive = hit.at
@@ -96,7 +96,7 @@ extension ChecksEngine {
                 title: "Hits for messages this mock never composed",
                 message:
                     "A \(action) hit arrived for message id '\(messageID)' of delivery '\(hit.deliveryId)' "
-                    + "(/r/?id=\(hit.trackingId),\(hit.tag)); this mock composed no such message, so it is linked to "
+                    + "(/r/?id=\(hit.trackingId),\(hit.kind.tag)); this mock composed no such message, so it is linked to "
                     + "no device.",
                 fix:
                     "Compose the push with this mock (campaign-mock push, POST /_mock/push) and deliver that one; "

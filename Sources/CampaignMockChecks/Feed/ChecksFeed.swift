@@ -25,7 +25,7 @@ package enum ChecksFeed {
                 if let waiting { observations.append(waiting) }
                 waiting = .hit(
                     CheckObservation.Hit(
-                        tag: hit.trackingID.tag.tag, trackingId: trackingID(hit.trackingID.raw),
+                        kind: hit.trackingID.tag, trackingId: trackingID(hit.trackingID.raw),
                         deliveryId: hit.trackingID.deliveryID, link: hit.link, userAgent: hit.userAgent,
                         at: hit.receivedAt))
             case .request(let id, let record):

@@ -53,7 +53,7 @@ import Testing
     ) -> CheckObservation {
         .hit(
             CheckObservation.Hit(
-                tag: tag, trackingId: "h\(message),\(delivery)", deliveryId: delivery,
+                kind: TrackingEvent.Kind(tag: tag)!, trackingId: "h\(message),\(delivery)", deliveryId: delivery,
                 link: TrackingEvent.Link(
                     messageId: message, deliveryId: "7a001", registrationToken: token, integrationKey: app),
                 userAgent: agent, at: at, requestId: requestId))
@@ -195,7 +195,7 @@ import Testing
         _ = run(
             .hit(
                 CheckObservation.Hit(
-                    tag: 1, trackingId: "h3039,testDeliveryId", deliveryId: "testDeliveryId", link: nil,
+                    kind: .receive, trackingId: "h3039,testDeliveryId", deliveryId: "testDeliveryId", link: nil,
                     userAgent: nil, at: Self.start, requestId: 5)))
         let finding = try! #require(findings(.unknownMessage).first)
         #expect(finding.severity == .warning)
@@ -474,7 +474,7 @@ import Testing
     static func unknownHit(_ index: Int) -> CheckObservation {
         .hit(
             CheckObservation.Hit(
-                tag: 1, trackingId: "h3039,d\(index)", deliveryId: "d\(index)", link: nil, userAgent: nil,
+                kind: .receive, trackingId: "h3039,d\(index)", deliveryId: "d\(index)", link: nil, userAgent: nil,
                 at: start + Int64(index) * second + 999, requestId: Int64(index)))
     }
 

@@ -24,7 +24,8 @@ import Testing
             observations == [
                 .hit(
                     CheckObservation.Hit(
-                        tag: 2, trackingId: "h3039,7a001", deliveryId: "7a001", link: nil, userAgent: "Dalvik/2.1.0",
+                        kind: .open, trackingId: "h3039,7a001", deliveryId: "7a001", link: nil,
+                        userAgent: "Dalvik/2.1.0",
                         at: 5_000, requestId: 42))
             ])
     }
