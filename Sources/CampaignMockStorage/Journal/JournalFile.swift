@@ -130,18 +130,20 @@ package enum JournalFile {
     }
 
     static func append(_ value: Int64, to bytes: inout [UInt8]) {
-        let bits = UInt64(bitPattern: value)
-        for index in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: bits >> (8 * index))) }
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     static func append(length: UInt32, to bytes: inout [UInt8]) {
-        for index in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: length >> (8 * index))) }
+        withUnsafeBytes(of: length.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     static func append(text: String?, to bytes: inout [UInt8]) {
-        guard let text else { return append(length: none, to: &bytes) }
-        append(length: UInt32(text.utf8.count), to: &bytes)
-        bytes += text.utf8
+        guard var text else { return append(length: none, to: &bytes) }
+        // Copied as one block from the string's own bytes: appending its `utf8` view went a byte at a time.
+        text.withUTF8 { utf8 in
+            append(length: UInt32(utf8.count), to: &bytes)
+            bytes.append(contentsOf: utf8)
+        }
     }
 
     static func append(field: [UInt8], to bytes: inout [UInt8]) {

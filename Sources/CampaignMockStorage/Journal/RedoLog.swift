@@ -99,16 +99,18 @@ final class RedoLog {
             bytes.append(Self.registration)
             JournalFile.append(receivedAt, to: &bytes)
             JournalFile.append(applicationID, to: &bytes)
-            for text in [registration.registrationToken, registration.integrationKey, registration.userKey] {
-                JournalFile.append(text: text, to: &bytes)
-            }
+            JournalFile.append(text: registration.registrationToken, to: &bytes)
+            JournalFile.append(text: registration.integrationKey, to: &bytes)
+            JournalFile.append(text: registration.userKey, to: &bytes)
             let device = registration.device
-            for text in [
-                device.deviceImei, device.deviceName, device.deviceModel, device.deviceBrand,
-                device.deviceManufacturer, device.osName, device.osVersion, device.osLanguage,
-            ] {
-                JournalFile.append(text: text, to: &bytes)
-            }
+            JournalFile.append(text: device.deviceImei, to: &bytes)
+            JournalFile.append(text: device.deviceName, to: &bytes)
+            JournalFile.append(text: device.deviceModel, to: &bytes)
+            JournalFile.append(text: device.deviceBrand, to: &bytes)
+            JournalFile.append(text: device.deviceManufacturer, to: &bytes)
+            JournalFile.append(text: device.osName, to: &bytes)
+            JournalFile.append(text: device.osVersion, to: &bytes)
+            JournalFile.append(text: device.osLanguage, to: &bytes)
             JournalFile.append(length: UInt32(registration.params.count), to: &bytes)
             for param in registration.params {
                 JournalFile.append(text: param.name, to: &bytes)
