@@ -69,6 +69,7 @@ package final class CampaignMockApp: HTTPHandler {
         dataDirectory = configuration.inMemory ? nil : try DataDirectory(path: configuration.dataDirectory)
         store = try Store(path: configuration.databasePath, journalLimit: configuration.journalLimit)
         for damage in store.journalDamage { logger.error(damage.description) }
+        for skipped in store.redoSkipped { logger.error(skipped) }
         faults = FaultRegistry()
         waits = WaitRegistry(sink: store.sink)
         metrics = Metrics(sink: store.sink)

@@ -41,7 +41,7 @@ package enum JournalFile {
     static let magic = Array("campaign-mock journal 2\n".utf8)
     /// Kind, length and checksum.
     static let headerSize = 9
-    private static let none = UInt32.max
+    static let none = UInt32.max
     /// The fewest bytes an `E` change takes: its kind, four integers and eight empty fields.
     static let smallestEntry = 1 + 4 * 8 + 8 * 4
 
@@ -129,22 +129,24 @@ package enum JournalFile {
         CRC32C.checksum(bytes, payload, continuing: CRC32C.checksum(bytes, record..<record + 5))
     }
 
-    private static func append(_ value: Int64, to bytes: inout [UInt8]) {
-        let bits = UInt64(bitPattern: value)
-        for index in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: bits >> (8 * index))) }
+    static func append(_ value: Int64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    private static func append(length: UInt32, to bytes: inout [UInt8]) {
-        for index in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: length >> (8 * index))) }
+    static func append(length: UInt32, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: length.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    private static func append(text: String?, to bytes: inout [UInt8]) {
-        guard let text else { return append(length: none, to: &bytes) }
-        append(length: UInt32(text.utf8.count), to: &bytes)
-        bytes += text.utf8
+    static func append(text: String?, to bytes: inout [UInt8]) {
+        guard var text else { return append(length: none, to: &bytes) }
+        // Copied as one block from the string's own bytes: appending its `utf8` view went a byte at a time.
+        text.withUTF8 { utf8 in
+            append(length: UInt32(utf8.count), to: &bytes)
+            bytes.append(contentsOf: utf8)
+        }
     }
 
-    private static func append(field: [UInt8], to bytes: inout [UInt8]) {
+    static func append(field: [UInt8], to bytes: inout [UInt8]) {
         append(length: UInt32(field.count), to: &bytes)
         bytes += field
     }

@@ -17,7 +17,8 @@ package final class DataDirectory: Sendable {
     /// The server's files in the directory.
     static let files = [
         "campaign-mock.sqlite3", "campaign-mock.sqlite3-wal", "campaign-mock.sqlite3-shm",
-        "campaign-mock.sqlite3-requests", "campaign-mock.sqlite3-requests.old", "campaign-mock.lock",
+        "campaign-mock.sqlite3-requests", "campaign-mock.sqlite3-requests.old", "campaign-mock.sqlite3-redo",
+        "campaign-mock.lock",
     ]
 
     /// The directory as given.

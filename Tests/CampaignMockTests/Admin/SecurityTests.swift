@@ -193,7 +193,7 @@ struct SecurityTests {
         #expect(mode(of: data) == 0o700)
         for file in [
             "campaign-mock.sqlite3", "campaign-mock.sqlite3-wal", "campaign-mock.sqlite3-shm",
-            "campaign-mock.sqlite3-requests", "campaign-mock.lock",
+            "campaign-mock.sqlite3-requests", "campaign-mock.sqlite3-redo", "campaign-mock.lock",
         ] {
             #expect(mode(of: data + "/" + file) == 0o600, "\(file)")
         }
