@@ -38,16 +38,22 @@ package struct FormBody: Equatable {
         init?(named bytes: UnsafeBufferPointer<UInt8>) {
             var raw = 0
             while let field = Field(rawValue: raw) {
-                let name = field.name
-                if bytes.count == name.utf8CodeUnitCount
-                    && bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: bytes.count))
-                {
+                if field.isNamed(bytes) {
                     self = field
                     return
                 }
                 raw += 1
             }
             return nil
+        }
+
+        /// Compared byte by byte from the name's own bytes, lengths first (they differ more often than not).
+        private func isNamed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let name = self.name
+            guard bytes.count == name.utf8CodeUnitCount else { return false }
+            let expected = name.utf8Start
+            for index in 0..<bytes.count where bytes[index] != expected[index] { return false }
+            return true
         }
     }
 
