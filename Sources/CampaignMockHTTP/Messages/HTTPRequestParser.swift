@@ -45,6 +45,9 @@ package struct HTTPRequestParser {
     }
 
     private struct Head {
+        /// What the parser holds between requests.
+        static var empty: Head { Head(method: .get, target: "", version: (1, 1)) }
+
         var method: HTTPMethod
         var target: String
         var version: (major: Int, minor: Int)
@@ -65,16 +68,17 @@ package struct HTTPRequestParser {
         case chunked
     }
 
+    /// Where the parser is in the request ``head`` holds.
     private enum State {
         case requestLine
-        case headers(Head)
+        case headers
         /// The head was handed out (``Event/head(_:)``); waiting for ``admit(lease:)``.
-        case admitting(Head, Framing, spools: Bool, expectsContinue: Bool)
-        case fixedBody(Head, remaining: Int)
-        case chunkSize(Head)
-        case chunkData(Head, remaining: Int)
-        case chunkDataEnd(Head)
-        case trailers(Head, count: Int)
+        case admitting(Framing, spools: Bool, expectsContinue: Bool)
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers(count: Int)
     }
 
     package let limits: Limits
@@ -83,6 +87,10 @@ package struct HTTPRequestParser {
     private var buffer: [UInt8] = []
     private var start = 0
     private var state = State.requestLine
+    /// The request being read. Kept apart from `state`, so that its header list and body grow in place: held
+    /// in the state's cases, it was copied out and back for every line, and the list copied whole (shared
+    /// with the state) for every header.
+    private var head = Head.empty
 
     private static let chunkLineLimit = 4096
 
@@ -135,9 +143,10 @@ package struct HTTPRequestParser {
                 }
                 // RFC 9112 §2.2: a server SHOULD ignore at least one empty line before the request-line.
                 if line.isEmpty { continue }
-                state = .headers(try Self.parseRequestLine(line))
+                head = try Self.parseRequestLine(line)
+                state = .headers
 
-            case .headers(var head):
+            case .headers:
                 let remaining = limits.headerBytes - head.headerBytes
                 guard let line = try readLine(limit: max(remaining, 0), tooLong: Self.headersTooLarge) else {
                     return nil
@@ -145,7 +154,7 @@ package struct HTTPRequestParser {
                 head.headerBytes += line.count + 2
                 if head.headerBytes > limits.headerBytes { throw Self.headersTooLarge }
                 if line.isEmpty {
-                    if let event = try finishHead(head) { return event }
+                    if let event = try finishHead() { return event }
                     continue
                 }
                 if head.headers.fields.count >= limits.headerCount {
@@ -153,62 +162,60 @@ package struct HTTPRequestParser {
                 }
                 let (name, value) = try Self.parseField(line)
                 head.headers.append(name, value)
-                state = .headers(head)
 
             case .admitting:
                 return nil
 
-            case .fixedBody(var head, let remaining):
+            case .fixedBody(let remaining):
                 let available = min(remaining, buffer.count - start)
                 if available == 0 { return nil }
-                try takeBody(available, into: &head)
-                if available == remaining { return complete(head) }
-                state = .fixedBody(head, remaining: remaining - available)
+                try takeBody(available)
+                if available == remaining { return complete() }
+                state = .fixedBody(remaining: remaining - available)
 
-            case .chunkSize(let head):
+            case .chunkSize:
                 guard let line = try readLine(limit: Self.chunkLineLimit, tooLong: Self.chunkLineTooLong) else {
                     return nil
                 }
                 let size = try Self.parseChunkSize(line)
                 if head.bodyCount + size > bodyLimit(head) { throw bodyTooLarge(head) }
-                state = size == 0 ? .trailers(head, count: 0) : .chunkData(head, remaining: size)
+                state = size == 0 ? .trailers(count: 0) : .chunkData(remaining: size)
 
-            case .chunkData(var head, let remaining):
+            case .chunkData(let remaining):
                 let available = min(remaining, buffer.count - start)
                 if available == 0 { return nil }
-                try takeBody(available, into: &head)
-                state =
-                    available == remaining ? .chunkDataEnd(head) : .chunkData(head, remaining: remaining - available)
+                try takeBody(available)
+                state = available == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - available)
 
-            case .chunkDataEnd(let head):
+            case .chunkDataEnd:
                 // RFC 9112 §7.1: chunk-data is followed by exactly CRLF.
                 if buffer.count - start < 2 { return nil }
                 guard buffer[start] == 13 && buffer[start + 1] == 10 else {
                     throw HTTPError(.badRequest, "chunk data is not followed by CRLF")
                 }
                 start += 2
-                state = .chunkSize(head)
+                state = .chunkSize
 
-            case .trailers(var head, let count):
+            case .trailers(let count):
                 // RFC 9112 §7.1.2: trailer fields are parsed like header fields and, here, discarded.
                 let remaining = limits.headerBytes - head.headerBytes
                 guard let line = try readLine(limit: max(remaining, 0), tooLong: Self.headersTooLarge) else {
                     return nil
                 }
-                if line.isEmpty { return complete(head) }
+                if line.isEmpty { return complete() }
                 head.headerBytes += line.count + 2
                 if count >= limits.headerCount {
                     throw HTTPError(.requestHeaderFieldsTooLarge, "more than \(limits.headerCount) trailer fields")
                 }
                 _ = try Self.parseField(line)
-                state = .trailers(head, count: count + 1)
+                state = .trailers(count: count + 1)
             }
         }
     }
 
     // MARK: - Head
 
-    private mutating func finishHead(_ head: Head) throws(HTTPError) -> Progress? {
+    private mutating func finishHead() throws(HTTPError) -> Progress? {
         // The fields that decide the framing, gathered in one pass over the header list.
         var hosts = 0
         var expectation: String?
@@ -250,7 +257,7 @@ package struct HTTPRequestParser {
             framing = .chunked
         } else {
             let length = try Self.contentLength(lengths)
-            if length == 0 { return complete(head) }
+            if length == 0 { return complete() }
             framing = .length(length)
         }
         // Asked only of requests with a body, and cheaply: every registration asks.
@@ -260,24 +267,23 @@ package struct HTTPRequestParser {
         }
         // Asked only of the requests that may send much, or wait to be told to: never a registration.
         guard spools || expectsContinue else {
-            return try startBody(head, framing, spools: false, expectsContinue: false)
+            return try startBody(framing, spools: false, expectsContinue: false)
         }
-        state = .admitting(head, framing, spools: spools, expectsContinue: expectsContinue)
+        state = .admitting(framing, spools: spools, expectsContinue: expectsContinue)
         return .head(request(head))
     }
 
     /// Lets the body of the request handed out as ``Event/head(_:)`` come; the request it completes
     /// carries `lease`. Returns `.continueExpected` when the client waits for `100 Continue`.
     package mutating func admit(lease: (any Sendable & AnyObject)?) throws(HTTPError) -> Progress? {
-        guard case .admitting(var head, let framing, let spools, let expectsContinue) = state else { return nil }
+        guard case .admitting(let framing, let spools, let expectsContinue) = state else { return nil }
         head.lease = lease
-        return try startBody(head, framing, spools: spools, expectsContinue: expectsContinue)
+        return try startBody(framing, spools: spools, expectsContinue: expectsContinue)
     }
 
-    private mutating func startBody(_ head: Head, _ framing: Framing, spools: Bool, expectsContinue: Bool)
+    private mutating func startBody(_ framing: Framing, spools: Bool, expectsContinue: Bool)
         throws(HTTPError) -> Progress?
     {
-        var head = head
         if spools, let spooling {
             do {
                 head.spooled = try SpooledBody(directory: spooling.directory)
@@ -286,8 +292,8 @@ package struct HTTPRequestParser {
             }
         }
         switch framing {
-        case .chunked: state = .chunkSize(head)
-        case .length(let length): state = .fixedBody(head, remaining: length)
+        case .chunked: state = .chunkSize
+        case .length(let length): state = .fixedBody(remaining: length)
         }
         return continueEvent(expectsContinue)
     }
@@ -297,9 +303,11 @@ package struct HTTPRequestParser {
         expectsContinue && start == buffer.count ? .continueExpected : nil
     }
 
-    private mutating func complete(_ head: Head) -> Progress {
+    private mutating func complete() -> Progress {
         state = .requestLine
-        return .request(request(head))
+        let request = request(head)
+        head = .empty
+        return .request(request)
     }
 
     private func request(_ head: Head) -> HTTPRequest {
@@ -313,7 +321,7 @@ package struct HTTPRequestParser {
     }
 
     /// Moves `count` buffered bytes to the body.
-    private mutating func takeBody(_ count: Int, into head: inout Head) throws(HTTPError) {
+    private mutating func takeBody(_ count: Int) throws(HTTPError) {
         if let spooled = head.spooled {
             let written = buffer.withUnsafeBytes { bytes in
                 Result { () throws(SystemCallError) in
@@ -545,12 +553,17 @@ package struct HTTPRequestParser {
 
     /// RFC 9110 §5.6.2: tchar.
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        // The punctuation spelled out case by case: searching a string of it walked its UTF-8 view, for
+        // every `-` of every header name.
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"),
+            UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+            UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
 

@@ -52,7 +52,7 @@ package struct RegistrationEndpoint: Sendable {
     /// The integration key and token a request names, for fault rules (no validation).
     package func identify(_ form: Form) -> (appKey: String?, token: String?) {
         guard case .success(let form) = form else { return (nil, nil) }
-        return (form["mobileAppUuid"], form["registrationToken"])
+        return (form[.mobileAppUuid], form[.registrationToken])
     }
 
     /// The request, checked in the order of the response table, and the application it names.
@@ -78,7 +78,7 @@ package struct RegistrationEndpoint: Sendable {
         }
         guard application.enabled else { throw RegistrationError.disabled(name: application.name) }
         guard !registration.registrationToken.isEmpty else { throw RegistrationError.missingRegistrationToken }
-        registration.params = try AdditionalParamsReader.parse(form["additionalParams"] ?? "")
+        registration.params = try AdditionalParamsReader.parse(form[.additionalParams] ?? "")
         return (registration, stored)
     }
 

@@ -28,10 +28,15 @@ package struct TrackingEndpoint: Sendable {
             guard let items = PercentEncoding.queryItems(request.query) else {
                 throw HTTPError(.badRequest, "malformed percent-encoding in the query string")
             }
-            let ids = items.filter { $0.name == "id" }
-            guard ids.count == 1, let raw = ids.first?.value else {
-                throw HTTPError(
-                    .badRequest, ids.isEmpty ? "missing id parameter" : "id parameter appears more than once")
+            // Counted where they lie (a filtered array of them was made for every hit).
+            var ids = 0
+            var id: String?
+            for item in items where item.name == "id" {
+                ids += 1
+                id = item.value
+            }
+            guard ids == 1, let raw = id else {
+                throw HTTPError(.badRequest, ids == 0 ? "missing id parameter" : "id parameter appears more than once")
             }
             do {
                 return try TrackingID(parsing: raw)

@@ -9,7 +9,13 @@ extension TrackingID {
     /// Works on the UTF-8 bytes: every tracking hit is parsed here, and Character-by-Character checks
     /// cost more than storing the hit. The messages quote the text as sent.
     package init(parsing raw: String) throws(TrackingError) {
-        let bytes = Array(raw.utf8)
+        // The string's own bytes, where they lie (an array of them was copied for every hit).
+        var text = raw
+        let parsed = text.withUTF8 { bytes in Result { () throws(TrackingError) in try Self(raw: raw, bytes: bytes) } }
+        self = try parsed.get()
+    }
+
+    private init(raw: String, bytes: UnsafeBufferPointer<UInt8>) throws(TrackingError) {
         guard !bytes.isEmpty else { throw TrackingError("empty id") }
         guard bytes.count <= 512 else { throw TrackingError("id is longer than 512 bytes") }
         guard bytes[0] == UInt8(ascii: "h") else {
@@ -38,11 +44,13 @@ extension TrackingID {
     }
 
     /// docs/protocol.md §4.2: a UUID passes unchanged; any other id is hex of up to 64 bits.
-    private static func messageID(_ bytes: ArraySlice<UInt8>) throws(TrackingError) -> MessageID {
+    private static func messageID(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) throws(TrackingError) -> MessageID {
         guard !bytes.isEmpty else { throw TrackingError("empty message id") }
         // Lowered only when it has upper-case letters (a copy of the bytes).
         let hasUpper = bytes.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-        let lowercased = String(decoding: hasUpper ? bytes.map(ASCII.lowercased)[...] : bytes, as: UTF8.self)
+        let lowercased =
+            hasUpper
+            ? String(decoding: bytes.map(ASCII.lowercased), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
         if isUUID(bytes) { return .uuid(lowercased) }
         guard bytes.allSatisfy({ ASCII.hexValue($0) != nil }) else {
             throw TrackingError(
@@ -59,10 +67,10 @@ extension TrackingID {
 
     /// 8-4-4-4-12 hex digits, any case.
     package static func isUUID(_ text: some StringProtocol) -> Bool {
-        isUUID(Array(text.utf8)[...])
+        isUUID(Array(text.utf8))
     }
 
-    private static func isUUID(_ bytes: ArraySlice<UInt8>) -> Bool {
+    private static func isUUID(_ bytes: some Collection<UInt8>) -> Bool {
         guard bytes.count == 36 else { return false }
         for (offset, byte) in bytes.enumerated() {
             let dash = offset == 8 || offset == 13 || offset == 18 || offset == 23

@@ -46,7 +46,11 @@ package struct MarkupElement: Sendable, Equatable {
 
     /// Whether the element holds text other than white space.
     package var hasText: Bool {
-        !text.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        // An element holding only elements, the usual case, has nothing to join.
+        guard children.contains(where: { if case .text = $0 { return true } else { return false } }) else {
+            return false
+        }
+        return !text.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
     }
 
     /// The value of the attribute with this local name (any namespace), or nil.

@@ -94,11 +94,14 @@ package struct XMLReader {
             } else if attribute.hasPrefix("xmlns:") {
                 scope.append((String(attribute.dropFirst(6)), value))
             }
+            // Room for a few at the first: growing one at a time reallocated at the first and the second.
+            if raw.isEmpty { raw.reserveCapacity(4) }
             raw.append((attribute, value))
         }
         let (prefix, localName) = Self.split(name)
         let namespace = try resolve(prefix, scope, for: name)
         var attributes: [MarkupElement.Attribute] = []
+        if !raw.isEmpty { attributes.reserveCapacity(raw.count) }
         for (attributeName, value) in raw where attributeName != "xmlns" && !attributeName.hasPrefix("xmlns:") {
             let (attributePrefix, attributeLocal) = Self.split(attributeName)
             // Namespaces in XML §6.2: an unprefixed attribute is in no namespace.
@@ -124,8 +127,7 @@ package struct XMLReader {
             if byte == UInt8(ascii: "<") {
                 if starts(with: "</") {
                     index += 2
-                    let closing = try self.name()
-                    guard closing == name else { throw fail("</\(closing)> does not close <\(name)>") }
+                    try close(name)
                     skipSpace()
                     try expect(">")
                     flushText(&result)
@@ -153,6 +155,26 @@ package struct XMLReader {
                 index += 1
             }
         }
+    }
+
+    /// The name of a closing tag whose `</` was consumed, which must be `name`: compared on the bytes, and
+    /// read as text (and compared as such) only when they differ: reading it cost a string for every
+    /// element closed.
+    private mutating func close(_ name: String) throws(XMLError) {
+        var expected = name
+        let matches = expected.withUTF8 { expected in
+            index + expected.count <= bytes.count
+                && (index + expected.count == bytes.count || !Self.isNameByte(bytes[index + expected.count]))
+                && bytes.withUnsafeBufferPointer { bytes in
+                    UnsafeBufferPointer(rebasing: bytes[index..<(index + expected.count)]).elementsEqual(expected)
+                }
+        }
+        guard matches else {
+            let closing = try self.name()
+            guard closing == name else { throw fail("</\(closing)> does not close <\(name)>") }
+            return
+        }
+        index += name.utf8.count
     }
 
     /// The namespace for a prefix ("" = the default namespace; "" when there is none).

@@ -2,6 +2,40 @@ import Testing
 
 @testable import CampaignMockMobile
 
+/// The UTF-8 of `text`, then `tail` (bytes that are not UTF-8).
+private func bytes(_ text: String, _ tail: UInt8...) -> [UInt8] { Array(text.utf8) + tail }
+
+/// Bodies refused, with the reason each gets.
+private let malformedBodies: [([UInt8], String)] = [
+    ([UInt8]("userKey=%4".utf8), "malformed percent-encoding in parameter 'userKey'"),
+    ([UInt8]("userKey=%zz".utf8), "malformed percent-encoding in parameter 'userKey'"),
+    ([UInt8]("userKey=%FF".utf8), "malformed percent-encoding in parameter 'userKey'"),
+    ([UInt8]("userKey=a&userKey=b".utf8), "parameter 'userKey' appears more than once"),
+    ([UInt8]("a=1&&b=2".utf8), "empty parameter between '&' separators"),
+    ([UInt8]("&a=1".utf8), "empty parameter between '&' separators"),
+    ([UInt8]("a=1&".utf8), "empty parameter between '&' separators"),
+    ([UInt8]("=1".utf8), "parameter without a name before '='"),
+    ([UInt8]("a%zz=1".utf8), "malformed parameter name 'a%zz'"),
+    ([0x75, 0x3D, 0xFF], "the body is not UTF-8"),
+    // Whatever else is wrong, and wherever the stray byte lies.
+    (bytes("a=1&&b=", 0xFF), "the body is not UTF-8"),
+    (bytes("userKey=%zz&b=", 0xC3), "the body is not UTF-8"),
+    (bytes("userKey=a&userKey=b&c=", 0xE6, 0x97), "the body is not UTF-8"),
+    // A name is compared once decoded, a known one or another.
+    ([UInt8]("userKey=a&user%4Bey=b".utf8), "parameter 'userKey' appears more than once"),
+    ([UInt8]("user%4Bey=a&userKey=b".utf8), "parameter 'userKey' appears more than once"),
+    ([UInt8]("plan=a&plan=b".utf8), "parameter 'plan' appears more than once"),
+    ([UInt8]("a+b=1&a%20b=2".utf8), "parameter 'a b' appears more than once"),
+    ([UInt8]("user%4Bey=%zz".utf8), "malformed percent-encoding in parameter 'userKey'"),
+    ([UInt8]("plan=%4".utf8), "malformed percent-encoding in parameter 'plan'"),
+    ([UInt8]("pl%61n=%E6%97".utf8), "malformed percent-encoding in parameter 'plan'"),
+    ([UInt8]("a%FF=1".utf8), "malformed parameter name 'a%FF'"),
+    // The first fault of the body is the one reported.
+    ([UInt8]("userKey=%zz&userKey=b".utf8), "malformed percent-encoding in parameter 'userKey'"),
+    ([UInt8]("userKey=a&=b&userKey=c".utf8), "parameter without a name before '='"),
+    ([UInt8]("osName=a&osName=b&&".utf8), "parameter 'osName' appears more than once"),
+]
+
 @Suite struct FormBodyTests {
     @Test func decodesTheAndroidRegistrationBodyOfTheSDKTest() throws {
         let body =
@@ -29,23 +63,32 @@ import Testing
         ("userKey=a%2Bb", "a+b"),
         ("userKey=a=b", "a=b"),
         ("osName=ios&userKey=last", "last"),
+        ("user%4Bey=escaped+name", "escaped name"),
+        ("userKey=a%26b%3Dc&osName=ios", "a&b=c"),
+        ("plan=gold&userKey=José+%C3%A9", "José é"),
     ])
     func decodesValuesAsBothSDKsEncodeThem(_ body: String, _ expected: String) throws {
         #expect(try FormBody(parsing: Array(body.utf8))["userKey"] == expected)
     }
 
-    @Test(arguments: [
-        ([UInt8]("userKey=%4".utf8), "malformed percent-encoding in parameter 'userKey'"),
-        ([UInt8]("userKey=%zz".utf8), "malformed percent-encoding in parameter 'userKey'"),
-        ([UInt8]("userKey=%FF".utf8), "malformed percent-encoding in parameter 'userKey'"),
-        ([UInt8]("userKey=a&userKey=b".utf8), "parameter 'userKey' appears more than once"),
-        ([UInt8]("a=1&&b=2".utf8), "empty parameter between '&' separators"),
-        ([UInt8]("&a=1".utf8), "empty parameter between '&' separators"),
-        ([UInt8]("a=1&".utf8), "empty parameter between '&' separators"),
-        ([UInt8]("=1".utf8), "parameter without a name before '='"),
-        ([UInt8]("a%zz=1".utf8), "malformed parameter name 'a%zz'"),
-        ([0x75, 0x3D, 0xFF], "the body is not UTF-8"),
-    ])
+    @Test func keepsTheFieldsARegistrationDoesNotRead() throws {
+        let form = try FormBody(parsing: Array("plan=gold&a+b=1&Jos%C3%A9=2&userkey=3&Bénédicte=4&userKey=5".utf8))
+        #expect(form["plan"] == "gold")
+        #expect(form["a b"] == "1")
+        #expect(form["José"] == "2")
+        #expect(form["userkey"] == "3")
+        #expect(form["Bénédicte"] == "4")
+        #expect(form["userKey"] == "5")
+        #expect(form["registrationToken"] == nil)
+        #expect(form["pla"] == nil)
+        #expect(form.fields.count == 6)
+    }
+
+    @Test func readsAnEmptyBodyAsNoField() throws {
+        #expect(try FormBody(parsing: []).fields.isEmpty)
+    }
+
+    @Test(arguments: malformedBodies)
     func refusesMalformedBodies(_ body: [UInt8], _ reason: String) {
         #expect(throws: RegistrationError.malformed(reason)) { try FormBody(parsing: body) }
     }

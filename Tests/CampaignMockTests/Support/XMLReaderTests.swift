@@ -75,6 +75,10 @@ import Testing
         ("<a b='1' b='2'/>", "attribute 'b' is repeated"),
         ("<a b=1/>", "attribute values must be quoted"),
         ("<a></b>", "</b> does not close <a>"),
+        ("<ab></abc>", "</abc> does not close <ab>"),
+        ("<abc></ab>", "</ab> does not close <abc>"),
+        ("<a></a:b>", "</a:b> does not close <a>"),
+        ("<a></1>", "'1' is not a valid name"),
         ("<a>", "unterminated element <a>"),
         ("<a/><b/>", "content after the root element"),
         ("", "no root element"),
@@ -89,6 +93,13 @@ import Testing
         } catch {
             #expect((error as? XMLError)?.reason.contains(fragment) == true, "\(error)")
         }
+    }
+
+    /// A closing tag may end with spaces, and names the element as Swift compares text: an equivalent
+    /// spelling (here `é` decomposed) closes it as well.
+    @Test(arguments: ["<a></a >", "<a></a\n>", "<é></é>", "<é></e\u{301}>", "<p:a xmlns:p='u'></p:a>"])
+    func acceptsTheClosingTag(_ text: String) throws {
+        #expect(try parse(text).elements.isEmpty)
     }
 
     @Test func boundsDepthAndElementCount() throws {
