@@ -19,6 +19,12 @@ struct BoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         _modify { yield &entries[key] }
     }
 
+    /// Changes the value of `key` in place (one lookup, no copy of the value); nil when there is none.
+    mutating func update<Result>(_ key: Key, _ change: (inout Value) -> Result) -> Result? {
+        guard let index = entries.index(forKey: key) else { return nil }
+        return change(&entries.values[index])
+    }
+
     /// Sets `value` for `key`; a new key may evict the oldest entry, which is returned.
     mutating func insert(_ key: Key, _ value: Value) -> (key: Key, value: Value)? {
         if entries.updateValue(value, forKey: key) != nil { return nil }

@@ -11,7 +11,7 @@ extension ChecksEngine {
         var opens = 0
         var firstReceive: Int64?
         /// The findings that counted this message as missing its receive; they count one less if it comes.
-        var countedMissing: [String] = []
+        var countedMissing: [FindingKey] = []
     }
 
     mutating func composed(_ message: CheckObservation.ComposedMessageFacts, _ changes: inout [CheckChange]) {
@@ -87,8 +87,11 @@ extension ChecksEngine {
 
     private mutating func unknownMessage(_ hit: CheckObservation.Hit, _ action: String, _ changes: inout [CheckChange])
     {
-        let messagePart = hit.trackingId.firstIndex(of: ",").map { hit.trackingId[..<$0] } ?? hit.trackingId[...]
-        let messageID = String(messagePart.hasPrefix("h") ? messagePart.dropFirst() : messagePart)
+        // `h<messageId>,<deliveryId>`, in bytes: the tracking id parsed, its message id is hex or a UUID.
+        var messagePart = hit.trackingId.utf8[...]
+        if let comma = messagePart.firstIndex(of: UInt8(ascii: ",")) { messagePart = messagePart[..<comma] }
+        if messagePart.first == UInt8(ascii: "h") { messagePart = messagePart.dropFirst() }
+        let messageID = String(Substring(messagePart))
         record(
             Note(
                 // One finding for them all: a broken app or a load test sends many, each for another id.
@@ -205,7 +208,7 @@ extension ChecksEngine {
                 at: due.at, requestId: due.requestId)
         }
         record(note, &changes)
-        message.countedMissing.append(note.rule.id(note.subject))
+        message.countedMissing.append(FindingKey(rule: note.rule, subject: note.subject))
         messages[due.messageId] = message
     }
 
@@ -236,7 +239,7 @@ extension ChecksEngine {
                 + "); the SDK's tracking server points at this mock and privacy is opted in.",
             app: facts.app, platform: facts.platform, token: facts.token, messageId: facts.messageId, at: due.at)
         record(note, &changes)
-        message.countedMissing.append(note.rule.id(note.subject))
+        message.countedMissing.append(FindingKey(rule: note.rule, subject: note.subject))
         messages[due.messageId] = message
     }
 

@@ -171,8 +171,8 @@ extension ChecksEngine {
         _ app: String, _ platform: Platform?, latest: CheckObservation.Registration?, _ changes: inout [CheckChange]
     ) {
         let counts = applications[app] ?? ApplicationState()
-        let id = CheckRule.userKeyMissing.id(app)
-        guard counts.devicesWithUserKey > 0, counts.devicesWithoutUserKey > 0 else { return clear(id, &changes) }
+        let key = FindingKey(rule: .userKeyMissing, subject: app)
+        guard counts.devicesWithUserKey > 0, counts.devicesWithoutUserKey > 0 else { return clear(key, &changes) }
         let without = counts.devicesWithoutUserKey
         let with = counts.devicesWithUserKey
         let message =
@@ -181,10 +181,11 @@ extension ChecksEngine {
             + "device to its recipient by the userKey; without it the device gets no targeted push."
         guard let latest else {
             // A device gained its userKey, or was forgotten: only the numbers change.
-            guard let finding = findings[id], finding.message() != message else { return }
-            findings[id]?.count = without
-            findings[id]?.message = { message }
-            updated.insert(id)
+            guard let finding = findings[key], finding.message() != message else { return }
+            changed(key) { finding in
+                finding.count = without
+                finding.message = { message }
+            }
             return
         }
         record(
@@ -299,7 +300,7 @@ extension ChecksEngine {
                 + "registration) rather than a hand-made request; it sends the form docs/protocol.md §3 describes."
         }
         let subject = "\(refusal.platform.rawValue):\(kind.rawValue)" + (kind == .unknownKey ? ":\(key)" : "")
-        let count = (findings[CheckRule.registrationRefused.id(subject)]?.count ?? 0) + 1
+        let count = (findings[FindingKey(rule: .registrationRefused, subject: subject)]?.count ?? 0) + 1
         let advice = fix
         record(
             Note(
@@ -342,7 +343,7 @@ extension ChecksEngine {
 
     mutating func faultFailed(_ failure: CheckObservation.FaultFailure, _ changes: inout [CheckChange]) {
         if failure.endpoint == "tracking" { lastTrackingFault = failure.at }
-        let count = (findings[CheckRule.faultActive.id(failure.ruleId)]?.count ?? 0) + 1
+        let count = (findings[FindingKey(rule: .faultActive, subject: failure.ruleId)]?.count ?? 0) + 1
         let answer = failure.status == 0 ? "the connection was closed unanswered" : "answered \(failure.status)"
         record(
             Note(

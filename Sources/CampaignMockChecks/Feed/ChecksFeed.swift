@@ -61,9 +61,9 @@ package enum ChecksFeed {
                 at: RFC3339.microseconds(notice.receivedAt) ?? 0))
     }
 
-    /// `h3039,7a001` of `h3039,7a001,1`.
+    /// `h3039,7a001` of `h3039,7a001,1` (the tag is one digit after the last comma: found in bytes).
     private static func trackingID(_ raw: String) -> String {
-        guard let comma = raw.lastIndex(of: ",") else { return raw }
+        guard let comma = raw.utf8.lastIndex(of: UInt8(ascii: ",")) else { return raw }
         return String(raw[..<comma])
     }
 
