@@ -7,9 +7,12 @@ struct BoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private var order: [Key] = []
     private var head = 0
 
-    init(limit: Int) {
+    /// - Parameter reserved: room made at once for this many entries: no rehashing while the table fills up
+    ///   to them.
+    init(limit: Int, reserved: Int = 0) {
         precondition(limit > 0, "a bounded table keeps at least one entry")
         self.limit = limit
+        entries.reserveCapacity(reserved)
     }
 
     var count: Int { entries.count }

@@ -46,7 +46,9 @@ package struct ChecksEngine: Sendable {
         self.settings = settings
         findings = BoundedTable(limit: settings.findingLimit)
         messages = BoundedTable(limit: settings.messageLimit)
-        devices = BoundedTable(limit: settings.deviceLimit)
+        // Sized for its bound up front: a registration load fills it without rehashing every device again and
+        // again (the dictionary's storage at the bound is the same size either way).
+        devices = BoundedTable(limit: settings.deviceLimit, reserved: settings.deviceLimit)
     }
 
     // MARK: - Input
