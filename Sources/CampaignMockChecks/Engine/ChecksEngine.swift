@@ -57,6 +57,18 @@ package struct ChecksEngine: Sendable {
     /// (their count, words or evidence) wait for ``takeUpdates()``: a load of hits costs one change each.
     package mutating func observe(_ observation: CheckObservation) -> [CheckChange] {
         var changes: [CheckChange] = []
+        observe(observation, &changes)
+        return changes
+    }
+
+    /// Takes in a batch, in order (``observe(_:)`` for each, with one list of changes for them all).
+    package mutating func observe(_ observations: [CheckObservation]) -> [CheckChange] {
+        var changes: [CheckChange] = []
+        for observation in observations { observe(observation, &changes) }
+        return changes
+    }
+
+    private mutating func observe(_ observation: CheckObservation, _ changes: inout [CheckChange]) {
         switch observation {
         case .registered(let registration): registered(registration, &changes)
         case .registrationRefused(let refusal): refused(refusal, &changes)
@@ -65,7 +77,6 @@ package struct ChecksEngine: Sendable {
         case .sendAccepted(let send): sendAccepted(send)
         case .faultFailed(let failure): faultFailed(failure, &changes)
         }
-        return changes
     }
 
     /// Fires the rules whose wait ended at `now` (microseconds since 1970).
