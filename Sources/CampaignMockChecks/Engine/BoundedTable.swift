@@ -17,10 +17,9 @@ struct BoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     var count: Int { entries.count }
 
-    subscript(key: Key) -> Value? {
-        get { entries[key] }
-        _modify { yield &entries[key] }
-    }
+    /// The value of `key`; it is changed through ``update(_:_:)`` (in place) or ``insert(_:_:)`` (which keeps the
+    /// order of insertion).
+    subscript(key: Key) -> Value? { entries[key] }
 
     /// Changes the value of `key` in place (one lookup, no copy of the value); nil when there is none.
     mutating func update<Result>(_ key: Key, _ change: (inout Value) -> Result) -> Result? {

@@ -82,7 +82,7 @@ extension ChecksEngine {
                         requestId: hit.requestId))
             }
         }
-        messages[link.messageId] = message
+        messages.update(link.messageId) { $0 = message }
     }
 
     private mutating func unknownMessage(_ hit: CheckObservation.Hit, _ action: String, _ changes: inout [CheckChange])
@@ -209,7 +209,7 @@ extension ChecksEngine {
         }
         record(note, &changes)
         message.countedMissing.append(FindingKey(rule: note.rule, subject: note.subject))
-        messages[due.messageId] = message
+        messages.update(due.messageId) { $0 = message }
     }
 
     /// A send's window ended: was its receive there?
@@ -240,7 +240,7 @@ extension ChecksEngine {
             app: facts.app, platform: facts.platform, token: facts.token, messageId: facts.messageId, at: due.at)
         record(note, &changes)
         message.countedMissing.append(FindingKey(rule: note.rule, subject: note.subject))
-        messages[due.messageId] = message
+        messages.update(due.messageId) { $0 = message }
     }
 
     /// Whether a tracking request failed by a fault rule since the message was composed: the missing receive
