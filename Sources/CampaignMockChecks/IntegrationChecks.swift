@@ -51,10 +51,7 @@ package final class IntegrationChecks: Sendable {
         queue.async { [self] in
             let observations = ChecksFeed.observations(changes, knownKeys: knownKeys)
             guard !observations.isEmpty else { return }
-            publish(
-                engine.withLock { engine in
-                    observations.flatMap { engine.observe($0) }
-                })
+            publish(engine.withLock { $0.observe(observations) })
         }
     }
 

@@ -7,16 +7,24 @@ struct BoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private var order: [Key] = []
     private var head = 0
 
-    init(limit: Int) {
+    /// - Parameter reserved: room made at once for this many entries: no rehashing while the table fills up
+    ///   to them.
+    init(limit: Int, reserved: Int = 0) {
         precondition(limit > 0, "a bounded table keeps at least one entry")
         self.limit = limit
+        entries.reserveCapacity(reserved)
     }
 
     var count: Int { entries.count }
 
-    subscript(key: Key) -> Value? {
-        get { entries[key] }
-        _modify { yield &entries[key] }
+    /// The value of `key`; it is changed through ``update(_:_:)`` (in place) or ``insert(_:_:)`` (which keeps the
+    /// order of insertion).
+    subscript(key: Key) -> Value? { entries[key] }
+
+    /// Changes the value of `key` in place (one lookup, no copy of the value); nil when there is none.
+    mutating func update<Result>(_ key: Key, _ change: (inout Value) -> Result) -> Result? {
+        guard let index = entries.index(forKey: key) else { return nil }
+        return change(&entries.values[index])
     }
 
     /// Sets `value` for `key`; a new key may evict the oldest entry, which is returned.

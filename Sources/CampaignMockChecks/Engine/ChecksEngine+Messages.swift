@@ -11,7 +11,7 @@ extension ChecksEngine {
         var opens = 0
         var firstReceive: Int64?
         /// The findings that counted this message as missing its receive; they count one less if it comes.
-        var countedMissing: [String] = []
+        var countedMissing: [FindingKey] = []
     }
 
     mutating func composed(_ message: CheckObservation.ComposedMessageFacts, _ changes: inout [CheckChange]) {
@@ -82,13 +82,16 @@ extension ChecksEngine {
                         requestId: hit.requestId))
             }
         }
-        messages[link.messageId] = message
+        messages.update(link.messageId) { $0 = message }
     }
 
     private mutating func unknownMessage(_ hit: CheckObservation.Hit, _ action: String, _ changes: inout [CheckChange])
     {
-        let messagePart = hit.trackingId.firstIndex(of: ",").map { hit.trackingId[..<$0] } ?? hit.trackingId[...]
-        let messageID = String(messagePart.hasPrefix("h") ? messagePart.dropFirst() : messagePart)
+        // `h<messageId>,<deliveryId>`, in bytes: the tracking id parsed, its message id is hex or a UUID.
+        var messagePart = hit.trackingId.utf8[...]
+        if let comma = messagePart.firstIndex(of: UInt8(ascii: ",")) { messagePart = messagePart[..<comma] }
+        if messagePart.first == UInt8(ascii: "h") { messagePart = messagePart.dropFirst() }
+        let messageID = String(Substring(messagePart))
         record(
             Note(
                 // One finding for them all: a broken app or a load test sends many, each for another id.
@@ -205,8 +208,8 @@ extension ChecksEngine {
                 at: due.at, requestId: due.requestId)
         }
         record(note, &changes)
-        message.countedMissing.append(note.rule.id(note.subject))
-        messages[due.messageId] = message
+        message.countedMissing.append(FindingKey(rule: note.rule, subject: note.subject))
+        messages.update(due.messageId) { $0 = message }
     }
 
     /// A send's window ended: was its receive there?
@@ -236,8 +239,8 @@ extension ChecksEngine {
                 + "); the SDK's tracking server points at this mock and privacy is opted in.",
             app: facts.app, platform: facts.platform, token: facts.token, messageId: facts.messageId, at: due.at)
         record(note, &changes)
-        message.countedMissing.append(note.rule.id(note.subject))
-        messages[due.messageId] = message
+        message.countedMissing.append(FindingKey(rule: note.rule, subject: note.subject))
+        messages.update(due.messageId) { $0 = message }
     }
 
     /// Whether a tracking request failed by a fault rule since the message was composed: the missing receive

@@ -18,8 +18,48 @@ extension ChecksEngine {
     struct ApplicationState: Sendable {
         /// Each param as first seen, by its name in lower case.
         var params: [String: ParamSeen] = [:]
-        var devicesWithUserKey = 0
-        var devicesWithoutUserKey = 0
+        var userKeys = UserKeyCounts()
+
+        /// Remembers the params of `registration` not seen before; returns those that differ from their
+        /// first sighting, with it.
+        mutating func drifts(of registration: CheckObservation.Registration) -> [(ParamSeen, AdditionalParam)] {
+            var drifts: [(ParamSeen, AdditionalParam)] = []
+            for param in registration.params where !param.name.isEmpty {
+                let name = param.name.lowercased()
+                guard let first = params[name] else {
+                    if params.count < ChecksEngine.paramLimit {
+                        params[name] = ParamSeen(param: param, token: registration.token)
+                    }
+                    continue
+                }
+                if first.param.name != param.name
+                    || ChecksEngine.kindGroup(first.param.kind) != ChecksEngine.kindGroup(param.kind)
+                {
+                    drifts.append((first, param))
+                }
+            }
+            return drifts
+        }
+    }
+
+    /// An application's devices with and without a userKey.
+    struct UserKeyCounts: Equatable, Sendable {
+        var with = 0
+        var without = 0
+
+        /// Some devices have a userKey and others not: `user-key-missing`.
+        var disagree: Bool { with > 0 && without > 0 }
+
+        mutating func count(userKey: Bool, by step: Int) {
+            if userKey { with += step } else { without += step }
+        }
+
+        /// Applies `change`; returns the counts before and after it.
+        mutating func apply(_ change: (inout Self) -> Void) -> (before: Self, now: Self) {
+            let before = self
+            change(&self)
+            return (before, self)
+        }
     }
 
     struct ParamSeen: Sendable {
@@ -33,40 +73,48 @@ extension ChecksEngine {
     mutating func registered(_ registration: CheckObservation.Registration, _ changes: inout [CheckChange]) {
         tokenShape(registration, &changes)
         paramDrift(registration, &changes)
-        let key = DeviceKey(app: registration.app, token: registration.token)
         let hasUserKey = !registration.userKey.isEmpty
-        let known = devices[key]
-        var device = known ?? DeviceState(hasUserKey: hasUserKey)
-        if known == nil {
-            if let evicted = devices.insert(key, device) { forget(evicted.key, evicted.value, &changes) }
-            count(registration.app, userKey: hasUserKey, by: 1)
-        } else if device.hasUserKey != hasUserKey {
-            count(registration.app, userKey: device.hasUserKey, by: -1)
-            count(registration.app, userKey: hasUserKey, by: 1)
+        let identical = registration.identical
+        let at = registration.at
+        let windowStart = at - settings.stormWindow
+        // A known device is changed in place (one lookup); whether it had a userKey, and its identical
+        // registrations within the window.
+        let key = DeviceKey(app: registration.app, token: registration.token)
+        let known = devices.update(key) { device in
+            let had = device.hasUserKey
             device.hasUserKey = hasUserKey
+            if identical {
+                device.identical.removeAll { $0 <= windowStart }
+                device.identical.append(at)
+            }
+            return (hadUserKey: had, identical: device.identical.count)
         }
-        if registration.identical {
-            device.identical =
-                device.identical.filter { $0 > registration.at - settings.stormWindow }
-                + [registration.at]
-            if device.identical.count >= settings.stormCount { storm(registration, device, &changes) }
+        if known == nil {
+            let device = DeviceState(hasUserKey: hasUserKey, identical: identical ? [at] : [])
+            if let evicted = devices.insert(key, device) { forget(evicted.key, evicted.value, &changes) }
         }
-        devices[key] = device
-        userKeys(registration.app, registration.platform, latest: hasUserKey ? nil : registration, &changes)
-    }
-
-    private mutating func count(_ app: String, userKey: Bool, by step: Int) {
-        if userKey {
-            applications[app, default: ApplicationState()].devicesWithUserKey += step
-        } else {
-            applications[app, default: ApplicationState()].devicesWithoutUserKey += step
+        let identicalCount = known?.identical ?? (identical ? 1 : 0)
+        if identical && identicalCount >= settings.stormCount { storm(registration, identicalCount, &changes) }
+        let latest = hasUserKey ? nil : registration
+        guard let had = known?.hadUserKey else {
+            return recount(registration.app, latest: latest, &changes) { $0.count(userKey: hasUserKey, by: 1) }
         }
+        if had != hasUserKey {
+            recount(registration.app, latest: latest, &changes) { counts in
+                counts.count(userKey: had, by: -1)
+                counts.count(userKey: hasUserKey, by: 1)
+            }
+        } else if let latest {
+            // Counted already, and the latest device to come without a userKey.
+            let counts = applications[registration.app]?.userKeys ?? UserKeyCounts()
+            userKeys(registration.app, before: counts, now: counts, latest: latest, &changes)
+        }
+        // Otherwise as it was: the counts do not change.
     }
 
     /// A device forgotten to make room: it no longer counts.
     private mutating func forget(_ key: DeviceKey, _ device: DeviceState, _ changes: inout [CheckChange]) {
-        count(key.app, userKey: device.hasUserKey, by: -1)
-        userKeys(key.app, nil, latest: nil, &changes)
+        recount(key.app, latest: nil, &changes) { $0.count(userKey: device.hasUserKey, by: -1) }
     }
 
     // MARK: - token-platform-mismatch
@@ -114,31 +162,19 @@ extension ChecksEngine {
     // MARK: - param-drift
 
     private mutating func paramDrift(_ registration: CheckObservation.Registration, _ changes: inout [CheckChange]) {
-        var application = applications[registration.app] ?? ApplicationState()
-        for param in registration.params where !param.name.isEmpty {
-            let name = param.name.lowercased()
-            guard let first = application.params[name] else {
-                if application.params.count < Self.paramLimit {
-                    application.params[name] = ParamSeen(param: param, token: registration.token)
-                }
-                continue
-            }
+        guard !registration.params.isEmpty else { return }
+        // In place: the application's params are not copied when a new one is remembered.
+        for (first, param) in applications[registration.app, default: ApplicationState()].drifts(of: registration) {
             let was = first.param
-            let drift: String
-            if was.name != param.name {
-                drift =
-                    "is named '\(param.name)' by device \(registration.token), and '\(was.name)' by device "
+            let drift =
+                was.name != param.name
+                ? "is named '\(param.name)' by device \(registration.token), and '\(was.name)' by device "
                     + "\(first.token)"
-            } else if Self.kindGroup(was.kind) != Self.kindGroup(param.kind) {
-                drift =
-                    "is \(Self.describe(param)) from device \(registration.token), and was "
+                : "is \(Self.describe(param)) from device \(registration.token), and was "
                     + "\(Self.describe(was)) from device \(first.token)"
-            } else {
-                continue
-            }
             record(
                 Note(
-                    rule: .paramDrift, subject: "\(registration.app):\(name)", severity: .warning,
+                    rule: .paramDrift, subject: "\(registration.app):\(param.name.lowercased())", severity: .warning,
                     title: "The param '\(was.name)' changes \(was.name != param.name ? "letter case" : "type")",
                     message:
                         "In application \(registration.app), the additional param '\(was.name)' \(drift). "
@@ -150,12 +186,11 @@ extension ChecksEngine {
                     app: registration.app, platform: registration.platform, token: registration.token,
                     at: registration.at, requestId: registration.requestId), &changes)
         }
-        applications[registration.app] = application
     }
 
     /// Integers and decimals are both numbers: `3.0` may arrive as `3`.
-    private static func kindGroup(_ kind: AdditionalParam.Kind) -> String {
-        kind == .decimal ? AdditionalParam.Kind.integer.rawValue : kind.rawValue
+    private static func kindGroup(_ kind: AdditionalParam.Kind) -> AdditionalParam.Kind {
+        kind == .decimal ? .integer : kind
     }
 
     private static func describe(_ param: AdditionalParam) -> String {
@@ -165,44 +200,59 @@ extension ChecksEngine {
 
     // MARK: - user-key-missing
 
-    /// Whether the application's devices disagree on having a userKey; `latest` is the registration that
-    /// just came without one.
-    private mutating func userKeys(
-        _ app: String, _ platform: Platform?, latest: CheckObservation.Registration?, _ changes: inout [CheckChange]
+    /// Changes the application's userKey counts (one lookup), then has `user-key-missing` follow them.
+    private mutating func recount(
+        _ app: String, latest: CheckObservation.Registration?, _ changes: inout [CheckChange],
+        _ change: (inout UserKeyCounts) -> Void
     ) {
-        let counts = applications[app] ?? ApplicationState()
-        let id = CheckRule.userKeyMissing.id(app)
-        guard counts.devicesWithUserKey > 0, counts.devicesWithoutUserKey > 0 else { return clear(id, &changes) }
-        let without = counts.devicesWithoutUserKey
-        let with = counts.devicesWithUserKey
-        let message =
-            "In application \(app), \(without) device\(without == 1 ? "" : "s") registered without a userKey, "
-            + "while \(with) other\(with == 1 ? "" : "s") carr\(with == 1 ? "ies" : "y") one. Campaign links a "
-            + "device to its recipient by the userKey; without it the device gets no targeted push."
+        let (before, now) = applications[app, default: ApplicationState()].userKeys.apply(change)
+        userKeys(app, before: before, now: now, latest: latest, &changes)
+    }
+
+    /// Whether the application's devices disagree on having a userKey, now that their counts went from
+    /// `before` to `now`; `latest` is the registration that just came without one. The finding exists only
+    /// while they disagree (each change of the counts comes here), so counts that agreed before and agree
+    /// now have nothing to clear, and a finding's words change only when the counts do.
+    private mutating func userKeys(
+        _ app: String, before: UserKeyCounts, now: UserKeyCounts, latest: CheckObservation.Registration?,
+        _ changes: inout [CheckChange]
+    ) {
+        guard now.disagree else {
+            if before.disagree { clear(FindingKey(rule: .userKeyMissing, subject: app), &changes) }
+            return
+        }
         guard let latest else {
             // A device gained its userKey, or was forgotten: only the numbers change.
-            guard let finding = findings[id], finding.message() != message else { return }
-            findings[id]?.count = without
-            findings[id]?.message = { message }
-            updated.insert(id)
+            guard now != before else { return }
+            changed(FindingKey(rule: .userKeyMissing, subject: app)) { finding in
+                finding.count = now.without
+                finding.message = { Self.userKeysMissing(app, now) }
+            }
             return
         }
         record(
             Note(
                 rule: .userKeyMissing, subject: app, severity: .info,
-                title: "Some devices register without a userKey", message: message,
+                title: "Some devices register without a userKey", message: Self.userKeysMissing(app, now),
                 fix:
                     "Register again once the user is known (after login), with the same token and the userKey: "
                     + "registerDevice(token, userKey, params) (AEP extension), the registration call's userKey "
                     + "(legacy SDK).",
-                app: app, platform: platform ?? latest.platform, token: latest.token, at: latest.at,
-                requestId: latest.requestId, count: without), &changes)
+                app: app, platform: latest.platform, token: latest.token, at: latest.at,
+                requestId: latest.requestId, count: now.without), &changes)
+    }
+
+    private static func userKeysMissing(_ app: String, _ counts: UserKeyCounts) -> String {
+        let (with, without) = (counts.with, counts.without)
+        return "In application \(app), \(without) device\(without == 1 ? "" : "s") registered without a userKey, "
+            + "while \(with) other\(with == 1 ? "" : "s") carr\(with == 1 ? "ies" : "y") one. Campaign links a "
+            + "device to its recipient by the userKey; without it the device gets no targeted push."
     }
 
     // MARK: - registration-storm
 
     private mutating func storm(
-        _ registration: CheckObservation.Registration, _ device: DeviceState, _ changes: inout [CheckChange]
+        _ registration: CheckObservation.Registration, _ identical: Int, _ changes: inout [CheckChange]
     ) {
         let window = Self.seconds(settings.stormWindow)
         record(
@@ -211,7 +261,7 @@ extension ChecksEngine {
                 title: "The same registration, again and again",
                 message:
                     "Device \(registration.token) of application \(registration.app) registered the same data "
-                    + "\(device.identical.count) times within \(window). The AEP "
+                    + "\(identical) times within \(window). The AEP "
                     + "extension sends an identical registration only once (it keeps a hash of the last one); the "
                     + "legacy SDK registers once per start of the app.",
                 fix:
@@ -299,7 +349,7 @@ extension ChecksEngine {
                 + "registration) rather than a hand-made request; it sends the form docs/protocol.md §3 describes."
         }
         let subject = "\(refusal.platform.rawValue):\(kind.rawValue)" + (kind == .unknownKey ? ":\(key)" : "")
-        let count = (findings[CheckRule.registrationRefused.id(subject)]?.count ?? 0) + 1
+        let count = (findings[FindingKey(rule: .registrationRefused, subject: subject)]?.count ?? 0) + 1
         let advice = fix
         record(
             Note(
@@ -342,7 +392,7 @@ extension ChecksEngine {
 
     mutating func faultFailed(_ failure: CheckObservation.FaultFailure, _ changes: inout [CheckChange]) {
         if failure.endpoint == "tracking" { lastTrackingFault = failure.at }
-        let count = (findings[CheckRule.faultActive.id(failure.ruleId)]?.count ?? 0) + 1
+        let count = (findings[FindingKey(rule: .faultActive, subject: failure.ruleId)]?.count ?? 0) + 1
         let answer = failure.status == 0 ? "the connection was closed unanswered" : "answered \(failure.status)"
         record(
             Note(

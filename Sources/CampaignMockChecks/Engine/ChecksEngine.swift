@@ -29,9 +29,10 @@ package struct ChecksEngine: Sendable {
     }
 
     package let settings: Settings
-    var findings: BoundedTable<String, Finding>
-    /// The findings that changed since ``takeUpdates()`` last ran, but for those that appeared or cleared.
-    var updated: Set<String> = []
+    var findings: BoundedTable<FindingKey, Finding>
+    /// The findings that changed since ``takeUpdates()`` last ran (each is listed when its first change
+    /// marks it ``Finding/pending``): a hit that only counts one up leaves this list alone.
+    var updated: [FindingKey] = []
     var messages: BoundedTable<String, MessageState>
     var devices: BoundedTable<DeviceKey, DeviceState>
     var applications: [String: ApplicationState] = [:]
@@ -45,7 +46,9 @@ package struct ChecksEngine: Sendable {
         self.settings = settings
         findings = BoundedTable(limit: settings.findingLimit)
         messages = BoundedTable(limit: settings.messageLimit)
-        devices = BoundedTable(limit: settings.deviceLimit)
+        // Sized for its bound up front: a registration load fills it without rehashing every device again and
+        // again (the dictionary's storage at the bound is the same size either way).
+        devices = BoundedTable(limit: settings.deviceLimit, reserved: settings.deviceLimit)
     }
 
     // MARK: - Input
@@ -54,6 +57,18 @@ package struct ChecksEngine: Sendable {
     /// (their count, words or evidence) wait for ``takeUpdates()``: a load of hits costs one change each.
     package mutating func observe(_ observation: CheckObservation) -> [CheckChange] {
         var changes: [CheckChange] = []
+        observe(observation, &changes)
+        return changes
+    }
+
+    /// Takes in a batch, in order (``observe(_:)`` for each, with one list of changes for them all).
+    package mutating func observe(_ observations: [CheckObservation]) -> [CheckChange] {
+        var changes: [CheckChange] = []
+        for observation in observations { observe(observation, &changes) }
+        return changes
+    }
+
+    private mutating func observe(_ observation: CheckObservation, _ changes: inout [CheckChange]) {
         switch observation {
         case .registered(let registration): registered(registration, &changes)
         case .registrationRefused(let refusal): refused(refusal, &changes)
@@ -62,7 +77,6 @@ package struct ChecksEngine: Sendable {
         case .sendAccepted(let send): sendAccepted(send)
         case .faultFailed(let failure): faultFailed(failure, &changes)
         }
-        return changes
     }
 
     /// Fires the rules whose wait ended at `now` (microseconds since 1970).
@@ -75,18 +89,24 @@ package struct ChecksEngine: Sendable {
 
     /// The findings that changed since the last call and still hold, as they are now, by id.
     package mutating func takeUpdates() -> [CheckChange] {
-        defer { updated.removeAll(keepingCapacity: true) }
-        return updated.sorted().compactMap { id in
-            findings[id].map { CheckChange(change: .updated, finding: $0.reported) }
+        var reported: [CheckFinding] = []
+        for key in updated {
+            // A finding that cleared (or cleared and appeared again) since is no longer pending.
+            findings.update(key) { finding in
+                guard finding.pending else { return }
+                finding.pending = false
+                reported.append(finding.reported)
+            }
         }
+        updated.removeAll(keepingCapacity: true)
+        return reported.sorted { $0.id < $1.id }.map { CheckChange(change: .updated, finding: $0) }
     }
 
     /// The fault rules set now: `fault-active` findings of other rules clear.
     package mutating func faultRules(_ ids: Set<String>) -> [CheckChange] {
         var changes: [CheckChange] = []
-        let gone = findings.entries.values.filter { $0.rule == CheckRule.faultActive.rawValue }
-            .filter { !ids.contains(String($0.id.dropFirst(CheckRule.faultActive.rawValue.count + 1))) }
-        for finding in gone { clear(finding.id, &changes) }
+        let gone = findings.entries.keys.filter { $0.rule == .faultActive && !ids.contains($0.subject) }
+        for key in gone { clear(key, &changes) }
         return changes
     }
 
@@ -137,6 +157,12 @@ package struct ChecksEngine: Sendable {
 
     // MARK: - Findings
 
+    /// What a finding is about: its rule and subject. Its id, the two joined, is written once, when it appears.
+    struct FindingKey: Hashable, Sendable {
+        var rule: CheckRule
+        var subject: String
+    }
+
     /// What a rule says about its subject this time. Its message and fix are written only when the finding is
     /// reported: a finding that happens a thousand times between two reports is written once.
     struct Note {
@@ -179,40 +205,48 @@ package struct ChecksEngine: Sendable {
 
     /// Records `note`: a new finding appears, an existing one is updated with the newest words and evidence.
     mutating func record(_ note: Note, _ changes: inout [CheckChange]) {
-        let id = note.rule.id(note.subject)
+        let key = FindingKey(rule: note.rule, subject: note.subject)
+        let evidenceLimit = settings.evidenceLimit
         // In place: the evidence is not copied.
-        if findings[id]?.add(note, evidenceLimit: settings.evidenceLimit) != nil {
-            updated.insert(id)
+        if let first = findings.update(key, { $0.add(note, evidenceLimit: evidenceLimit) }) {
+            if first { updated.append(key) }
             return
         }
         let time = Finding.millisecond(note.at)
         let finding = Finding(
             body: CheckFinding(
-                id: id, rule: note.rule.rawValue, severity: note.severity, title: note.title, message: "",
-                app: note.app, platform: note.platform, registrationToken: note.token, messageId: note.messageId,
+                id: note.rule.id(note.subject), rule: note.rule.rawValue, severity: note.severity, title: note.title,
+                message: "", app: note.app, platform: note.platform, registrationToken: note.token,
+                messageId: note.messageId,
                 count: note.count ?? 1, firstSeen: "", lastSeen: "",
                 evidence: CheckFinding.Evidence(requestIds: note.requestId.map { [$0] } ?? []), fix: "",
                 doc: note.rule.doc),
             message: note.message, fix: note.fix, firstSeen: time, lastSeen: time, times: [time])
-        if let evicted = findings.insert(id, finding) {
-            updated.remove(evicted.key)
+        if let evicted = findings.insert(key, finding) {
             changes.append(CheckChange(change: .cleared, finding: evicted.value.reported))
         }
         changes.append(CheckChange(change: .appeared, finding: finding.reported))
     }
 
-    mutating func clear(_ id: String, _ changes: inout [CheckChange]) {
-        guard let finding = findings.remove(id) else { return }
-        updated.remove(id)
+    mutating func clear(_ key: FindingKey, _ changes: inout [CheckChange]) {
+        guard let finding = findings.remove(key) else { return }
         changes.append(CheckChange(change: .cleared, finding: finding.reported))
     }
 
-    /// One fewer occurrence of the finding `id` (what it counted turned out fine); it clears at none.
-    mutating func retract(_ id: String, _ changes: inout [CheckChange]) {
-        guard let count = findings[id]?.count else { return }
-        if count <= 1 { return clear(id, &changes) }
-        findings[id]?.count = count - 1
-        updated.insert(id)
+    /// One fewer occurrence of the finding `key` (what it counted turned out fine); it clears at none.
+    mutating func retract(_ key: FindingKey, _ changes: inout [CheckChange]) {
+        guard let count = findings[key]?.count else { return }
+        if count <= 1 { return clear(key, &changes) }
+        changed(key) { $0.count = count - 1 }
+    }
+
+    /// Changes the finding `key` in place, as an update for the stream's next tick.
+    mutating func changed(_ key: FindingKey, _ change: (inout Finding) -> Void) {
+        let first = findings.update(key) { finding in
+            change(&finding)
+            return finding.markPending()
+        }
+        if first == true { updated.append(key) }
     }
 
     /// A finding as the engine keeps it: its words and times are written out only when it is reported (the
@@ -228,6 +262,8 @@ package struct ChecksEngine: Sendable {
         var lastSeen: Int64
         /// The evidence's times, oldest first.
         var times: [Int64]
+        /// Changed since its last update went to the stream.
+        var pending = false
 
         subscript<Value>(dynamicMember path: WritableKeyPath<CheckFinding, Value>) -> Value {
             get { body[keyPath: path] }
@@ -245,8 +281,15 @@ package struct ChecksEngine: Sendable {
             return finding
         }
 
+        /// Marks the finding changed; whether it was not yet (it is to be listed for the next update).
+        mutating func markPending() -> Bool {
+            defer { pending = true }
+            return !pending
+        }
+
         /// `note` happened again: the newest words, one more (or the note's count), the newest evidence.
-        mutating func add(_ note: Note, evidenceLimit: Int) {
+        /// Returns whether this is its first change since its last update (``markPending()``).
+        mutating func add(_ note: Note, evidenceLimit: Int) -> Bool {
             body.severity = note.severity
             body.title = note.title
             message = note.message
@@ -258,6 +301,7 @@ package struct ChecksEngine: Sendable {
             lastSeen = max(lastSeen, time)
             if let requestId = note.requestId { Self.append(requestId, to: &body.evidence.requestIds, evidenceLimit) }
             Self.append(time, to: &times, evidenceLimit)
+            return markPending()
         }
 
         private static func append<T>(_ item: T, to list: inout [T], _ limit: Int) {

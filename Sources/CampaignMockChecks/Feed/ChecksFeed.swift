@@ -14,33 +14,41 @@ package enum ChecksFeed {
         _ changes: [CommittedChange], knownKeys: () -> [String: Platform]
     ) -> [CheckObservation] {
         var observations: [CheckObservation] = []
-        // A registration or a hit comes before its request's journal entry, in the same job.
-        var waiting: CheckObservation?
+        // A registration or a hit comes before its request's journal entry, in the same job: it waits for the
+        // request's id in place, last, and what is observed meanwhile goes before it (it is not moved about).
+        var waiting = false
+        func add(_ observation: CheckObservation) {
+            if waiting {
+                observations.insert(observation, at: observations.count - 1)
+            } else {
+                observations.append(observation)
+            }
+        }
         for change in changes {
             switch change {
             case .registration(let notice):
-                if let waiting { observations.append(waiting) }
-                waiting = registered(notice)
+                observations.append(registered(notice))
+                waiting = true
             case .hit(_, let hit):
-                if let waiting { observations.append(waiting) }
-                waiting = .hit(
-                    CheckObservation.Hit(
-                        kind: hit.trackingID.tag, trackingId: trackingID(hit.trackingID.raw),
-                        deliveryId: hit.trackingID.deliveryID, link: hit.link, userAgent: hit.userAgent,
-                        at: hit.receivedAt))
+                observations.append(
+                    .hit(
+                        CheckObservation.Hit(
+                            kind: hit.trackingID.tag, trackingId: trackingID(hit.trackingID.raw),
+                            deliveryId: hit.trackingID.deliveryID, link: hit.link, userAgent: hit.userAgent,
+                            at: hit.receivedAt)))
+                waiting = true
             case .request(let id, let record):
-                if var observation = waiting {
-                    observation.requestId = id
-                    observations.append(observation)
-                    waiting = nil
+                if waiting {
+                    observations[observations.count - 1].requestId = id
+                    waiting = false
                 } else if let failure = failed(id, record, knownKeys: knownKeys) {
                     observations.append(failure)
                 }
             case .push(let push):
                 let at = RFC3339.microseconds(push.createdAt) ?? 0
-                observations += push.messages.map { .composed(composed($0, at: at)) }
+                for message in push.messages { add(.composed(composed(message, at: at))) }
             case .send(let send) where send.outcome == .accepted:
-                observations.append(
+                add(
                     .sendAccepted(
                         CheckObservation.AcceptedSend(
                             messageId: send.messageId, token: send.registrationToken, app: send.app,
@@ -49,7 +57,6 @@ package enum ChecksFeed {
                 break
             }
         }
-        if let waiting { observations.append(waiting) }
         return observations
     }
 
@@ -61,9 +68,9 @@ package enum ChecksFeed {
                 at: RFC3339.microseconds(notice.receivedAt) ?? 0))
     }
 
-    /// `h3039,7a001` of `h3039,7a001,1`.
+    /// `h3039,7a001` of `h3039,7a001,1` (the tag is one digit after the last comma: found in bytes).
     private static func trackingID(_ raw: String) -> String {
-        guard let comma = raw.lastIndex(of: ",") else { return raw }
+        guard let comma = raw.utf8.lastIndex(of: UInt8(ascii: ",")) else { return raw }
         return String(raw[..<comma])
     }
 

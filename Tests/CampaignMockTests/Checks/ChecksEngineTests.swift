@@ -392,6 +392,48 @@ import Testing
         #expect(changes.map(\.change) == [.cleared])
     }
 
+    @Test mutating func theUserKeyFindingFollowsTheNumbersOfDevices() throws {
+        _ = run(
+            Self.registration("app", .ios, token: "a", userKey: "jane@example.com"),
+            Self.registration("app", .ios, token: "b", userKey: ""))
+        _ = engine.takeUpdates()
+        // Another device with a userKey: the same finding, with the new numbers.
+        #expect(run(Self.registration("app", .ios, token: "c", userKey: "john@example.com")).isEmpty)
+        let updates = engine.takeUpdates()
+        #expect(updates.map(\.change) == [.updated])
+        let finding = try #require(updates.first?.finding)
+        #expect(finding.count == 1 && finding.registrationToken == "b")
+        #expect(finding.message.contains("1 device registered without a userKey, while 2 others carry one"))
+        // A device registering again as it was changes nothing.
+        _ = run(Self.registration("app", .ios, token: "a", userKey: "jane@example.com"))
+        #expect(engine.takeUpdates().isEmpty)
+        // One more without: counted, and the newest is named.
+        _ = run(Self.registration("app", .ios, token: "d", userKey: "", requestId: 4))
+        let counted = try #require(engine.takeUpdates().first?.finding)
+        #expect(counted.count == 2 && counted.registrationToken == "d" && counted.evidence.requestIds == [1, 4])
+        #expect(counted.message.contains("2 devices registered without a userKey, while 2 others carry one"))
+    }
+
+    @Test mutating func forgottenDevicesNoLongerCountForTheUserKeyFinding() {
+        var settings = ChecksEngine.Settings()
+        settings.deviceLimit = 4
+        engine = ChecksEngine(settings: settings)
+        _ = run(
+            Self.registration("app", .ios, token: "b", userKey: "jane@example.com"),
+            Self.registration("app", .ios, token: "c", userKey: "john@example.com"),
+            Self.registration("app", .ios, token: "a", userKey: ""),
+            Self.registration("app", .ios, token: "d", userKey: "jim@example.com"))
+        #expect(findings(.userKeyMissing).first?.message.contains("while 3 others carry one") == true)
+        _ = engine.takeUpdates()
+        // "b", the oldest, is forgotten to make room for another app's device: the numbers change.
+        #expect(run(Self.registration("other", .ios, token: "x")).isEmpty)
+        #expect(engine.takeUpdates().first?.finding.message.contains("while 2 others carry one") == true)
+        // "c", then "a" are forgotten: no device of the app lacks a userKey any more.
+        _ = run(Self.registration("other", .ios, token: "y"))
+        #expect(run(Self.registration("other", .ios, token: "z")).map(\.change) == [.cleared])
+        #expect(findings(.userKeyMissing).isEmpty)
+    }
+
     @Test mutating func anAppWhoseDevicesAllLackAUserKeyIsSilent() {
         _ = run(
             Self.registration("app", .ios, token: "a", userKey: ""),
