@@ -97,7 +97,7 @@ extension StoreTransaction {
             registrationToken: registration.registrationToken,
             integrationKey: application.application.integrationKey, platform: application.application.platform,
             userKey: registration.userKey, changes: changes, device: registration.device,
-            params: registration.params.sorted { $0.name < $1.name })
+            params: registration.params.sorted { $0.name < $1.name }, receivedAtMicroseconds: receivedAt)
         record(.registration(notice))
         if connection.recording {
             // The device as the lists show it: what was just written, and the history's length (a new
@@ -232,8 +232,10 @@ extension StoreReader {
                 userKey: try row.text("user_key"),
                 changes: try row.text("changes").split(separator: ",").map(String.init),
                 device: Self.decode(DeviceFields.self, try row["fields"].text) ?? DeviceFields(),
-                params: (Self.decode([AdditionalParam].self, try row["params"].text) ?? []).sorted { $0.name < $1.name }
-            )
+                params: (Self.decode([AdditionalParam].self, try row["params"].text) ?? []).sorted {
+                    $0.name < $1.name
+                },
+                receivedAtMicroseconds: try row.integer("received_at"))
         }
     }
 
