@@ -81,8 +81,8 @@ final class SQLiteStatement {
                 case .null: code = sqlite3_bind_null(handle, index)
                 case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
                 case .real(let number): code = sqlite3_bind_double(handle, index, number)
-                case .text(var text):
-                    guard let copy = text.withUTF8(keep) else {
+                case .text(let text):
+                    guard let copy = keep(text) else {
                         growArena(toHold: values)
                         continue bindValues
                     }
@@ -110,6 +110,15 @@ final class SQLiteStatement {
         if let source = bytes.baseAddress { copy.copyMemory(from: source, byteCount: bytes.count) }
         arenaUsed += bytes.count
         return UnsafeRawBufferPointer(start: copy, count: bytes.count)
+    }
+
+    /// The UTF-8 of `text` copied to the arena (nil: it does not fit), read in place: a native string's
+    /// bytes are contiguous, and copying the string to a `var` for `withUTF8` cost a retain and a
+    /// release per value.
+    private func keep(_ text: String) -> UnsafeRawBufferPointer? {
+        if let copy = text.utf8.withContiguousStorageIfAvailable(keep) { return copy }
+        var text = text
+        return text.withUTF8(keep)
     }
 
     /// The largest arena a statement keeps between runs: one that grew past it for large values (a
