@@ -72,11 +72,13 @@ package final class SQLiteConnection {
         try statement(sql).run(values)
     }
 
-    /// The same, for values given as they bind: what the statements of every request use, as binding
-    /// them costs less (see `SQLiteStatement.run` for `[SQLiteValue]`).
+    /// The same, for values given one by one to `bind`, in order: what the statements of every request
+    /// use, as binding them costs less (see `SQLiteStatement.run` with a closure).
     @discardableResult
-    package func query(_ sql: String, values: [SQLiteValue]) throws(SQLiteError) -> [SQLiteRow] {
-        try statement(sql).run(values)
+    package func query(_ sql: String, binding bind: (inout SQLiteParameters) -> Void) throws(SQLiteError)
+        -> [SQLiteRow]
+    {
+        try statement(sql).run(bind)
     }
 
     /// The prepared statement for `sql`, from the cache or prepared now.

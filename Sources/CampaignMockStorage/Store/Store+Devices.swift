@@ -27,8 +27,11 @@ extension StoreTransaction {
             FROM devices d
             LEFT JOIN registrations r ON r.id = (SELECT max(id) FROM registrations WHERE device_id = d.id)
             WHERE d.application_id = ? AND d.registration_token = ?
-            """, values: [.integer(application.id), .text(registration.registrationToken)]
-        ).first
+            """
+        ) {
+            $0.integer(application.id)
+            $0.text(registration.registrationToken)
+        }.first
         let applicationID = application.id
         let fields = RegistrationJSON.fields(registration.device)
         let params = RegistrationJSON.params(registration.params)
@@ -47,13 +50,14 @@ extension StoreTransaction {
                 UPDATE devices SET user_key = ?, device_imei = ?, device_name = ?, device_model = ?, device_brand = ?,
                     device_manufacturer = ?, os_name = ?, os_version = ?, os_language = ?, params = ?, updated_at = ?
                 WHERE id = ?
-                """,
-                values: [
-                    .text(registration.userKey), device.deviceImei.sqliteValue, device.deviceName.sqliteValue,
-                    device.deviceModel.sqliteValue, device.deviceBrand.sqliteValue,
-                    device.deviceManufacturer.sqliteValue, device.osName.sqliteValue, device.osVersion.sqliteValue,
-                    device.osLanguage.sqliteValue, .text(params), .integer(receivedAt), .integer(deviceID),
-                ])
+                """
+            ) {
+                $0.text(registration.userKey)
+                $0.device(device)
+                $0.text(params)
+                $0.integer(receivedAt)
+                $0.integer(deviceID)
+            }
         } else {
             let device = registration.device
             do {
@@ -69,16 +73,16 @@ extension StoreTransaction {
                     INSERT INTO devices (application_id, registration_token, user_key, device_imei, device_name,
                         device_model, device_brand, device_manufacturer, os_name, os_version, os_language, params,
                         created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    values: [
-                        .integer(applicationID), .text(registration.registrationToken), .text(registration.userKey),
-                        device.deviceImei.sqliteValue, device.deviceName.sqliteValue, device.deviceModel.sqliteValue,
-                        device.deviceBrand.sqliteValue, device.deviceManufacturer.sqliteValue,
-                        device.osName.sqliteValue,
-                        device.osVersion.sqliteValue, device.osLanguage.sqliteValue, .text(params),
-                        .integer(receivedAt),
-                        .integer(receivedAt),
-                    ])
+                    """
+                ) {
+                    $0.integer(applicationID)
+                    $0.text(registration.registrationToken)
+                    $0.text(registration.userKey)
+                    $0.device(device)
+                    $0.text(params)
+                    $0.integer(receivedAt)
+                    $0.integer(receivedAt)
+                }
             }
             deviceID = connection.lastInsertRowID
             changes.append("new")
@@ -87,11 +91,15 @@ extension StoreTransaction {
             """
             INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
             VALUES (?, ?, ?, ?, ?, ?)
-            """,
-            values: [
-                .integer(deviceID), .integer(receivedAt), .text(changes.joined(separator: ",")),
-                .text(registration.userKey), .text(fields), .text(params),
-            ])
+            """
+        ) {
+            $0.integer(deviceID)
+            $0.integer(receivedAt)
+            $0.text(changes.joined(separator: ","))
+            $0.text(registration.userKey)
+            $0.text(fields)
+            $0.text(params)
+        }
         let notice = RegistrationNotice(
             id: connection.lastInsertRowID, receivedAt: RFC3339.string(microsecondsSince1970: receivedAt),
             registrationToken: registration.registrationToken,
@@ -340,6 +348,20 @@ extension StoreReader {
     private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
         guard let text else { return nil }
         return try? JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}
+
+extension SQLiteParameters {
+    /// A device's fields, in the order of the devices table's columns (`device_imei` to `os_language`).
+    fileprivate mutating func device(_ device: DeviceFields) {
+        text(device.deviceImei)
+        text(device.deviceName)
+        text(device.deviceModel)
+        text(device.deviceBrand)
+        text(device.deviceManufacturer)
+        text(device.osName)
+        text(device.osVersion)
+        text(device.osLanguage)
     }
 }
 

@@ -481,8 +481,7 @@ struct StoreTests {
     private static func writeFiller(_ bytes: Int, in transaction: StoreTransaction) throws {
         try transaction.connection.execute("CREATE TABLE IF NOT EXISTS filler (body BLOB NOT NULL)")
         try transaction.connection.query(
-            "INSERT INTO filler (body) VALUES (?)", values: [.blob([UInt8](repeating: UInt8(ascii: "a"), count: bytes))]
-        )
+            "INSERT INTO filler (body) VALUES (?)", [[UInt8](repeating: UInt8(ascii: "a"), count: bytes)])
     }
 
     /// Journal ids only grow: after the journal is emptied (all of it, or one application's entries), and
