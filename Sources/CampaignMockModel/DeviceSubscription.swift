@@ -107,13 +107,23 @@ public struct RegistrationNotice: Sendable, Codable, Equatable {
     /// the whole registration without another request.
     public var device: DeviceFields
     public var params: [AdditionalParam]
+    /// `receivedAt` in microseconds since 1970, for the server's own readers of a notice it made (the
+    /// integration checks), which then need not parse the text back. Not part of the JSON: nil in a
+    /// notice decoded from it.
+    public var receivedAtMicroseconds: Int64?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, receivedAt, registrationToken, integrationKey, platform, userKey, changes, device, params
+    }
 
     public init(
         id: Int64, receivedAt: String, registrationToken: String, integrationKey: String, platform: Platform,
-        userKey: String, changes: [String], device: DeviceFields, params: [AdditionalParam]
+        userKey: String, changes: [String], device: DeviceFields, params: [AdditionalParam],
+        receivedAtMicroseconds: Int64? = nil
     ) {
         self.id = id
         self.receivedAt = receivedAt
+        self.receivedAtMicroseconds = receivedAtMicroseconds
         self.registrationToken = registrationToken
         self.integrationKey = integrationKey
         self.platform = platform

@@ -65,7 +65,7 @@ package enum ChecksFeed {
             CheckObservation.Registration(
                 app: notice.integrationKey, platform: notice.platform, token: notice.registrationToken,
                 userKey: notice.userKey, params: notice.params, identical: notice.changes == ["unchanged"],
-                at: RFC3339.microseconds(notice.receivedAt) ?? 0))
+                at: notice.receivedAtMicroseconds ?? RFC3339.microseconds(notice.receivedAt) ?? 0))
     }
 
     /// `h3039,7a001` of `h3039,7a001,1` (the tag is one digit after the last comma: found in bytes).

@@ -2,8 +2,8 @@ import CSQLite
 
 /// A prepared statement; finalized when released. Bound parameters only: no SQL is built from data.
 final class SQLiteStatement {
-    private let handle: OpaquePointer
-    private let connection: OpaquePointer
+    fileprivate let handle: OpaquePointer
+    fileprivate let connection: OpaquePointer
     let sql: String
 
     init(connection: OpaquePointer, sql: String) throws(SQLiteError) {
@@ -27,7 +27,7 @@ final class SQLiteStatement {
     /// third of a registration's binding cost). The statement owns it, and it is only replaced after
     /// the bindings are cleared, so no binding ever points into freed memory.
     private var arena = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 1)
-    private var arenaUsed = 0
+    fileprivate var arenaUsed = 0
 
     /// How many `?` parameters the statement has.
     var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
@@ -37,10 +37,7 @@ final class SQLiteStatement {
         try run(values.map(\.sqliteValue))
     }
 
-    /// Binds `values` to the `?` parameters in order, runs the statement and returns every row. The
-    /// statements of every request bind these directly: each value given as `any SQLiteBindable` was
-    /// an existential to copy and destroy, and an optional one went through Optional's generic
-    /// conformance, about 300 instructions per value.
+    /// Binds `values` to the `?` parameters in order, runs the statement and returns every row.
     func run(_ values: [SQLiteValue]) throws(SQLiteError) -> [SQLiteRow] {
         // Every parameter is bound on every run (`bind` checks the count), so the bindings are not
         // cleared afterwards.
@@ -49,6 +46,32 @@ final class SQLiteStatement {
             if arena.count > Self.arenaKept { shrinkArena() }
         }
         try bind(values)
+        return try rows()
+    }
+
+    /// Binds the values `bind` gives to the `?` parameters in order, runs the statement and returns every
+    /// row. The statements of every request bind this way: their values go to SQLite as they are given,
+    /// with no array of ``SQLiteValue`` to build and destroy per run (given as `any SQLiteBindable`,
+    /// each was also an existential to copy, about 300 instructions per value).
+    func run(_ bind: (inout SQLiteParameters) -> Void) throws(SQLiteError) -> [SQLiteRow] {
+        defer {
+            sqlite3_reset(handle)
+            if arena.count > Self.arenaKept { shrinkArena() }
+        }
+        var parameters = SQLiteParameters(self)
+        bind(&parameters)
+        if parameters.textBytes > arena.count {
+            // Its texts did not all fit the arena: one that holds them, and the same values bound again.
+            replaceArena(capacity: max(parameters.textBytes, 2 * arena.count))
+            parameters = SQLiteParameters(self)
+            bind(&parameters)
+        }
+        try parameters.check()
+        return try rows()
+    }
+
+    /// Steps the bound statement to its end, and returns its rows.
+    private func rows() throws(SQLiteError) -> [SQLiteRow] {
         var rows: [SQLiteRow] = []
         while true {
             let code = sqlite3_step(handle)
@@ -81,8 +104,8 @@ final class SQLiteStatement {
                 case .null: code = sqlite3_bind_null(handle, index)
                 case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
                 case .real(let number): code = sqlite3_bind_double(handle, index, number)
-                case .text(var text):
-                    guard let copy = text.withUTF8(keep) else {
+                case .text(let text):
+                    guard let copy = keep(text) else {
                         growArena(toHold: values)
                         continue bindValues
                     }
@@ -104,12 +127,21 @@ final class SQLiteStatement {
 
     /// `bytes` copied to the arena's free part (nil: they do not fit). Never a nil base address, even for
     /// no bytes: SQLite binds a nil text or blob as NULL.
-    private func keep(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeRawBufferPointer? {
+    fileprivate func keep(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeRawBufferPointer? {
         guard bytes.count <= arena.count - arenaUsed else { return nil }
         let copy = arena.baseAddress! + arenaUsed
         if let source = bytes.baseAddress { copy.copyMemory(from: source, byteCount: bytes.count) }
         arenaUsed += bytes.count
         return UnsafeRawBufferPointer(start: copy, count: bytes.count)
+    }
+
+    /// The UTF-8 of `text` copied to the arena (nil: it does not fit), read in place: a native string's
+    /// bytes are contiguous, and copying the string to a `var` for `withUTF8` cost a retain and a
+    /// release per value.
+    fileprivate func keep(_ text: String) -> UnsafeRawBufferPointer? {
+        if let copy = text.utf8.withContiguousStorageIfAvailable(keep) { return copy }
+        var text = text
+        return text.withUTF8(keep)
     }
 
     /// The largest arena a statement keeps between runs: one that grew past it for large values (a
@@ -122,8 +154,7 @@ final class SQLiteStatement {
         arena = .allocate(byteCount: 1024, alignment: 1)
     }
 
-    /// Replaces the arena with one that holds every text and blob of `values`, after clearing the
-    /// bindings that point into the old one.
+    /// Replaces the arena with one that holds every text and blob of `values`.
     private func growArena(toHold values: [SQLiteValue]) {
         let needed = values.reduce(0) { total, value in
             switch value {
@@ -132,7 +163,12 @@ final class SQLiteStatement {
             case .null, .integer, .real: total
             }
         }
-        let capacity = max(needed, 2 * arena.count)
+        replaceArena(capacity: max(needed, 2 * arena.count))
+    }
+
+    /// Replaces the arena with one of `capacity` bytes, after clearing the bindings that point into the
+    /// old one.
+    private func replaceArena(capacity: Int) {
         sqlite3_clear_bindings(handle)
         arena.deallocate()
         arena = .allocate(byteCount: capacity, alignment: 1)
@@ -148,6 +184,63 @@ final class SQLiteStatement {
             guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return .blob([]) }
             return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
         default: return .null
+        }
+    }
+}
+
+/// The values of one run of a statement, bound to its `?` parameters in the order they are given. A
+/// text is copied to the statement's arena, as ``SQLiteStatement/run(_:)`` copies the texts of values;
+/// one that does not fit is left unbound, and the run grows the arena and binds them all again.
+package struct SQLiteParameters {
+    private let statement: SQLiteStatement
+    /// How many values were given.
+    private var count: Int32 = 0
+    /// The first refusal of SQLite's, or `SQLITE_OK`.
+    private var code = SQLITE_OK
+    /// The bytes of every text given, whether it fit the arena or not.
+    fileprivate private(set) var textBytes = 0
+
+    fileprivate init(_ statement: SQLiteStatement) {
+        self.statement = statement
+        statement.arenaUsed = 0
+    }
+
+    package mutating func integer(_ value: Int64?) {
+        count += 1
+        guard let value else {
+            note(sqlite3_bind_null(statement.handle, count))
+            return
+        }
+        note(sqlite3_bind_int64(statement.handle, count, value))
+    }
+
+    package mutating func text(_ value: String?) {
+        count += 1
+        guard let value else {
+            note(sqlite3_bind_null(statement.handle, count))
+            return
+        }
+        textBytes += value.utf8.count
+        guard let copy = statement.keep(value) else { return }
+        note(
+            sqlite3_bind_text64(
+                statement.handle, count, copy.baseAddress!.assumingMemoryBound(to: CChar.self),
+                sqlite3_uint64(copy.count), nil, UInt8(SQLITE_UTF8)))
+    }
+
+    private mutating func note(_ result: Int32) {
+        if code == SQLITE_OK { code = result }
+    }
+
+    /// Throws when a value was refused, or when they were not one per parameter.
+    fileprivate func check() throws(SQLiteError) {
+        let expected = sqlite3_bind_parameter_count(statement.handle)
+        guard count == expected else {
+            throw SQLiteError(
+                code: SQLITE_RANGE, message: "expected \(expected) parameters, got \(count)", sql: statement.sql)
+        }
+        guard code == SQLITE_OK else {
+            throw SQLiteError(connection: statement.connection, code: code, sql: statement.sql)
         }
     }
 }

@@ -79,7 +79,11 @@ package final class ChangeSink: Sendable {
 extension StoreTransaction {
     /// Notes a written row for the sink (see ``CommittedChange``), unless inside ``withoutRecording(_:)``.
     func record(_ change: @autoclosure () -> CommittedChange) {
-        if connection.recording { connection.recordedChanges.append(change()) }
+        guard connection.recording else { return }
+        // The writer hands each batch's array on and starts a new one: room for a request's few changes
+        // at once, instead of growing it at each (two reallocations of a registration's three).
+        if connection.recordedChanges.capacity == 0 { connection.recordedChanges.reserveCapacity(4) }
+        connection.recordedChanges.append(change())
     }
 
     /// Notes `operation` for the redo log (see ``RedoLog``): it changed the rows changed since

@@ -28,8 +28,11 @@ extension StoreTransaction {
             FROM devices d
             LEFT JOIN registrations r ON r.id = (SELECT max(id) FROM registrations WHERE device_id = d.id)
             WHERE d.application_id = ? AND d.registration_token = ?
-            """, values: [.integer(application.id), .text(registration.registrationToken)]
-        ).first
+            """
+        ) {
+            $0.integer(application.id)
+            $0.text(registration.registrationToken)
+        }.first
         let applicationID = application.id
         let fields = RegistrationJSON.fields(registration.device)
         let params = RegistrationJSON.params(registration.params)
@@ -48,13 +51,14 @@ extension StoreTransaction {
                 UPDATE devices SET user_key = ?, device_imei = ?, device_name = ?, device_model = ?, device_brand = ?,
                     device_manufacturer = ?, os_name = ?, os_version = ?, os_language = ?, params = ?, updated_at = ?
                 WHERE id = ?
-                """,
-                values: [
-                    .text(registration.userKey), device.deviceImei.sqliteValue, device.deviceName.sqliteValue,
-                    device.deviceModel.sqliteValue, device.deviceBrand.sqliteValue,
-                    device.deviceManufacturer.sqliteValue, device.osName.sqliteValue, device.osVersion.sqliteValue,
-                    device.osLanguage.sqliteValue, .text(params), .integer(receivedAt), .integer(deviceID),
-                ])
+                """
+            ) {
+                $0.text(registration.userKey)
+                $0.device(device)
+                $0.text(params)
+                $0.integer(receivedAt)
+                $0.integer(deviceID)
+            }
         } else {
             let device = registration.device
             do {
@@ -70,16 +74,16 @@ extension StoreTransaction {
                     INSERT INTO devices (application_id, registration_token, user_key, device_imei, device_name,
                         device_model, device_brand, device_manufacturer, os_name, os_version, os_language, params,
                         created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    values: [
-                        .integer(applicationID), .text(registration.registrationToken), .text(registration.userKey),
-                        device.deviceImei.sqliteValue, device.deviceName.sqliteValue, device.deviceModel.sqliteValue,
-                        device.deviceBrand.sqliteValue, device.deviceManufacturer.sqliteValue,
-                        device.osName.sqliteValue,
-                        device.osVersion.sqliteValue, device.osLanguage.sqliteValue, .text(params),
-                        .integer(receivedAt),
-                        .integer(receivedAt),
-                    ])
+                    """
+                ) {
+                    $0.integer(applicationID)
+                    $0.text(registration.registrationToken)
+                    $0.text(registration.userKey)
+                    $0.device(device)
+                    $0.text(params)
+                    $0.integer(receivedAt)
+                    $0.integer(receivedAt)
+                }
             }
             deviceID = connection.lastInsertRowID
             changes.append("new")
@@ -88,17 +92,21 @@ extension StoreTransaction {
             """
             INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
             VALUES (?, ?, ?, ?, ?, ?)
-            """,
-            values: [
-                .integer(deviceID), .integer(receivedAt), .text(changes.joined(separator: ",")),
-                .text(registration.userKey), .text(fields), .text(params),
-            ])
+            """
+        ) {
+            $0.integer(deviceID)
+            $0.integer(receivedAt)
+            $0.text(changes.joined(separator: ","))
+            $0.text(registration.userKey)
+            $0.text(fields)
+            $0.text(params)
+        }
         let notice = RegistrationNotice(
             id: connection.lastInsertRowID, receivedAt: RFC3339.string(microsecondsSince1970: receivedAt),
             registrationToken: registration.registrationToken,
             integrationKey: application.application.integrationKey, platform: application.application.platform,
             userKey: registration.userKey, changes: changes, device: registration.device,
-            params: registration.params.sorted { $0.name < $1.name })
+            params: registration.params.sorted { $0.name < $1.name }, receivedAtMicroseconds: receivedAt)
         record(.registration(notice))
         if connection.recording {
             // The device as the lists show it: what was just written, and the history's length (a new
@@ -236,8 +244,10 @@ extension StoreReader {
                 userKey: try row.text("user_key"),
                 changes: try row.text("changes").split(separator: ",").map(String.init),
                 device: Self.decode(DeviceFields.self, try row["fields"].text) ?? DeviceFields(),
-                params: (Self.decode([AdditionalParam].self, try row["params"].text) ?? []).sorted { $0.name < $1.name }
-            )
+                params: (Self.decode([AdditionalParam].self, try row["params"].text) ?? []).sorted {
+                    $0.name < $1.name
+                },
+                receivedAtMicroseconds: try row.integer("received_at"))
         }
     }
 
@@ -342,6 +352,20 @@ extension StoreReader {
     private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
         guard let text else { return nil }
         return try? JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}
+
+extension SQLiteParameters {
+    /// A device's fields, in the order of the devices table's columns (`device_imei` to `os_language`).
+    fileprivate mutating func device(_ device: DeviceFields) {
+        text(device.deviceImei)
+        text(device.deviceName)
+        text(device.deviceModel)
+        text(device.deviceBrand)
+        text(device.deviceManufacturer)
+        text(device.osName)
+        text(device.osVersion)
+        text(device.osLanguage)
     }
 }
 

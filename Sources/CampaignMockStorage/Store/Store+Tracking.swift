@@ -182,13 +182,21 @@ extension StoreTransaction {
             INSERT INTO tracking_events (received_at, raw_id, message_hex, message_value, message_uuid, delivery_id,
                 tag, user_agent, remote_address, message_ref, device_id, application_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            values: [
-                .integer(receivedAt), .text(id.raw), hex.sqliteValue, value.sqliteValue, uuid.sqliteValue,
-                .text(id.deliveryID), .integer(Int64(id.tag.tag)), userAgent.sqliteValue,
-                remoteAddress.sqliteValue,
-                messageRef.sqliteValue, deviceID.sqliteValue, applicationID.sqliteValue,
-            ])
+            """
+        ) {
+            $0.integer(receivedAt)
+            $0.text(id.raw)
+            $0.text(hex)
+            $0.integer(value)
+            $0.text(uuid)
+            $0.text(id.deliveryID)
+            $0.integer(Int64(id.tag.tag))
+            $0.text(userAgent)
+            $0.text(remoteAddress)
+            $0.integer(messageRef)
+            $0.integer(deviceID)
+            $0.integer(applicationID)
+        }
         let rowID = connection.lastInsertRowID
         record(
             .hit(

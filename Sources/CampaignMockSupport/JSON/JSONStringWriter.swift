@@ -2,8 +2,8 @@
 /// fields and params, a journal entry's headers), where Foundation's encoder cost more than SQLite.
 /// Quotes, backslashes and control characters are escaped as JSONEncoder escapes them; `/` and
 /// non-ASCII text are written as they are.
-enum JSONStringWriter {
-    static func append(_ value: String, to bytes: inout [UInt8]) {
+package enum JSONStringWriter {
+    package static func append(_ value: String, to bytes: inout [UInt8]) {
         var value = value
         value.withUTF8 { append(utf8: $0, to: &bytes) }
     }

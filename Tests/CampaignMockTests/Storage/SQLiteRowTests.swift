@@ -63,6 +63,53 @@ struct SQLiteRowTests {
         }
     }
 
+    /// Values given one by one (what every request's statements do) are stored exactly as the same values
+    /// in an array: texts past the statement's copy, which then grows and binds them all again, empty
+    /// texts, NULLs and integers.
+    @Test func storesValuesGivenOneByOneWhileTheParameterCopyGrows() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (n INTEGER, a TEXT, b TEXT, c INTEGER)")
+        let sizes = [0, 3, 1_000, 700, 5_000, 2, 600_000, 5, 0]
+        let rows: [(String?, String, Int64?)] = sizes.enumerated().map { index, size in
+            (
+                index % 3 == 1 ? nil : String(repeating: "é", count: size / 2),
+                "tail \(index) " + String(repeating: "z", count: size % 17), index % 2 == 0 ? nil : Int64(-index)
+            )
+        }
+        for (index, row) in rows.enumerated() {
+            try connection.query("INSERT INTO t VALUES (?, ?, ?, ?)") {
+                $0.integer(Int64(index))
+                $0.text(row.0)
+                $0.text(row.1)
+                $0.integer(row.2)
+            }
+        }
+        let stored = try connection.query("SELECT n, a, b, c FROM t ORDER BY n")
+        #expect(stored.count == rows.count)
+        for (row, expected) in zip(stored, rows) {
+            #expect(try row["a"].text == expected.0)
+            #expect(try row.text("b") == expected.1)
+            #expect(try row["c"].integer == expected.2)
+        }
+    }
+
+    /// Fewer or more values than the statement has parameters is an error, never a run with a missing one.
+    @Test func valuesGivenOneByOneMustBeOnePerParameter() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        let tooFew = try #require(throws: SQLiteError.self) {
+            try connection.query("SELECT ?, ?") { $0.integer(1) }
+        }
+        #expect(tooFew.message.contains("expected 2 parameters, got 1"))
+        let tooMany = try #require(throws: SQLiteError.self) {
+            try connection.query("SELECT ?") {
+                $0.integer(1)
+                $0.text("x")
+            }
+        }
+        #expect(tooMany.message.contains("expected 1 parameters, got 2"))
+        #expect(try connection.query("SELECT ? AS x") { $0.text("ok") }.first?.text("x") == "ok")
+    }
+
     @Test func anUnknownColumnIsAnErrorNamingIt() throws {
         let row = try Self.row()
         let error = try #require(throws: SQLiteError.self) { try row["identifier"] }

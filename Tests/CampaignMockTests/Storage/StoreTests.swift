@@ -204,6 +204,13 @@ struct StoreTests {
         }
         #expect(written.map(\.changes) == [["new"], ["unchanged"], ["userKey"]])
         #expect(written == read)
+        // Its time also as an integer, for the checks, which the JSON leaves out.
+        #expect(
+            written.map(\.receivedAtMicroseconds) == [
+                1_795_424_400_123_456, 1_795_424_400_123_457, 1_795_424_400_123_458,
+            ])
+        let json = String(decoding: try JSONEncoder().encode(written[0]), as: UTF8.self)
+        #expect(json.contains(#""receivedAt":"2026-11-23T09:00:00.123Z""#) && !json.contains("Microseconds"))
     }
 
     @Test func handsEveryCommittedRowOnButNotAnImportsNorAfterUnsubscribing() throws {
@@ -474,8 +481,7 @@ struct StoreTests {
     private static func writeFiller(_ bytes: Int, in transaction: StoreTransaction) throws {
         try transaction.connection.execute("CREATE TABLE IF NOT EXISTS filler (body BLOB NOT NULL)")
         try transaction.connection.query(
-            "INSERT INTO filler (body) VALUES (?)", values: [.blob([UInt8](repeating: UInt8(ascii: "a"), count: bytes))]
-        )
+            "INSERT INTO filler (body) VALUES (?)", [[UInt8](repeating: UInt8(ascii: "a"), count: bytes)])
     }
 
     /// Journal ids only grow: after the journal is emptied (all of it, or one application's entries), and
