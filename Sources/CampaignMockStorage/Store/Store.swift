@@ -253,7 +253,7 @@ extension Store {
                 do {
                     skipped = try StoreTransaction(connection: connection, journal: journal)
                         .applyAgain(operations.map(\.operation))
-                    try connection.query(saveWatermark, values: [.integer(last.sequence)])
+                    try connection.query(saveWatermark, [last.sequence])
                     try connection.execute("COMMIT")
                 } catch {
                     try? connection.execute("ROLLBACK")
@@ -487,7 +487,7 @@ extension Store {
                     hasUncommitted.store(true, ordering: .releasing)
                 } else {
                     if !uncommitted.isEmpty, let redo {
-                        try connection.query(Self.saveWatermark, values: [.integer(redo.nextSequence - 1)])
+                        try connection.query(Self.saveWatermark, [redo.nextSequence - 1])
                     }
                     try connection.query("COMMIT")
                     openedAt = nil
