@@ -182,6 +182,8 @@ private struct CanonicalReader {
         return index > start
     }
 
+    /// Inlined: with the pattern a literal, its bytes are compared unrolled.
+    @inline(__always)
     private mutating func consume(_ pattern: StaticString) -> Bool {
         let count = pattern.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
