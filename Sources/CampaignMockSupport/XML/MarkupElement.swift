@@ -50,7 +50,8 @@ package struct MarkupElement: Sendable, Equatable {
         guard children.contains(where: { if case .text = $0 { return true } else { return false } }) else {
             return false
         }
-        return !text.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        // XML's white space, byte by byte: a CR LF is one Character in Swift, neither a CR nor an LF.
+        return !text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// The value of the attribute with this local name (any namespace), or nil.

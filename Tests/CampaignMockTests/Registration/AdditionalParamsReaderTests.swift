@@ -50,6 +50,19 @@ import Testing
         #expect(params == [AdditionalParam(name: "plan", value: "gold")])
     }
 
+    /// A document written with Windows line ends: CR LF between the elements is white space, although
+    /// Swift reads it as one Character that is neither a CR nor an LF.
+    @Test(arguments: ["\r\n", "\r", " \r\n\t"])
+    func readsLineEndsOfEveryKindBetweenParams(_ lineEnd: String) throws {
+        let xml =
+            "<additionalParams>\(lineEnd)<param name=\"a\" value=\"b\"/>\(lineEnd)<param name=\"c\" value=\"d\"/>"
+            + "\(lineEnd)</additionalParams>\(lineEnd)"
+        #expect(
+            try AdditionalParamsReader.parse(xml) == [
+                AdditionalParam(name: "a", value: "b"), AdditionalParam(name: "c", value: "d"),
+            ])
+    }
+
     @Test func ignoresComments() throws {
         let params = try AdditionalParamsReader.parse(
             #"<additionalParams><!-- a note --><param name="a" value="b" /></additionalParams>"#)
