@@ -124,6 +124,23 @@ package enum JournalFile {
         for index in 0..<4 { bytes[offset + 5 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
     }
 
+    /// The kind and payload of the whole record at `position`, or nil when there is none there: too short,
+    /// a kind not in `kinds`, cut short, or (in the checksummed format) a checksum that does not match.
+    static func wholeRecord(
+        in bytes: [UInt8], at position: Int, kinds: [UInt8], format: Format = .checksummed
+    ) -> (kind: UInt8, payload: Range<Int>)? {
+        var header = Reader(bytes, from: position)
+        guard let kind = try? header.byte(), kinds.contains(kind),
+            let length = try? header.length(), Int(length) <= bytes.count - position - format.headerSize
+        else { return nil }
+        let payload = position + format.headerSize..<position + format.headerSize + Int(length)
+        if format == .checksummed {
+            guard let stored = try? header.length(), stored == checksum(bytes, record: position, payload: payload)
+            else { return nil }
+        }
+        return (kind, payload)
+    }
+
     /// The CRC-32C of a record's kind and length (at `record`) and its payload.
     static func checksum(_ bytes: [UInt8], record: Int, payload: Range<Int>) -> UInt32 {
         CRC32C.checksum(bytes, payload, continuing: CRC32C.checksum(bytes, record..<record + 5))

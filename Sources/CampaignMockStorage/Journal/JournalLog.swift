@@ -274,16 +274,11 @@ package final class JournalLog: Sendable {
     private static func record(
         in bytes: [UInt8], at position: Int, format: JournalFile.Format, storage: any JournalStorage
     ) -> (kind: UInt8, end: Int, changes: [FileChange])? {
-        var header = JournalFile.Reader(bytes, from: position)
-        guard let kind = try? header.byte(), [JournalFile.start, JournalFile.kept, JournalFile.batch].contains(kind),
-            let length = try? header.length(), Int(length) <= bytes.count - position - format.headerSize
+        guard
+            let (kind, payload) = JournalFile.wholeRecord(
+                in: bytes, at: position, kinds: [JournalFile.start, JournalFile.kept, JournalFile.batch], format: format
+            )
         else { return nil }
-        let payload = position + format.headerSize..<position + format.headerSize + Int(length)
-        if format == .checksummed {
-            guard let stored = try? header.length(),
-                stored == JournalFile.checksum(bytes, record: position, payload: payload)
-            else { return nil }
-        }
         var reader = JournalFile.Reader(bytes, from: payload.lowerBound, end: payload.upperBound)
         guard let changes = try? Self.changes(kind, &reader, storage: storage) else { return nil }
         return (kind, payload.upperBound, changes)

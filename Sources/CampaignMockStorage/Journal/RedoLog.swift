@@ -131,14 +131,8 @@ final class RedoLog {
     private static func record(in bytes: [UInt8], at position: Int) -> (
         [(sequence: Int64, operation: RedoOperation)], next: Int
     )? {
-        guard bytes.count - position >= JournalFile.headerSize, bytes[position] == batch else { return nil }
-        var header = JournalFile.Reader(bytes, from: position + 1)
-        guard let length = try? header.length(), let stored = try? header.length() else { return nil }
-        let end = position + JournalFile.headerSize + Int(length)
-        guard end <= bytes.count,
-            JournalFile.checksum(bytes, record: position, payload: position + JournalFile.headerSize..<end) == stored
-        else { return nil }
-        var reader = JournalFile.Reader(bytes, from: position + JournalFile.headerSize, end: end)
+        guard let (_, payload) = JournalFile.wholeRecord(in: bytes, at: position, kinds: [batch]) else { return nil }
+        var reader = JournalFile.Reader(bytes, from: payload.lowerBound, end: payload.upperBound)
         var operations: [(sequence: Int64, operation: RedoOperation)] = []
         do {
             var sequence = try reader.integer()
@@ -149,7 +143,7 @@ final class RedoLog {
         } catch {
             return nil
         }
-        return (operations, end)
+        return (operations, payload.upperBound)
     }
 
     private static func operation(_ reader: inout JournalFile.Reader) throws(JournalFileError) -> RedoOperation {

@@ -89,11 +89,12 @@ package final class Store: Sendable {
         return byKey[integrationKey]
     }
 
-    /// Queues `work` for the next batch; `completion` gets its result after the batch commits,
-    /// on the writer thread (keep it short: hand the result on). `work` runs again when another job
-    /// of its batch fails (see `Writer.commit`), so it only writes through the transaction.
+    /// Queues `work` for the next batch; `completion` gets its result once the batch is durable
+    /// (committed, or in the redo log: see ``RedoLog``), on the writer thread (keep it short: hand the
+    /// result on). `work` runs again when another job of its batch fails (see `Writer.commit`), so it
+    /// only writes through the transaction. `commits`: the batch is committed, whatever it wrote.
     package func write<T: Sendable>(
-        _ work: @escaping @Sendable (StoreTransaction) throws -> T,
+        commits: Bool = false, _ work: @escaping @Sendable (StoreTransaction) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         writer.enqueue(
@@ -102,7 +103,7 @@ package final class Store: Sendable {
                     let value = try work(transaction)
                     return { completion(.success(value)) }
                 },
-                fail: { completion(.failure($0)) }))
+                fail: { completion(.failure($0)) }, commits: commits))
     }
 
     /// Gives the space of deleted rows back to the file system when they left much of the file free (a
@@ -136,11 +137,13 @@ package final class Store: Sendable {
         return try result.withLock { $0 }.get()
     }
 
-    /// Runs `work` in the next batch and waits until it is committed.
-    package func writeAndWait<T: Sendable>(_ work: @escaping @Sendable (StoreTransaction) throws -> T) throws -> T {
+    /// Runs `work` in the next batch and waits until it is durable (committed, when `commits`).
+    package func writeAndWait<T: Sendable>(
+        commits: Bool = false, _ work: @escaping @Sendable (StoreTransaction) throws -> T
+    ) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<T, any Error>?>(nil)
-        write(work) { outcome in
+        write(commits: commits, work) { outcome in
             result.withLock { $0 = outcome }
             done.signal()
         }
@@ -155,7 +158,9 @@ package final class Store: Sendable {
         guard let readers else {
             return try writeAndWait { try work($0.reader) }
         }
-        if writer.hasUncommitted.load(ordering: .acquiring) && !writer.isCurrentThread { try writer.commitNow() }
+        if writer.hasUncommitted.load(ordering: .acquiring) && !writer.isCurrentThread {
+            try writeAndWait(commits: true) { _ in }
+        }
         return try readers.withConnection { [journal] in try work(StoreReader(connection: $0, journal: journal)) }
     }
 
@@ -179,7 +184,7 @@ extension Store {
     /// A batch of registrations and tracking hits only is not committed on its own: its operations go
     /// to the redo log (one `write`), its requests are answered, and the transaction stays open for the
     /// batches after it, until its commit delay passed, ``uncommittedLimit`` operations wait, a read asks
-    /// (``commitNow()``) or a batch writes anything else. See ``RedoLog``.
+    /// (``Store/read(_:)``) or a batch writes anything else. See ``RedoLog``.
     fileprivate final class Writer: @unchecked Sendable {
         struct Job: Sendable {
             /// Runs the write; returns what to call after the commit.
@@ -278,21 +283,6 @@ extension Store {
             } else if wakes {
                 wakeup.signal()
             }
-        }
-
-        /// Commits the answered operations that wait, and returns once they are committed.
-        func commitNow() throws {
-            let done = DispatchSemaphore(value: 0)
-            let failure = Mutex<(any Error)?>(nil)
-            enqueue(
-                Job(
-                    run: { _ in { done.signal() } },
-                    fail: { error in
-                        failure.withLock { $0 = error }
-                        done.signal()
-                    }, commits: true))
-            done.wait()
-            if let error = failure.withLock({ $0 }) { throw error }
         }
 
         /// Whether the caller runs on the writer thread (a subscriber of the sink, a completion).
