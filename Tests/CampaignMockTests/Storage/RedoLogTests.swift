@@ -1,6 +1,7 @@
 import CampaignMockTestSupport
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CampaignMockModel
@@ -155,6 +156,23 @@ struct RedoLogTests {
         let restarted = try Store(path: killed.path + "/db.sqlite3")
         defer { restarted.close() }
         #expect(try Self.contents(restarted) == expected)
+    }
+
+    /// A subscriber of the sink runs on the writer thread, after the batch is in the redo log: a read there
+    /// cannot ask the writer to commit first (it would wait for itself), and reads what was committed.
+    @Test func aReadOnTheWriterThreadDoesNotWaitForItself() throws {
+        let directory = TemporaryDirectory()
+        let (store, application) = try Self.store(directory)
+        defer { store.close() }
+        let seen = Mutex<[Int]>([])
+        store.sink.subscribe { _ in
+            let devices =
+                (try? store.read { try $0.devices(matching: DeviceFilter(), .newestFirst(before: nil), limit: 10) })
+            seen.withLock { $0.append(devices?.devices.count ?? -1) }
+        }
+        try Self.answer(0..<2, on: store, application)
+        #expect(seen.withLock { $0 } == [0, 0, 0, 0])
+        #expect(try Self.contents(store).count == 2 + 2 + 2)
     }
 
     @Test func aRecordCutShortIsNotRead() throws {
