@@ -13,7 +13,8 @@
 #                  durability check (5 kills)
 #   make lint      check formatting (swift format, strict), every shell script (shellcheck), the workflows
 #                  (actionlint), the Dockerfiles (hadolint), the Homebrew formula (ruby -c) and that every
-#                  import of one of the package's modules is used (scripts/check-imports.py); setup-lint
+#                  import of one of the package's modules is used (scripts/check-imports.py), and that Xcode 16
+#                  reads the manifests (scripts/check-manifest.py); setup-lint
 #                  installs those tools (Debian packages, and .venv/ with Tests/Contract/requirements-lint.txt)
 #   make dist      the release artifact for this machine, as the release workflow builds it:
 #                  dist/campaign-mock-<version>-linux-<arch>.tar.gz and .sha256 (docs/install.md)
@@ -74,6 +75,10 @@ DIST_TEST_PACKAGES := debootstrap ruby curl
 VENV := .venv
 VENV_PYTHON := $(VENV)/bin/python
 BIN_PATH = $$($(SWIFT) build --show-bin-path)
+# Warnings are errors in the debug builds make runs (build, run, test) and in CI's: a flag, not the manifest,
+# whose tools version stays one Xcode 16 reads (Package.swift). The release builds (release, install, dist,
+# the benches) leave it out: a newer compiler's new warning does not stop an install.
+WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 SWIFT_SOURCES := Sources Tests Fuzz Examples Package.swift
 
 .PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench bench-retention bench-retention-steady bench-soak durability dist setup-lint test-dist
@@ -129,12 +134,12 @@ setup-test: setup
 
 run: setup
 	@echo "==> building campaign-mock (debug; the first build takes a minute or two)"
-	@$(SWIFT) build --product campaign-mock
+	@$(SWIFT) build $(WARNINGS_AS_ERRORS) --product campaign-mock
 	@echo "==> the binary is $(BIN_PATH)/campaign-mock (make install puts it on your PATH)"
 	@exec "$(BIN_PATH)/campaign-mock" serve $(ARGS)
 
 build:
-	$(SWIFT) build
+	$(SWIFT) build $(WARNINGS_AS_ERRORS)
 
 # On Linux the Swift runtime is linked in: the installed binary runs without the toolchain next to it,
 # and it starts sooner (no dynamic loading of the Swift libraries; see docs/performance.md). macOS
@@ -160,7 +165,7 @@ dist: setup
 
 test: setup-test
 	@echo "==> building campaign-mock and its tests"
-	@$(SWIFT) build --build-tests
+	@$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	@echo "==> Swift tests"
 	@$(SWIFT) test --skip-build
 	@echo "==> admin API contract (schemathesis)"
@@ -177,7 +182,9 @@ test: setup-test
 	@echo "==> kill -9 durability (5 kills)"
 	@$(VENV_PYTHON) bench/durability.py --kills 5 --binary "$(BIN_PATH)/campaign-mock"
 	@echo "==> release artifact: make dist, then it runs in a bare Debian, installs with install.sh and passes the formula's test (make test-dist)"
-	@$(MAKE) --no-print-directory test-dist
+	@# Only Linux builds the Linux tarball a bare Debian runs (macOS's make dist makes a macOS one).
+	@if [ "$$(uname -s)" = Linux ]; then $(MAKE) --no-print-directory test-dist; \
+	else echo "    skipped: the release artifact's test needs a Linux tarball, built on Linux (make dist here makes a $$(uname -s) one)"; fi
 
 # The release artifact, tested as a user gets it (Tests/Contract/test_release.py): in a bare Debian root
 # file system made by debootstrap (.build-dist/rootfs, kept for the next run), through install.sh, and
@@ -221,6 +228,8 @@ lint: setup-lint
 	@for file in Formula/*.rb Tests/Contract/homebrew_shim.rb; do ruby -c "$$file" >/dev/null || exit 1; done
 	@echo "==> unused imports of the package's own modules (scripts/check-imports.py)"
 	@$(VENV_PYTHON) scripts/check-imports.py
+	@echo "==> the manifests an app on Xcode 16 reads: swift-tools-version 6.0 at most, no unsafeFlags (scripts/check-manifest.py)"
+	@$(VENV_PYTHON) scripts/check-manifest.py
 
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
@@ -229,7 +238,9 @@ setup-bench:
 	@for tool in wrk nginx; do \
 		command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || missing="$$missing $$tool"; \
 	done; \
-	if [ -n "$$missing" ]; then \
+	if [ -n "$$missing" ] && ! command -v apt-get >/dev/null 2>&1 && command -v brew >/dev/null 2>&1; then \
+		echo "Installing (Homebrew):$$missing"; brew install $$missing; \
+	elif [ -n "$$missing" ]; then \
 		packages=$$(echo $$missing | sed 's/nginx/nginx-light/'); \
 		echo "Installing: $$packages"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$packages; \
@@ -254,6 +265,7 @@ bench-retention-steady: setup setup-bench
 	$(PYTHON) bench/retention.py steady
 
 # Memory under a steady mixed load with event streams, sampled from /proc (bench/soak.py; SOAK_* variables).
+# Linux only: what it measures, anonymous memory, macOS does not show in /proc; there it says so and stops.
 bench-soak: setup
 	$(SWIFT) build -c release --product campaign-mock
 	$(PYTHON) bench/soak.py

@@ -1,4 +1,4 @@
-// swift-tools-version:6.2
+// swift-tools-version:6.0
 // An app's test package as it depends on campaign-mock (docs/swift-client.md), here by path so that this
 // repository's own build checks it: `make test` builds it, and Tests/Contract/test_swift_consumer.py
 // checks that only the client and its model compile for it (no SQLite, OpenSSL, nghttp2, nor any server
