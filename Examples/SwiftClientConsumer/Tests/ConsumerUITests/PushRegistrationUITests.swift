@@ -31,6 +31,9 @@ final class PushRegistrationUITests: XCTestCase {
     #endif
 
     /// What the AEP extension sent once the user allowed notifications: the registration, with its params.
+    /// On the main actor, as the UI test that calls it: a nonisolated async method would take `self` (a test
+    /// case, not Sendable) off the main actor, which Swift 6 refuses ("sending 'self' risks causing data races").
+    @MainActor
     func expectRegistration(app: String, userKey: String) async throws {
         let registration = try await mock.waitForRegistration(app: app, userKey: userKey, timeout: 30)[0]
         XCTAssertEqual(registration.params.first { $0.name == "plan" }?.value, "gold")
