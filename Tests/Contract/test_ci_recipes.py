@@ -319,6 +319,66 @@ def test_select_xcode_takes_the_newest_released_xcode_26_never_a_beta_or_release
     assert none.returncode != 0 and "no released Xcode 26" in none.stderr and "Xcode_26.11_beta_2.app" in none.stderr
 
 
+def test_select_xcode_takes_the_oldest_released_xcode_16_when_told(tmp_path):
+    applications = tmp_path / "Applications"
+    for name in ("Xcode_16.0_beta_3.app", "Xcode_16.1.app", "Xcode_16.2.app", "Xcode_16.4.app", "Xcode_160.app",
+                 "Xcode_26.0.app"):
+        (applications / name).mkdir(parents=True)
+
+    def select(major, pick):
+        return subprocess.run([ROOT / "scripts/select-xcode.sh", "--print"], capture_output=True, text=True,
+                              env=dict(os.environ, XCODE_APPLICATIONS=str(applications), XCODE_MAJOR=major,
+                                       XCODE_PICK=pick))
+
+    assert select("16", "oldest").stdout.strip() == f"{applications}/Xcode_16.1.app"
+    assert select("16", "newest").stdout.strip() == f"{applications}/Xcode_16.4.app"
+    assert select("26", "oldest").stdout.strip() == f"{applications}/Xcode_26.0.app"
+    assert "no released Xcode 15" in select("15", "oldest").stderr
+    assert "neither newest nor oldest" in select("16", "middle").stderr
+    assert "not a number" in select("16.x", "oldest").stderr
+
+
+def test_ci_builds_the_ios_example_for_the_simulator_the_client_on_xcode_16_and_runs_the_actions_macos_path():
+    jobs = yaml.safe_load((ROOT / ".github/workflows/ci.yml").read_text())["jobs"]
+
+    def runs(job):
+        return [step.get("run") or "" for step in jobs[job]["steps"]]
+
+    def ios_builds(job):
+        return [step for step in jobs[job]["steps"] if "xcodebuild build-for-testing" in (step.get("run") or "")]
+
+    # The docs' XCUITest, compiled for iOS (its #if os(iOS) part), by Xcode 26 and by Xcode 16.
+    for job in ("macos", "xcode-16"):
+        [build] = ios_builds(job)
+        assert build["working-directory"] == "Examples/SwiftClientConsumer"
+        assert "-scheme SwiftClientConsumer -sdk iphonesimulator" in build["run"]
+        assert '-destination "generic/platform=iOS Simulator"' in build["run"]
+    # The Xcode 16 job selects it before anything else runs, resolves the package and builds the client alone.
+    xcode16 = runs("xcode-16")
+    assert jobs["xcode-16"]["runs-on"] == "macos-15"
+    assert xcode16[1] == "XCODE_MAJOR=16 XCODE_PICK=oldest scripts/select-xcode.sh"
+    assert "swift package resolve" in xcode16 and "swift build --target CampaignMockClient" in xcode16
+    assert not any("brew install" in run or "--build-tests" in run for run in xcode16)
+    # Warnings are errors where the server is built: a flag, since the manifest has no setting for it.
+    assert "swift build --build-tests -Xswiftc -warnings-as-errors" in runs("macos")
+    # The action's macOS path: built from source on a Mac, then started and asked for a registration.
+    action = jobs["action-macos"]
+    assert action["runs-on"].startswith("macos")
+    mock = next(step for step in action["steps"] if step.get("uses") == "./.github/actions/campaign-mock")
+    assert mock["with"]["install"] == "source" and "--tls auto" in mock["with"]["args"]
+    check = action["steps"][action["steps"].index(mock) + 1]["run"]
+    assert "registerIOS.jssp" in check and "/_mock/wait?for=registration" in check
+
+
+def test_the_ios_recipe_of_ci_md_selects_its_xcode_before_xcodebuild_test():
+    jobs = [yaml.safe_load(block)["jobs"] for block in ci_md_workflows()]
+    steps = next(job["ui-tests"] for job in jobs if "ui-tests" in job)["steps"]
+    runs = [step.get("run") or "" for step in steps]
+    select = next(index for index, run in enumerate(runs) if "xcode-select --switch" in run)
+    test = next(index for index, run in enumerate(runs) if "xcodebuild test" in run)
+    assert select < test
+
+
 def ci_md_workflows():
     """The ```yaml blocks of docs/ci.md that are whole jobs, as text."""
     text = (ROOT / "docs/ci.md").read_text()
