@@ -54,7 +54,8 @@ STEADY_MIX = (("registration", 1 / 3, 16), ("tracking", 1 / 3, 16), ("soap_logon
 
 # Paces a wrk thread's requests to one every {period} ms, whichever of its connections is free: each
 # request takes the next slot (a request late by up to a second is sent at once, so that the rate holds
-# while answers are slow), on the monotonic clock (LuaJIT's FFI; wrk's Lua has none of its own).
+# while answers are slow), on the monotonic clock (LuaJIT's FFI; wrk's Lua has none of its own). Its id is
+# the system's (1 on Linux, 6 on macOS), as Python's time module has it.
 PACING_LUA = """
 local ffi = require("ffi")
 ffi.cdef[[
@@ -64,7 +65,7 @@ int clock_gettime(int clock, pacing_time *now);
 local clock = ffi.new("pacing_time")
 local slot = nil
 function delay()
-  ffi.C.clock_gettime(1, clock)
+  ffi.C.clock_gettime({clock_id}, clock)
   local now = tonumber(clock.seconds) * 1000 + tonumber(clock.nanoseconds) / 1000000
   if slot == nil or slot < now - 1000 then slot = now end
   slot = slot + {period}
@@ -104,8 +105,7 @@ def stored(database):
 
 
 def load_average():
-    with open("/proc/loadavg") as handle:
-        return float(handle.read().split()[0])
+    return os.getloadavg()[0]
 
 
 def run(work, name, retain_devices):
@@ -163,7 +163,7 @@ def steady_scripts(work, phase):
         period = 1000 / (STEADY_RATE * share)
         path = os.path.join(work, f"{phase}-{name}.lua")
         with open(path, "w") as handle:
-            handle.write(bodies[name] + PACING_LUA.format(period=period))
+            handle.write(bodies[name] + PACING_LUA.format(period=period, clock_id=time.CLOCK_MONOTONIC))
         scripts[name] = (path, connections)
     return scripts
 

@@ -56,7 +56,9 @@ def bare_build(tmp_path_factory):
     """The consumer built from scratch (its own scratch path), the -dev packages emptied if possible.
     Returns (scratch path, build output, hidden files or None)."""
     scratch = tmp_path_factory.mktemp("consumer-build")
-    build = [SWIFT, "build", "--build-tests", "--package-path", str(CONSUMER), "--scratch-path", str(scratch)]
+    # Warnings are errors here too, as in make's builds (the manifest leaves them to the flag: Package.swift).
+    build = [SWIFT, "build", "--build-tests", "--package-path", str(CONSUMER), "--scratch-path", str(scratch),
+             "-Xswiftc", "-warnings-as-errors"]
     files = dev_files() if os.geteuid() == 0 and shutil.which("unshare") else None
     if files:
         listing = scratch / "hidden-files"
@@ -86,19 +88,29 @@ def test_the_consumer_builds_with_the_servers_dev_packages_emptied(bare_build):
     assert any(path.endswith("/nghttp2/nghttp2.h") for path in files)
 
 
+def built_modules(names):
+    """The package's own modules among `names`, less those SwiftPM makes for a test product (its runner and
+    discovered tests on Linux, none on macOS: the package's name, then "Package")."""
+    return sorted(name for name in set(names) if not name.startswith("SwiftClientConsumerPackage"))
+
+
 def test_only_the_client_and_its_model_compile_for_the_consumer(bare_build):
     scratch, _, _ = bare_build
-    debug = scratch / "debug"
-    compiled = sorted(folder.name.removesuffix(".build") for folder in debug.glob("*.build")
-                      if any(folder.rglob("*.o")))
-    assert compiled == ["CampaignMockClient", "CampaignMockModel", "ConsumerUITests",
-                        "SwiftClientConsumerPackageDiscoveredTests", "SwiftClientConsumerPackageTests"]
-    # The bundle's link command: the client's and the model's objects, no server library.
-    manifest = yaml.safe_load((scratch / "debug.yaml").read_text())
+    # Where this SwiftPM puts the build (<scratch>/<triple>/debug; the triple differs by platform).
+    bin_path = pathlib.Path(subprocess.run(
+        [SWIFT, "build", "--package-path", str(CONSUMER), "--scratch-path", str(scratch), "--show-bin-path"],
+        capture_output=True, text=True, check=True).stdout.strip())
+    compiled = [folder.name.removesuffix(".build") for folder in bin_path.glob("*.build") if any(folder.rglob("*.o"))]
+    assert built_modules(compiled) == ["CampaignMockClient", "CampaignMockModel", "ConsumerUITests"]
+    # The bundle's link command: the client's and the model's objects, no server library. The bundle is
+    # SwiftClientConsumerPackageTests.xctest on Linux, a file inside that folder on macOS.
+    # SwiftPM's build manifest, <scratch>/debug.yaml (older versions kept it beside the configuration's folder).
+    manifest_file = next(path for path in (scratch / "debug.yaml", bin_path.parent / "debug.yaml") if path.exists())
+    manifest = yaml.safe_load(manifest_file.read_text())
     link = next(command for command in manifest["commands"].values()
-                if any(str(output).endswith("SwiftClientConsumerPackageTests.xctest")
-                       for output in command.get("outputs", [])) and command.get("tool") == "shell")
-    modules = {re.search(r"/([^/]+)\.build/", path).group(1) for path in link["inputs"] if ".build/" in path}
-    assert modules <= {"CampaignMockClient", "CampaignMockModel", "ConsumerUITests",
-                       "SwiftClientConsumerPackageDiscoveredTests", "SwiftClientConsumerPackageTests"}, modules
+                if any("/SwiftClientConsumerPackageTests.xctest" in str(output) for output in command.get("outputs", []))
+                and command.get("tool") == "shell" and "-o" in command.get("args", []))
+    modules = [re.search(r"/([^/]+)\.build/", path).group(1) for path in link["inputs"] if ".build/" in path]
+    assert built_modules(modules) and set(built_modules(modules)) <= {"CampaignMockClient", "CampaignMockModel",
+                                                                      "ConsumerUITests"}, modules
     assert not [argument for argument in link["args"] if argument in SERVER_LIBRARIES]
