@@ -31,6 +31,8 @@ ACTION = ROOT / ".github/actions/campaign-mock"
 DIST = pathlib.Path(os.environ.get("CAMPAIGN_MOCK_DIST_DIR", ROOT / "dist")).resolve()
 ARCH = platform.machine()
 RUNNER_ARCH = {"x86_64": "X64", "aarch64": "ARM64"}.get(ARCH, ARCH)  # the runner's name for it
+# The release tarball the action takes on this machine, named as install.sh names it (one universal on macOS).
+RELEASE_PLATFORM = "macos-universal" if platform.system() == "Darwin" else f"linux-{ARCH}"
 EXPRESSION = re.compile(r"\$\{\{\s*(inputs\.[\w-]+|steps\.[\w-]+\.outputs\.[\w-]+)\s*\}\}")
 
 
@@ -56,11 +58,11 @@ def test_the_workflows_run_the_readme_test_command_select_xcode_26_by_one_script
 def packed_release(folder):
     """A release folder: make dist's artifact for this machine, else the binary under test packed as make
     dist packs it (scripts/package.sh). Returns (folder, version, tarball)."""
-    found = sorted(DIST.glob(f"campaign-mock-*-linux-{ARCH}.tar.gz"), key=lambda path: path.stat().st_mtime)
+    found = sorted(DIST.glob(f"campaign-mock-*-{RELEASE_PLATFORM}.tar.gz"), key=lambda path: path.stat().st_mtime)
     folder.mkdir(parents=True, exist_ok=True)
     if found:
         tarball = found[-1]
-        version = re.fullmatch(rf"campaign-mock-(.+)-linux-{ARCH}\.tar\.gz", tarball.name).group(1)
+        version = re.fullmatch(rf"campaign-mock-(.+)-{RELEASE_PLATFORM}\.tar\.gz", tarball.name).group(1)
         for path in (tarball, tarball.with_name(tarball.name + ".sha256")):
             shutil.copy2(path, folder)
         return folder, version, folder / tarball.name
@@ -68,7 +70,7 @@ def packed_release(folder):
     stage = folder.parent / "stage"
     stage.mkdir()
     shutil.copy2(BINARY, stage / "campaign-mock")
-    tarball = folder / f"campaign-mock-{version}-linux-{ARCH}.tar.gz"
+    tarball = folder / f"campaign-mock-{version}-{RELEASE_PLATFORM}.tar.gz"
     subprocess.run([ROOT / "scripts/package.sh", stage, tarball], check=True)
     return folder, version, tarball
 
@@ -217,9 +219,13 @@ def test_the_action_builds_from_source_when_the_version_has_no_release(tmp_path)
                                 'esac; done\n')
     (build / "make").chmod(0o755)
     refused = Runner(tmp_path / "refused").run_action(release_url=f"file://{releases}", install="release")[1]
-    assert refused.returncode != 0 and f"no campaign-mock-{version}-linux-{ARCH}.tar.gz.sha256" in refused.stderr
+    assert refused.returncode != 0 and f"no campaign-mock-{version}-{RELEASE_PLATFORM}.tar.gz.sha256" in refused.stderr
 
     runner = Runner(tmp_path / "runner", path_dirs=[build])
+    # On macOS the build first picks a released Xcode 26 (scripts/select-xcode.sh), which a Mac's own
+    # /Applications may not have under that name: here it finds one (Linux does not look).
+    (tmp_path / "Applications/Xcode_26.0.app").mkdir(parents=True)
+    runner.job_env["XCODE_APPLICATIONS"] = str(tmp_path / "Applications")
     try:
         outputs, step = runner.run_action(release_url=f"file://{releases}", port="0", args="--in-memory")
         assert step.returncode == 0, step.stdout + step.stderr
