@@ -19,7 +19,8 @@
 #   make dist      the release artifact for this machine, as the release workflow builds it:
 #                  dist/campaign-mock-<version>-linux-<arch>.tar.gz and .sha256 (docs/install.md)
 #   make test-dist  make dist, then run it in a bare Debian (debootstrap), install it with install.sh and
-#                  run the Homebrew formula's test block on it (Tests/Contract/test_release.py; make test runs it)
+#                  run the Homebrew formula's test block on it (Tests/Contract/test_release.py; make test runs it
+#                  on Linux, the only system that builds the Linux tarball)
 #   make format    fix formatting in place
 #   make build     debug build
 #   make release   optimised build (.build/release/campaign-mock)
@@ -267,6 +268,7 @@ bench-retention-steady: setup setup-bench
 # Memory under a steady mixed load with event streams, sampled from /proc (bench/soak.py; SOAK_* variables).
 # Linux only: what it measures, anonymous memory, macOS does not show in /proc; there it says so and stops.
 bench-soak: setup
+	@[ "$$(uname -s)" = Linux ] || { echo "make bench-soak is Linux-only: it reads anonymous memory from /proc"; exit 1; }
 	$(SWIFT) build -c release --product campaign-mock
 	$(PYTHON) bench/soak.py
 

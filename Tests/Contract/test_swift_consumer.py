@@ -109,7 +109,7 @@ def test_only_the_client_and_its_model_compile_for_the_consumer(bare_build):
     manifest = yaml.safe_load(manifest_file.read_text())
     link = next(command for command in manifest["commands"].values()
                 if any("/SwiftClientConsumerPackageTests.xctest" in str(output) for output in command.get("outputs", []))
-                and command.get("tool") == "shell" and "-o" in command.get("args", []))
+                and command.get("tool") == "shell" and any(str(path).endswith(".o") for path in command["inputs"]))
     modules = [re.search(r"/([^/]+)\.build/", path).group(1) for path in link["inputs"] if ".build/" in path]
     assert built_modules(modules) and set(built_modules(modules)) <= {"CampaignMockClient", "CampaignMockModel",
                                                                       "ConsumerUITests"}, modules
