@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
-// 6.0, the newest Xcode 16 reads: an app on Xcode 16 or 26 adds the package by URL for CampaignMockClient
-// (docs/swift-client.md). scripts/check-manifest.py (make lint) keeps it there. Warnings are errors through
-// the flag make and CI pass (`-Xswiftc -warnings-as-errors`), not the manifest: a 6.0 manifest has no
-// `treatAllWarnings`, and an app's build of the client must not fail on a newer compiler's warning. The
-// server needs Swift 6.2 (Xcode 26) to build, and Synchronization's Mutex, which macOS has from 15 on (README,
-// "Building on macOS"); the client and its model need only Swift 6.0.
+// 6.0, which every Xcode 16 reads (16.0 brings Swift 6.0): an app on Xcode 16 or 26 adds the package by
+// URL for CampaignMockClient (docs/swift-client.md); scripts/check-manifest.py (make lint) keeps it there.
+// Warnings are errors through the flag make and CI pass (`-Xswiftc -warnings-as-errors`), not the manifest:
+// a 6.0 manifest has no `treatAllWarnings`, and an app's build of the client must not fail on a newer
+// compiler's warning. The server is built and tested with Swift 6.2 (Xcode 26) and newer only, and uses
+// Synchronization's Mutex, which macOS has from 15 on (README, "Building on macOS"); the client and its
+// model need only Swift 6.0.
 import PackageDescription
 
 #if os(macOS)
