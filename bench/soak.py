@@ -10,7 +10,7 @@ SOAK_RECONNECT seconds (default 60). SOAK_MIX names the parts to send (default
 "registration,hit,logon,admin"; "streams" is separate: SOAK_STREAMS=0 opens none), to take the load apart.
 
 Every SOAK_SAMPLE seconds (default 15) it reads the server's /proc/<pid>/status (RssAnon, VmRSS) and
-smaps_rollup (Anonymous), the requests sent and the load average; Linux only (it says so elsewhere and stops). After SOAK_SECONDS (default 600) it
+smaps_rollup (Anonymous), the requests sent and the load average; Linux only (on other systems it says so and stops). After SOAK_SECONDS (default 600) it
 prints the samples, the lowest RssAnon of each SOAK_WINDOW (default 120 s) and the least-squares slope of
 RssAnon over the second half in MB/min. Writes bench/results/soak-<time>.json. Exit 1 when the slope
 over the second half times its length exceeds SOAK_LIMIT_MB (default 5), or requests failed.

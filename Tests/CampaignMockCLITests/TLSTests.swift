@@ -393,8 +393,8 @@ struct PerUserCertificateAuthorityTests {
         let server = try TLSServer(directory: directory, environment: ["CAMPAIGN_MOCK_CAROOT": caroot.path + "/ca"])
         #expect(server.fingerprint == olderFingerprint)
         // The server names the folder from its working directory as getcwd gives it, symbolic links resolved
-        // (macOS's temporary folders are under /var, which is /private/var): the same path, resolved.
-        let resolved = try #require(realpath(directory.path, nil).map { String(cString: $0) })
+        // (on macOS /tmp is a link to /private/tmp): the same path, resolved.
+        let resolved = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path
         #expect(server.banner.contains("moved there from \(resolved)/.campaign-mock/tls"), "\(server.banner)")
         #expect(try fingerprint(caroot.path + "/ca/ca-cert.pem") == olderFingerprint)
         #expect(!FileManager.default.fileExists(atPath: tls + "/ca-key.pem"))
