@@ -126,8 +126,10 @@ struct CheckCommandTests {
         let passing = try document.nodes(forXPath: "//testcase[@name='user-key-missing:campaign-mock-demo-ios']")
         #expect(passing.count == 1)
         #expect(try document.nodes(forXPath: "//testsuite[@tests='2'][@failures='1']").count == 1)
-        #expect(try check(port, ["--format", "junit", "--fail-on", "info"]).output.components(
-            separatedBy: "<failure ").count == 3)
+        #expect(
+            try check(port, ["--format", "junit", "--fail-on", "info"]).output.components(
+                separatedBy: "<failure "
+            ).count == 3)
     }
 
     @Test func githubAnnotationsAreEscapedAsWorkflowCommands() throws {

@@ -98,7 +98,10 @@ struct CampaignMockClientTests {
         try await client.requireNoFindings(atOrAbove: .info, since: first, wait: true)
         // Test 2: the installed app sends nothing; the device is still there.
         let second = try await client.mark()
-        guard case .mark(let name) = second else { Issue.record("not a mark: \(second)"); return }
+        guard case .mark(let name) = second else {
+            Issue.record("not a mark: \(second)")
+            return
+        }
         do {
             _ = try await client.waitForRegistration(app: "campaign-mock-demo-ios", since: second, timeout: 0.3)
             Issue.record("a registration from before the mark was counted")

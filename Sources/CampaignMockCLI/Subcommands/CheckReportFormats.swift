@@ -22,7 +22,8 @@ enum CheckReportFormats {
         }
         for finding in report.findings {
             let name = attribute(finding.id)
-            xml += #"    <testcase classname="campaign-mock.checks.\#(attribute(finding.rule))" name="\#(name)">"# + "\n"
+            xml +=
+                #"    <testcase classname="campaign-mock.checks.\#(attribute(finding.rule))" name="\#(name)">"# + "\n"
             let words = text(finding)
             if let threshold, finding.severity >= threshold {
                 xml +=

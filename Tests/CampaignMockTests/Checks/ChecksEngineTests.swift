@@ -410,7 +410,8 @@ import Testing
             Self.registration("app", .ios, token: "a", userKey: ""),
             Self.registration("app", .ios, token: "b", userKey: ""))
         #expect(findings(.userKeyMissing).isEmpty)
-        #expect(run(Self.registration("app", .ios, token: "a", userKey: "jane@example.com")).map(\.change) == [.appeared])
+        #expect(
+            run(Self.registration("app", .ios, token: "a", userKey: "jane@example.com")).map(\.change) == [.appeared])
         #expect(try #require(findings(.userKeyMissing).first).registrationToken == "b")
     }
 
