@@ -32,7 +32,34 @@ final class PushRegistrationUITests: XCTestCase {
             // The app's integration key: your --app key (campaign-mock-demo-ios is the demo application's).
             try await expectRegistration(app: "campaign-mock-demo-ios", userKey: "jane@example.com")
         }
+
+        /// The test every push team writes: compose a push for the app's device, deliver it to the
+        /// simulator, tap it, and wait for the receive and the open since this test's mark.
+        @MainActor
+        func testATappedPushIsReceivedAndOpened() async throws {
+            let app = XCUIApplication()
+            app.launch()
+            let messageId = try await deliverAPush(app: "campaign-mock-demo-ios")
+            let banner = XCUIApplication(bundleIdentifier: "com.apple.springboard").otherElements["Notification"]
+            if banner.waitForExistence(timeout: 10) { banner.tap() }
+            try await expectTracking(of: messageId)
+        }
     #endif
+
+    /// Composes a push for the application's newest device (registered in this run, maybe by an earlier
+    /// test) and puts it on the booted simulator; returns its message id.
+    func deliverAPush(app: String) async throws -> String {
+        let token = try await mock.devices(app: app, limit: 1).items[0].registrationToken
+        let push = try await mock.push(PushRequest(token: token, title: "Sale", body: "20% off"))
+        try await mock.deliverToSimulator(push: push.id, token: token)
+        return push.messages[0].messageId
+    }
+
+    /// The receive (the app's handler) and the open (the tap) of the message, since this test's mark.
+    func expectTracking(of messageId: String) async throws {
+        _ = try await mock.waitForEvent(.receive, messageId: messageId, since: start, timeout: 30)
+        _ = try await mock.waitForEvent(.open, messageId: messageId, since: start, timeout: 30)
+    }
 
     /// What the AEP extension sent once the user allowed notifications: the registration, with its params.
     func expectRegistration(app: String, userKey: String) async throws {
