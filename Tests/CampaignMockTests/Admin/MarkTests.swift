@@ -125,6 +125,17 @@ struct MarkTests {
         #expect(try live.request("GET", "/_mock/events?since=\(after)").status == 200)
     }
 
+    @Test func aMarkFromBeforeAStateImportIsRefused() throws {
+        let live = try LiveServer.withSDKApplications()
+        let snapshot = try live.request("GET", "/_mock/state")
+        #expect(snapshot.status == 200)
+        let before = try Self.mark(live)
+        #expect(try live.request("PUT", "/_mock/state", body: snapshot.body).status == 200)
+        let refused = try live.json("GET", "/_mock/requests?since=\(before)")
+        #expect(refused.status == 400)
+        #expect((refused.object["error"] as? String)?.contains("taken before the state import at") == true)
+    }
+
     @Test func aMarkTheServerDidNotHandOutIsRefused() throws {
         let live = try LiveServer.withSDKApplications()
         let unknown = try live.json("GET", "/_mock/events?since=m1")
