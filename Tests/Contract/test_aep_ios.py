@@ -67,14 +67,27 @@ class App:
         folder.mkdir()
         return folder
 
+    def environment(self, install, key):
+        return dict(os.environ, CFFIXED_USER_HOME=str(install), LD_PRELOAD=str(self.cainfo),
+                    AEP_LINUX_CAINFO=str(self.mock.ca), AEP_HOST=self.mock.https.removeprefix("https://"),
+                    AEP_KEY=key, AEP_LINUX_SYSTEM_VERSION="17.0")
+
     def launch(self, install, *commands, key=KEY):
-        environment = dict(os.environ, CFFIXED_USER_HOME=str(install), LD_PRELOAD=str(self.cainfo),
-                           AEP_LINUX_CAINFO=str(self.mock.ca), AEP_HOST=self.mock.https.removeprefix("https://"),
-                           AEP_KEY=key, AEP_LINUX_SYSTEM_VERSION="17.0")
-        run = subprocess.run([str(self.binary), *commands], capture_output=True, text=True, env=environment,
-                             timeout=120)
+        run = subprocess.run([str(self.binary), *commands], capture_output=True, text=True,
+                             env=self.environment(install, key), timeout=120)
         assert run.returncode == 0, run.stdout + run.stderr
         return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+
+    def launch_until(self, install, *commands, until, key=KEY):
+        """Launches the app and keeps it running (the extension sends its hits on its own time) until
+        `until()`, which waits on the mock for what the app must have sent, returns; then quits it."""
+        app = subprocess.Popen([str(self.binary), *commands, "sleep:120000"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, env=self.environment(install, key))
+        try:
+            return until()
+        finally:
+            app.terminate()
+            app.wait(timeout=30)
 
     def mark(self):
         return requests.post(f"{self.mock.url}/_mock/mark").json()["mark"]
@@ -117,9 +130,9 @@ def test_a_suite_of_tests_in_one_run_with_marks(app):
     assert push.status_code == 201, push.text
     message = push.json()["messages"][0]
     user_info = json.dumps(message["apns"])
-    app.launch(install, f"receive:{user_info}", f"click:{user_info}", "sleep:3000")
-    for kind in ("receive", "open"):
-        hit = app.wait(kind, third, token=TOKEN)
+    hits = app.launch_until(install, f"receive:{user_info}", f"click:{user_info}",
+                            until=lambda: [app.wait(kind, third, token=TOKEN) for kind in ("receive", "open")])
+    for hit in hits:
         assert hit.status_code == 200, hit.text
         assert hit.json()["items"][0]["linked"]["messageId"] == message["messageId"]
 
@@ -145,8 +158,9 @@ def test_a_failed_registration_is_sent_again_and_opting_out_and_in_registers_aga
 
     # Opting out deletes the stored registration; opted in again, the same one is sent.
     opted = app.mark()
-    app.launch(install, "privacy:optedout", "sleep:1000")
-    app.launch(install, "privacy:optedin", "sleep:1000", f"register:{token}:jim:typed")
+    [out] = app.launch(install, "privacy:optedout")
+    assert out["applied"] is True, out
+    app.launch(install, "privacy:optedin", f"register:{token}:jim:typed")
     assert app.wait("registration", opted, token=token).status_code == 200
 
 
@@ -155,7 +169,8 @@ def test_the_checks_find_a_broken_app(app):
     # A build with a mistyped key, and an app that tracks the click but never the receive.
     app.launch(app.install("typo-install"), f"register:{TOKEN[:-4]}7e57:jim:typed", key=KEY + "x")
     push = requests.post(f"{app.mock.url}/_mock/push", json={"token": TOKEN, "title": "Sale"}).json()
-    app.launch(app.install("broken-install"), f"click:{json.dumps(push['messages'][0]['apns'])}", "sleep:3000")
+    app.launch_until(app.install("broken-install"), f"click:{json.dumps(push['messages'][0]['apns'])}",
+                     until=lambda: app.wait("open", start, token=TOKEN))
     check = subprocess.run([BINARY, "check", "--server", app.mock.url, "--since", start, "--wait",
                             "--format", "json"], capture_output=True, text=True, timeout=60)
     assert check.returncode == 1, check.stdout + check.stderr

@@ -46,6 +46,38 @@ func json(_ text: String) -> Any {
     (try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? [:]
 }
 
+/// The privacy status as the configuration has it now.
+func privacyStatus() -> PrivacyStatus? {
+    let answered = DispatchSemaphore(value: 0)
+    let box = NSLock()
+    var status: PrivacyStatus?
+    MobileCore.getPrivacyStatus { value in
+        box.lock()
+        status = value
+        box.unlock()
+        answered.signal()
+    }
+    guard answered.wait(timeout: .now() + 5) == .success else { return nil }
+    box.lock()
+    defer { box.unlock() }
+    return status
+}
+
+/// The hash of the last registration sent, as the extension stored it.
+func storedHash() -> Any? {
+    ServiceProvider.shared.namedKeyValueService.get(
+        collectionName: "com.adobe.module.campaignclassic", key: "ADOBEMOBILE_STOREDDEFAULTS_TOKENHASH")
+}
+
+/// Whether `condition` held within 10 s, looking every 20 ms.
+func waitUntil(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<500 {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return false
+}
+
 MobileCore.setLogLevel(.error)
 let registered = DispatchSemaphore(value: 0)
 MobileCore.registerExtensions([CampaignClassic.self]) { registered.signal() }
@@ -92,8 +124,12 @@ for argument in CommandLine.arguments.dropFirst() {
         }
         say([verb: true])
     case "privacy":
-        MobileCore.setPrivacyStatus(rest == "optedout" ? .optedOut : .optedIn)
-        say(["privacy": rest])
+        let wanted: PrivacyStatus = rest == "optedout" ? .optedOut : .optedIn
+        MobileCore.setPrivacyStatus(wanted)
+        // Applied once the configuration says so, and, opted out, once the extension has deleted the hash of
+        // the last registration (in its data store): events are handled in turn, on their own time.
+        let applied = waitUntil { privacyStatus() == wanted && (wanted == .optedIn || storedHash() == nil) }
+        say(["privacy": rest, "applied": applied])
     case "sleep":
         usleep(useconds_t((Int(rest) ?? 0) * 1000))
         say(["slept": Int(rest) ?? 0])
