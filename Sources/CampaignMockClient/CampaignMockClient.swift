@@ -65,7 +65,9 @@ public struct CampaignMockClient: Sendable {
     }
 
     /// Empties what the mock stored (`POST /_mock/reset`): everything, or the parts in `only`, of every
-    /// application or of `app`. Applications stay.
+    /// application or of `app`. Applications stay. A clean slate, not a step between tests: an installed
+    /// app with the AEP extension does not register again afterwards; take a ``mark()`` between tests.
+    /// `only: [.findings]` clears only the integration checks' findings.
     @discardableResult
     public func reset(only: Set<ResetPart> = [], app: String? = nil) async throws -> [String: Int] {
         var query: [URLQueryItem] = []

@@ -119,6 +119,10 @@ struct CampaignMockClientTests {
         await #expect(throws: CampaignMockError.self) {
             try await client.requireNoFindings(atOrAbove: .error, since: third)
         }
+        // Only a reset that asks clears the findings; the device stays.
+        #expect(try await client.reset(only: [.findings])["findings"] == 1)
+        #expect(try await client.checks(severity: .info).findings.isEmpty)
+        #expect(try await client.device(token: "c0ffee01") != nil)
     }
 
     @Test func listsPagesNewestFirstAndResets() async throws {

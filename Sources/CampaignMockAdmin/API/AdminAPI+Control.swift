@@ -23,21 +23,15 @@ extension AdminAPI {
         let query = try AdminResponse.query(request)
         try AdminResponse.allowOnly(query, ["only", "app"])
         var parts = Set(ResetPart.allCases)
-        // The checks' findings are no stored part: a reset of everything clears them, or one that lists them.
-        var findings = true
         if let only = query["only"] {
             parts = []
-            findings = false
             let names = "journal, events, devices, recipients, faults or findings"
             guard !only.isEmpty else { throw AdminError(.badRequest, "only must list \(names)") }
             for name in only.split(separator: ",", omittingEmptySubsequences: false) {
-                if name == "findings" {
-                    findings = true
-                } else if let part = ResetPart(rawValue: String(name)) {
-                    parts.insert(part)
-                } else {
+                guard let part = ResetPart(rawValue: String(name)) else {
                     throw AdminError(.badRequest, "only must list \(names), got '\(name)'")
                 }
+                parts.insert(part)
             }
         }
         let application = query["app"]
@@ -56,13 +50,14 @@ extension AdminAPI {
         // VACUUM leaves the space for new rows, as a partial reset does).
         if parts.count == ResetPart.allCases.count && application == nil { _ = try? store.reclaimSpace() }
         // Stored rows are gone (their ids may be given again): marks taken before count from nothing.
-        if !parts.subtracting([.faults]).isEmpty { marksEnd("the reset") }
+        if !parts.subtracting([.faults, .findings]).isEmpty { marksEnd("the reset") }
         var counted = Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })
         if parts.count == ResetPart.allCases.count && application == nil {
             counted["findings"] = checks.report().findings.count
             checksStartAfresh()
         } else {
-            if findings { counted["findings"] = checks.clearFindings(app: application) }
+            // The findings are kept in the checks' memory, not stored: the store leaves that part alone.
+            if parts.contains(.findings) { counted["findings"] = checks.clearFindings(app: application) }
             if parts.contains(.devices) { checks.forgetDevices(app: application) }
             faultRulesChanged()
         }
