@@ -177,3 +177,33 @@ def test_the_checks_find_a_broken_app(app):
     rules = {finding["rule"] for finding in json.loads(check.stdout)["findings"]}
     assert {"registration-refused", "open-without-receive"} <= rules, rules
     assert "waited" in check.stderr
+
+
+def test_what_the_extension_sends_for_params_and_hits(app):
+    """What docs/protocol.md §3.4, §4.1 and §4.2 say of the iOS extension."""
+    start = app.mark()
+    token = TOKEN[:-4] + "9a7a"
+    # §3.4: Swift values keep their types; NSNumbers from JSONSerialization do not.
+    app.launch(app.install("typed-install"), f"register:{token}:jim:typed")
+    typed = app.wait("registration", start, token=token).json()["items"][0]["params"]
+    assert {(p["name"], p["value"], p["type"]) for p in typed} == {
+        ("plan", "gold", "string"), ("points", "42", "integer"), ("vip", "true", "boolean"),
+        ("ratio", "1.5", "decimal")}, typed
+    json_token = TOKEN[:-4] + "150e"
+    params = json.dumps({"flag": True, "off": False, "whole": 2.0, "half": 1.5, "n": 7, "s": "x", "nul": None,
+                         "list": [1], "object": {"a": 1}})
+    app.launch(app.install("json-install"), f"register:{json_token}:jim:{params}")
+    from_json = app.wait("registration", start, token=json_token).json()["items"][0]["params"]
+    assert {(p["name"], p["value"], p["type"]) for p in from_json} == {
+        ("flag", "1", "integer"), ("off", "0", "integer"), ("whole", "2", "integer"), ("half", "1.5", "decimal"),
+        ("n", "7", "integer"), ("s", "x", "string")}, from_json
+
+    # §4.1: the SDK's User-Agent and Accept-Language on a tracking hit; §4.2: a large _mId's low 32 bits.
+    hits = app.mark()
+    app.launch_until(app.install("hits-install"), 'click:{"_mId": "4294967297", "_dId": "7a001"}',
+                     until=lambda: app.wait("request", hits, endpoint="tracking"))
+    entry = requests.get(f"{app.mock.url}/_mock/requests", params={"since": hits, "endpoint": "tracking"}).json()
+    journaled = requests.get(f"{app.mock.url}/_mock/requests/{entry['requests'][0]['id']}").json()
+    assert journaled["target"] == "/r/?id=h01,7a001,2", journaled
+    headers = {name.lower(): value for name, value in journaled["headers"]}
+    assert headers["user-agent"].startswith("Mozilla/5.0 (iPhone; CPU OS ") and headers.get("accept-language")
