@@ -59,13 +59,38 @@ package final class IntegrationChecks: Sendable {
     package func report(_ filter: ChecksEngine.Filter = ChecksEngine.Filter()) -> CheckReport {
         queue.sync {
             tick()
-            return engine.withLock { $0.report(filter) }
+            let time = now()
+            return engine.withLock { engine in
+                var report = engine.report(filter)
+                report.windows = engine.windows(at: time)
+                return report
+            }
         }
+    }
+
+    /// Returns once the checks have taken in every batch committed before this call.
+    package func settle() {
+        queue.sync {}
     }
 
     /// The fault rules set now (after one is added or removed): `fault-active` of removed ones clears.
     package func faultRules(_ ids: Set<String>) {
         queue.async { [self] in publish(engine.withLock { $0.faultRules(ids) }) }
+    }
+
+    /// Clears the findings (of `app`, or all), remembering what was seen (``ChecksEngine/clearFindings(app:)``).
+    /// Returns how many cleared.
+    package func clearFindings(app: String?) -> Int {
+        queue.sync {
+            let changes = engine.withLock { $0.clearFindings(app: app) }
+            publish(changes)
+            return changes.count
+        }
+    }
+
+    /// The devices (of `app`, or all) were deleted (``ChecksEngine/forgetDevices(app:)``).
+    package func forgetDevices(app: String?) {
+        queue.sync { engine.withLock { $0.forgetDevices(app: app) } }
     }
 
     /// The store was reset or replaced: the checks start afresh.

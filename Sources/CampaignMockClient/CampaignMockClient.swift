@@ -11,9 +11,10 @@ public import Foundation
 /// XCTest or XCUITest target can add it with SwiftPM.
 ///
 ///     let mock = CampaignMockClient(url: URL(string: "http://127.0.0.1:8080")!)
-///     try await mock.reset()
+///     let start = try await mock.mark()
 ///     // … the UI test taps "Allow notifications" …
-///     let registration = try await mock.waitForRegistration(app: "campaign-mock-demo-ios", timeout: 30)
+///     let registration = try await mock.waitForRegistration(
+///         app: "campaign-mock-demo-ios", since: start, timeout: 30)
 public struct CampaignMockClient: Sendable {
     /// The server's base URL, `http://127.0.0.1:8080` (from the simulator) or `http://10.0.2.2:8080`
     /// (from the Android emulator).
@@ -64,7 +65,9 @@ public struct CampaignMockClient: Sendable {
     }
 
     /// Empties what the mock stored (`POST /_mock/reset`): everything, or the parts in `only`, of every
-    /// application or of `app`. Applications stay.
+    /// application or of `app`. Applications stay. A clean slate, not a step between tests: an installed
+    /// app with the AEP extension does not register again afterwards; take a ``mark()`` between tests.
+    /// `only: [.findings]` clears only the integration checks' findings.
     @discardableResult
     public func reset(only: Set<ResetPart> = [], app: String? = nil) async throws -> [String: Int] {
         var query: [URLQueryItem] = []
@@ -74,6 +77,18 @@ public struct CampaignMockClient: Sendable {
         if let app { query.append(URLQueryItem(name: "app", value: app)) }
         let answer: ResetAnswer = try await decode(send("POST", "/_mock/reset", query: query, expecting: [200]))
         return answer.deleted
+    }
+
+    /// A mark (`POST /_mock/mark`): where a test starts. Pass it as `since` to the waits, the listings and
+    /// the checks: they count exactly what came after it, and nothing is deleted, so a device registered
+    /// in an earlier test (which the SDK does not register again) stays.
+    public func mark() async throws -> Since {
+        let answer: MarkAnswer = try await decode(send("POST", "/_mock/mark", expecting: [200]))
+        return .mark(answer.mark)
+    }
+
+    private struct MarkAnswer: Decodable {
+        let mark: String
     }
 
     // MARK: - Waiting
@@ -270,16 +285,35 @@ public struct CampaignMockClient: Sendable {
         return try await decode(send("GET", "/_mock/checks", query: query, expecting: [200]))
     }
 
+    /// The findings since a mark (``mark()``: those with a request of their evidence after it, whenever
+    /// they fired), or since a time.
+    public func checks(
+        app: String? = nil, token: String? = nil, severity: CheckSeverity? = nil, since: Since
+    ) async throws -> CheckReport {
+        let filters = ["app": app, "token": token, "severity": severity?.rawValue, "since": since.queryValue]
+            .compactMapValues { $0 }
+        let query = filters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return try await decode(send("GET", "/_mock/checks", query: query, expecting: [200]))
+    }
+
     /// Throws ``CampaignMockError/findings(atOrAbove:_:)`` when the integration checks found anything at or
-    /// above `severity` (of `app`, or about the device `token`): its description gives each finding's title,
-    /// what it means and what to change, so a UI test fails with what the app gets wrong.
+    /// above `severity` (of `app`, or about the device `token`, since `since`): its description gives each
+    /// finding's title, what it means and what to change, so a UI test fails with what the app gets wrong.
+    /// `wait` first waits out an open's window for its receive (10 s; the 2-minute window of a send is not
+    /// waited for), so an open whose receive never comes is counted.
     ///
-    ///     try await mock.requireNoFindings(atOrAbove: .warning)
-    public func requireNoFindings(atOrAbove severity: CheckSeverity, app: String? = nil, token: String? = nil)
-        async throws
-    {
-        let found = try await checks(app: app, token: token, severity: severity).findings
-        guard found.isEmpty else { throw CampaignMockError.findings(atOrAbove: severity, found) }
+    ///     try await mock.requireNoFindings(atOrAbove: .warning, since: start, wait: true)
+    public func requireNoFindings(
+        atOrAbove severity: CheckSeverity, app: String? = nil, token: String? = nil, since: Since = .everything,
+        wait: Bool = false
+    ) async throws {
+        var report = try await checks(app: app, token: token, severity: severity, since: since)
+        if wait, let window = report.windows?.openReceive, window.closesInMilliseconds > 0 {
+            let milliseconds = min(window.closesInMilliseconds, window.lengthMilliseconds) + 100
+            try await Task.sleep(nanoseconds: UInt64(milliseconds) * 1_000_000)
+            report = try await checks(app: app, token: token, severity: severity, since: since)
+        }
+        guard report.findings.isEmpty else { throw CampaignMockError.findings(atOrAbove: severity, report.findings) }
     }
 
     // MARK: - Snapshots
@@ -347,18 +381,21 @@ public struct CampaignMockClient: Sendable {
 }
 
 /// From when a wait counts.
-public enum Since: Sendable {
+public enum Since: Sendable, Equatable {
     /// Everything since the last reset (`since=0`): a request that arrived before the wait is counted.
     case everything
     /// Only what arrives from the moment of the call.
     case now
     case date(Date)
+    /// What came after a mark the server handed out (``CampaignMockClient/mark()``): exact to the request.
+    case mark(String)
 
     var queryValue: String? {
         switch self {
         case .everything: "0"
         case .now: nil
         case .date(let date): String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        case .mark(let name): name
         }
     }
 }
@@ -425,7 +462,8 @@ extension CampaignMockClient {
             "get /_mock/devices/{token}", "get /_mock/events", "get /_mock/requests", "get /_mock/apps",
             "post /_mock/apps", "get /_mock/faults", "post /_mock/faults", "delete /_mock/faults",
             "delete /_mock/faults/{id}", "post /_mock/push", "post /_mock/push/check", "get /_mock/push/{id}",
-            "post /_mock/push/{id}/send", "get /_mock/checks",
+            "post /_mock/push/{id}/send", "get /_mock/checks", "post /_mock/mark",
+            "post /_mock/push/{id}/simulator", "post /_mock/push/{id}/emulator",
             "get /_mock/state",
             "put /_mock/state", "get /_mock/stream",
         ],
@@ -441,10 +479,6 @@ extension CampaignMockClient {
             "get /_mock/openapi.json": "the description itself",
             "get /_mock/ui": "the console",
             "get /_mock/ui/{file}": "the console",
-            "post /_mock/push/{id}/simulator":
-                "the console's one click; not wrapped yet (the answer's type is server-side)",
-            "post /_mock/push/{id}/emulator":
-                "the console's one click; not wrapped yet (the answer's type is server-side)",
             "get /_mock/simulators": "what the server's machine runs, for the console",
             "get /_mock/emulators": "what the server's machine runs, for the console",
             "post /_mock/devices/{token}/trust":

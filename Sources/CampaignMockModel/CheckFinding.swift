@@ -121,10 +121,42 @@ public struct CheckReport: Sendable, Codable, Equatable {
         }
     }
 
+    /// A rule's wait that is still running: a finding may yet appear when it ends.
+    public struct Window: Sendable, Codable, Equatable {
+        /// How many waits are running (some may end without a finding).
+        public var waiting: Int
+        /// When the last of them ends, from the answer's time (0 when none runs).
+        public var closesInMilliseconds: Int
+        /// How long each wait lasts.
+        public var lengthMilliseconds: Int
+
+        public init(waiting: Int, closesInMilliseconds: Int, lengthMilliseconds: Int) {
+            self.waiting = waiting
+            self.closesInMilliseconds = closesInMilliseconds
+            self.lengthMilliseconds = lengthMilliseconds
+        }
+    }
+
+    /// The waits still running when the report was made (what `campaign-mock check --wait` waits out).
+    public struct Windows: Sendable, Codable, Equatable {
+        /// Opens whose receive may still come (`open-without-receive`).
+        public var openReceive: Window
+        /// Accepted sends whose receive may still come (`sent-not-received`).
+        public var sentReceive: Window
+
+        public init(openReceive: Window, sentReceive: Window) {
+            self.openReceive = openReceive
+            self.sentReceive = sentReceive
+        }
+    }
+
     public var findings: [CheckFinding]
     public var counts: Counts
+    /// Absent from servers before it was added.
+    public var windows: Windows?
 
-    public init(findings: [CheckFinding]) {
+    public init(findings: [CheckFinding], windows: Windows? = nil) {
+        self.windows = windows
         self.findings = findings
         counts = Counts(
             error: findings.count { $0.severity == .error }, warning: findings.count { $0.severity == .warning },

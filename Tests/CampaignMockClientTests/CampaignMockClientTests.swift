@@ -84,6 +84,47 @@ struct CampaignMockClientTests {
         }
     }
 
+    /// A team's suite, several tests in one run: each takes a mark, nothing is deleted. The device of the
+    /// first test stays for the later ones; a later test that waits for a registration the SDK does not
+    /// send again is told so, with the device and the AEP extension's rule.
+    @Test func testsInOneRunEachWithItsMark() async throws {
+        let mock = try Mock()
+        let client = mock.client
+        // Test 1: a fresh install registers.
+        let first = try await client.mark()
+        #expect(try await mock.register("c0ffee01", userKey: "jane") == 200)
+        let registered = try await client.waitForRegistration(app: "campaign-mock-demo-ios", since: first, timeout: 5)
+        #expect(registered.map(\.registrationToken) == ["c0ffee01"])
+        try await client.requireNoFindings(atOrAbove: .info, since: first, wait: true)
+        // Test 2: the installed app sends nothing; the device is still there.
+        let second = try await client.mark()
+        guard case .mark(let name) = second else {
+            Issue.record("not a mark: \(second)")
+            return
+        }
+        do {
+            _ = try await client.waitForRegistration(app: "campaign-mock-demo-ios", since: second, timeout: 0.3)
+            Issue.record("a registration from before the mark was counted")
+        } catch let error as CampaignMockError {
+            #expect(error.description.contains("since mark \(name)"), "\(error)")
+            #expect(error.description.contains("token c0ffee01"), "\(error)")
+            #expect(error.description.contains("sends no registration identical to its last one"), "\(error)")
+        }
+        #expect(try await client.device(token: "c0ffee01") != nil)
+        // Test 3: a registration refused for a typo is this test's finding, not test 2's.
+        let third = try await client.mark()
+        #expect(try await mock.register("c0ffee01", app: "campaign-mock-demo-iso") == 404)
+        #expect(try await client.checks(since: third).findings.map(\.rule) == ["registration-refused"])
+        #expect(try await client.checks(severity: .info, since: second).findings.count == 1)
+        await #expect(throws: CampaignMockError.self) {
+            try await client.requireNoFindings(atOrAbove: .error, since: third)
+        }
+        // Only a reset that asks clears the findings; the device stays.
+        #expect(try await client.reset(only: [.findings])["findings"] == 1)
+        #expect(try await client.checks(severity: .info).findings.isEmpty)
+        #expect(try await client.device(token: "c0ffee01") != nil)
+    }
+
     @Test func listsPagesNewestFirstAndResets() async throws {
         let mock = try Mock()
         for index in 0..<250 { #expect(try await mock.register("t\(index)") == 200) }

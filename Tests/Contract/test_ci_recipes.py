@@ -25,6 +25,8 @@ import pytest
 import requests
 import yaml
 
+from live_server import LiveServer
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = os.path.abspath(os.environ.get("CAMPAIGN_MOCK_BINARY", ".build/debug/campaign-mock"))
 ACTION = ROOT / ".github/actions/campaign-mock"
@@ -154,8 +156,9 @@ def test_the_action_installs_the_release_from_a_file_url_checked_and_cached_then
     releases, version, tarball = packed_release(tmp_path / "releases")
     runner = Runner(tmp_path / "runner", path_dirs=[fake_make(tmp_path / "no-build")])
     try:
-        outputs, step = runner.run_action(release_url=f"file://{releases}", install="release", port="0",
-                                          args="--app ios:ci-key --in-memory --tls auto --tls-port 0")
+        # The action's defaults: free ports for both listeners.
+        outputs, step = runner.run_action(release_url=f"file://{releases}", install="release",
+                                          args="--app ios:ci-key --in-memory --tls auto")
         assert step.returncode == 0, step.stdout + step.stderr
         resolved, installed, started = outputs["resolve"], outputs["install"], outputs["start"]
         assert resolved["version"] == version
@@ -170,6 +173,9 @@ def test_the_action_installs_the_release_from_a_file_url_checked_and_cached_then
         url, https_url = started["url"], started["https-url"]
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+", url) and re.fullmatch(r"https://localhost:\d+", https_url)
         assert started["android-url"] == https_url.replace("localhost", "10.0.2.2")
+        assert https_url != "https://localhost:8443" and not url.endswith(":8080")
+        assert started["aep-host"] == https_url.removeprefix("https://")
+        assert started["android-aep-host"] == started["aep-host"].replace("localhost", "10.0.2.2")
         assert runner.job_env["CAMPAIGN_MOCK_SERVER"] == runner.job_env["TEST_RUNNER_CAMPAIGN_MOCK_SERVER"] == url
         # A later step: the app registers over HTTPS, trusting the server's CA; the test waits for it.
         ca = tmp_path / "ca.pem"
@@ -420,3 +426,24 @@ def test_actionlint_passes_the_recipes_of_ci_md(tmp_path):
     lint = subprocess.run([actionlint, "-shellcheck=" + (shutil.which("shellcheck") or ""), *map(str, files)],
                           capture_output=True, text=True)
     assert lint.returncode == 0, lint.stdout + lint.stderr
+
+
+def test_two_servers_with_https_run_side_by_side_on_free_ports(tmp_path):
+    """Two jobs on one machine, as the recipes start them (`--port 0 --tls auto --tls-port 0`): neither
+    takes 8443, and each is reached over HTTPS on its own port, with its own devices."""
+    environment = {"CAMPAIGN_MOCK_CAROOT": str(tmp_path / "ca")}
+    arguments = ("--tls", "auto", "--tls-port", "0", "--app", "ios:side-key")
+    # The first makes the CA; the second takes the same one.
+    with LiveServer(*arguments, env=environment) as first, LiveServer(*arguments, env=environment) as second:
+        ca = tmp_path / "ca.pem"
+        ca.write_bytes(requests.get(f"{first.url}/_mock/ca", params={"format": "pem"}).content)
+        https = [requests.get(f"{server.url}/_mock/info").json()["httpsURL"] for server in (first, second)]
+        assert all(re.fullmatch(r"https://localhost:\d+", url) for url in https), https
+        assert https[0] != https[1] and "https://localhost:8443" not in https
+        for index, url in enumerate(https):
+            registered = requests.post(f"{url}/nms/mobile/1/registerIOS.jssp", verify=str(ca),
+                                       data={"registrationToken": f"side-{index}", "mobileAppUuid": "side-key"})
+            assert registered.text == "OK"
+        for index, server in enumerate((first, second)):
+            devices = requests.get(f"{server.url}/_mock/devices").json()["devices"]
+            assert [device["registrationToken"] for device in devices] == [f"side-{index}"]

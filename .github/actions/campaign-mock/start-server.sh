@@ -5,13 +5,15 @@
 #
 # Environment (the action's inputs):
 #   PORT, ARGS, TIMEOUT   serve's --port, more serve flags (split on spaces), seconds to wait for ready
+#   TLS_PORT              serve's --tls-port (default 0: a free port), left out when ARGS give --tls-port
 #   CA_CERT, CA_KEY       the PEM text of a CA to serve HTTPS with (from secrets): written to a folder only
 #                         the runner's user can read, which becomes CAMPAIGN_MOCK_CAROOT for the server and
 #                         for the steps after it (campaign-mock ca export, xcrun simctl keychain ...)
 # Writes to $GITHUB_OUTPUT: url (http://127.0.0.1:PORT), https-url (https://localhost:TLS-PORT with --tls
 # auto), android-url (the same
 # server from the Android emulator, which reaches this machine as 10.0.2.2: the HTTPS one with --tls auto),
-# pid; to $GITHUB_ENV: CAMPAIGN_MOCK_SERVER and TEST_RUNNER_CAMPAIGN_MOCK_SERVER (xcodebuild hands only
+# aep-host and android-aep-host (localhost:TLS-PORT and 10.0.2.2:TLS-PORT with --tls auto: what an AEP app's
+# settings name), pid; to $GITHUB_ENV: CAMPAIGN_MOCK_SERVER and TEST_RUNNER_CAMPAIGN_MOCK_SERVER (xcodebuild hands only
 # TEST_RUNNER_-prefixed variables to the test runner, without the prefix). The log is
 # $RUNNER_TEMP/campaign-mock.log.
 set -eu
@@ -49,7 +51,12 @@ set -f
 # shellcheck disable=SC2086 # ARGS is a list of flags, split on spaces (no globbing)
 set -- ${ARGS:-}
 set +f
-nohup campaign-mock serve --port "${PORT:-8080}" --data-dir "$temp/campaign-mock-data" "$@" > "$log" 2>&1 &
+# Free ports for both listeners unless told otherwise: parallel jobs on one machine do not collide.
+case " ${ARGS:-} " in
+    *" --tls-port "* | *" --tls-port="*) ;;
+    *) set -- "$@" --tls-port "${TLS_PORT:-0}" ;;
+esac
+nohup campaign-mock serve --port "${PORT:-0}" --data-dir "$temp/campaign-mock-data" "$@" > "$log" 2>&1 &
 pid=$!
 
 url=""
@@ -70,6 +77,10 @@ android_url=$(grep -om1 'https://10\.0\.2\.2:[0-9]*' "$log" || grep -om1 'http:/
 publish "$outputs" "url=$url"
 publish "$outputs" "https-url=$https_url"
 publish "$outputs" "android-url=$android_url"
+publish "$outputs" "aep-host=${https_url#https://}"
+android_aep_host=""
+case "$android_url" in https://*) android_aep_host=${android_url#https://} ;; esac
+publish "$outputs" "android-aep-host=$android_aep_host"
 publish "$outputs" "pid=$pid"
 publish "$environment" "CAMPAIGN_MOCK_SERVER=$url"
 publish "$environment" "TEST_RUNNER_CAMPAIGN_MOCK_SERVER=$url"

@@ -11,7 +11,7 @@ extension AdminAPI {
     }
 
     /// The findings, read from the checks' memory (never the store): `app`, `token`, `severity` (that one
-    /// and above) and `since` filter them.
+    /// and above) and `since` (a time, or a mark: the findings whose evidence came after it) filter them.
     private func listChecks(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = try AdminResponse.query(request)
         try AdminResponse.allowOnly(query, ["app", "token", "severity", "since"])
@@ -22,7 +22,11 @@ extension AdminAPI {
             }
             filter.minimum = minimum
         }
-        filter.since = try query["since"].map(Self.timestamp)
+        if let mark = try mark(since: query["since"]) {
+            filter.mark = (mark.request, mark.at)
+        } else {
+            filter.since = try query["since"].map(Self.timestamp)
+        }
         faultRulesChanged()
         return AdminResponse.json(.ok, checks.report(filter))
     }

@@ -1,3 +1,4 @@
+import CampaignMockChecks
 import CampaignMockHTTP
 import CampaignMockModel
 import CampaignMockRuntime
@@ -24,13 +25,11 @@ extension AdminAPI {
         var parts = Set(ResetPart.allCases)
         if let only = query["only"] {
             parts = []
-            guard !only.isEmpty else {
-                throw AdminError(.badRequest, "only must list journal, events, devices, recipients or faults")
-            }
+            let names = "journal, events, devices, recipients, faults or findings"
+            guard !only.isEmpty else { throw AdminError(.badRequest, "only must list \(names)") }
             for name in only.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let part = ResetPart(rawValue: String(name)) else {
-                    throw AdminError(
-                        .badRequest, "only must list journal, events, devices, recipients or faults, got '\(name)'")
+                    throw AdminError(.badRequest, "only must list \(names), got '\(name)'")
                 }
                 parts.insert(part)
             }
@@ -50,9 +49,20 @@ extension AdminAPI {
         // A reset of everything gives the file's space back too (the rows are gone either way: a failed
         // VACUUM leaves the space for new rows, as a partial reset does).
         if parts.count == ResetPart.allCases.count && application == nil { _ = try? store.reclaimSpace() }
-        let counts = ResetAnswer(deleted: Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) }))
+        // Stored rows are gone (their ids may be given again): marks taken before count from nothing.
+        if !parts.subtracting([.faults, .findings]).isEmpty { marksEnd("the reset") }
+        var counted = Dictionary(uniqueKeysWithValues: deleted.map { ($0.key.rawValue, $0.value) })
+        if parts.count == ResetPart.allCases.count && application == nil {
+            counted["findings"] = checks.report().findings.count
+            checksStartAfresh()
+        } else {
+            // The findings are kept in the checks' memory, not stored: the store leaves that part alone.
+            if parts.contains(.findings) { counted["findings"] = checks.clearFindings(app: application) }
+            if parts.contains(.devices) { checks.forgetDevices(app: application) }
+            faultRulesChanged()
+        }
+        let counts = ResetAnswer(deleted: counted)
         stream.publish(.reset, counts, facts: application.map { [.app: $0] } ?? [:])
-        checksStartAfresh()
         return AdminResponse.json(.ok, counts)
     }
 
@@ -103,21 +113,24 @@ extension AdminAPI {
         }
         let wanted = Int(try AdminResponse.integer(query, "count", in: 1...1000, default: 1))
         let timeout = try Self.timeout(query["timeout"])
-        let since: Int64? = try query["since"].flatMap { $0 == "0" ? nil : try Self.timestamp($0) }
+        let mark = try mark(since: query["since"])
+        let since: Int64? = try query["since"].flatMap { $0 == "0" || mark != nil ? nil : try Self.timestamp($0) }
         let fromNow = query["since"] == nil
+        // Items before the start are named on a timeout: before the call, or before the mark.
+        let origin: WaitOrigin? = fromNow ? .call : mark.map { .mark($0.name) }
 
         switch kind {
         case .registration:
             try AdminResponse.allowOnly(
                 query, Self.waitKeys + ["app", "platform", "userKey", "token"], prefix: "param.")
             let filter = try Self.deviceFilter(query)
-            let start = fromNow ? try store.read { try $0.lastRegistrationID() } : 0
+            let start = fromNow ? try store.read { try $0.lastRegistrationID() } : mark?.registration ?? 0
             var allowed = Self.allowed([
                 .app: filter.applicationKey, .platform: filter.platform?.rawValue, .userKey: filter.userKey,
                 .token: filter.registrationToken,
             ])
             for param in filter.params { allowed[.param(param.name)] = [param.value] }
-            let earlier: Earlier<RegistrationNotice>? = { [store] in
+            let earlier: Earlier<RegistrationNotice> = { [store] in
                 try store.read { reader in
                     let count = try reader.registrationCount(since: nil, matching: filter, upTo: start)
                     let newest = try reader.registrations(
@@ -128,7 +141,7 @@ extension AdminAPI {
             }
             waitFor(
                 kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply,
-                earlier: fromNow ? earlier : nil, app: filter.applicationKey
+                earlier: origin.map { ($0, earlier) }, app: filter.applicationKey
             ) { after, limit in
                 try store.read { reader in
                     let last = try reader.lastRegistrationID()
@@ -145,10 +158,10 @@ extension AdminAPI {
             filter.deliveryID = query["deliveryId"]
             filter.registrationToken = query["token"]
             filter.since = since
-            let start = fromNow ? try store.read { try $0.lastEventID() } : 0
+            let start = fromNow ? try store.read { try $0.lastEventID() } : mark?.event ?? 0
             var allowed = Self.allowed([.deliveryId: filter.deliveryID, .messageUuid: filter.messageUUID])
             if let values = filter.messageValues { allowed[.messageValue] = Set(values.map(String.init)) }
-            let earlier: Earlier<TrackingEvent>? = { [store, filter] in
+            let earlier: Earlier<TrackingEvent> = { [store, filter] in
                 let page = try store.read {
                     try $0.events(matching: filter, .newestFirst(before: nil), limit: 1, upTo: start)
                 }
@@ -159,7 +172,7 @@ extension AdminAPI {
             }
             waitFor(
                 kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply,
-                earlier: fromNow ? earlier : nil
+                earlier: origin.map { ($0, earlier) }
             ) { [filter] after, limit in
                 try store.read { reader in
                     let last = try reader.lastEventID()
@@ -170,11 +183,11 @@ extension AdminAPI {
             try AdminResponse.allowOnly(query, Self.waitKeys + ["endpoint", "status", "app"])
             var filter = try Self.journalFilter(query.filter { $0.key != "since" })
             filter.since = since
-            let start = fromNow ? try store.read { $0.lastJournalID() } : 0
+            let start = fromNow ? try store.read { $0.lastJournalID() } : mark?.request ?? 0
             let allowed = Self.allowed([
                 .endpoint: filter.endpoint, .status: filter.status.map(String.init), .app: filter.appKey,
             ])
-            let earlier: Earlier<JournalEntry>? = { [store, filter] in
+            let earlier: Earlier<JournalEntry> = { [store, filter] in
                 let page = try store.read {
                     try $0.journalPage(.newestFirst(before: nil), limit: 1, filter: filter, upTo: start)
                 }
@@ -182,7 +195,7 @@ extension AdminAPI {
             }
             waitFor(
                 kind, wanted: wanted, timeout: timeout, start: start, allowed: allowed, reply: reply,
-                earlier: fromNow ? earlier : nil, app: filter.appKey
+                earlier: origin.map { ($0, earlier) }, app: filter.appKey
             ) { [filter] after, limit in
                 try store.read { reader in
                     let last = reader.lastJournalID()
@@ -196,6 +209,12 @@ extension AdminAPI {
 
     private static let waitKeys = ["for", "count", "timeout", "since"]
 
+    /// Where a wait began counting, when it was not from a time it was given: its call, or a mark.
+    private enum WaitOrigin: Sendable {
+        case call
+        case mark(String)
+    }
+
     /// Reads the matching items that arrived before a wait began: how many, the newest, and when (and for
     /// which token) it came; nil when there are none.
     private typealias Earlier<Item> = @Sendable () throws -> (count: Int, newest: Item, description: String)?
@@ -205,7 +224,8 @@ extension AdminAPI {
     /// `app` filter no application has at that moment (one may be added during the wait).
     private func waitFor<Item: Codable & Sendable>(
         _ kind: StreamEventType, wanted: Int, timeout: Int, start: Int64, allowed: [ChangeFact: Set<String>],
-        reply: ReplyChannel, earlier: Earlier<Item>?, app: String? = nil, look: @escaping WaitProgress<Item>.Look
+        reply: ReplyChannel, earlier: (origin: WaitOrigin, read: Earlier<Item>)?, app: String? = nil,
+        look: @escaping WaitProgress<Item>.Look
     ) {
         let progress = WaitProgress<Item>(cursor: start)
         waits.wait(for: kind, allowed: allowed, timeoutMilliseconds: timeout, reply: reply) { timedOut in
@@ -219,12 +239,15 @@ extension AdminAPI {
                     }
                     var error = "timed out after \(timeout) ms: saw \(found.count) of \(wanted) \(kind.rawValue)"
                     var before: WaitAnswer<Item>.Earlier?
-                    if let found = try? earlier?() {
-                        before = WaitAnswer.Earlier(count: found.count, newest: found.newest, include: "since=0")
-                        error +=
-                            " since the wait began; \(found.count) matching \(kind.rawValue) arrived before it (the "
-                            + "newest \(found.description)): add since=0 to count every one kept, or "
-                            + "since=<RFC 3339 time> to count from then"
+                    if let earlier {
+                        switch earlier.origin {
+                        case .call: error += " since the wait began"
+                        case .mark(let name): error += " since mark \(name)"
+                        }
+                        if let found = try? earlier.read() {
+                            before = WaitAnswer.Earlier(count: found.count, newest: found.newest, include: "since=0")
+                            error += Self.earlierWords(kind, earlier.origin, found.count, found.description)
+                        }
                     }
                     if let app, let unknown = try? unknownApplication(app) { error += "; " + unknown }
                     let answer = WaitAnswer(
@@ -237,6 +260,30 @@ extension AdminAPI {
                     AdminError(.internalServerError, "\(error)").response
                 }
             }
+        }
+    }
+
+    /// What a timeout says of the matching items that came before the wait's start: how to count them, and
+    /// for a registration before a mark, why the SDK did not send it again.
+    private static func earlierWords(_ kind: StreamEventType, _ origin: WaitOrigin, _ count: Int, _ newest: String)
+        -> String
+    {
+        switch origin {
+        case .call:
+            return "; \(count) matching \(kind.rawValue) arrived before it (the newest \(newest)): add since=0 to "
+                + "count every one kept, or since=<mark or RFC 3339 time> to count from then"
+        case .mark(let name):
+            var words =
+                "; \(count) matching \(kind.rawValue) arrived before the mark (the newest \(newest)): take the mark "
+                + "before the action, or add since=0 to count every one kept"
+            if kind == .registration {
+                words +=
+                    ". The device was registered before \(name): the AEP extension sends no registration identical "
+                    + "to its last one (same token, userKey and params), across launches, so an installed app that "
+                    + "registers again as before sends nothing; wait for a registration only where the token, userKey "
+                    + "or params change, or look the device up (GET /_mock/devices)"
+            }
+            return words
         }
     }
 

@@ -135,7 +135,9 @@ extension AdminAPI {
 
     private func listEvents(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = try AdminResponse.query(request)
-        var filter = try Self.eventFilter(query)
+        let mark = try mark(since: query["since"])
+        var filter = try Self.eventFilter(mark == nil ? query : query.filter { $0.key != "since" })
+        filter.afterID = mark?.event
         filter.registrationToken = query["token"]
         filter.deliveryID = query["deliveryId"]
         let paging = try AdminResponse.paging(query)
@@ -189,7 +191,9 @@ extension AdminAPI {
         }
         guard let micros = RFC3339.microseconds(text) else {
             throw AdminError(
-                .badRequest, "since must be an RFC 3339 time (2026-11-22T17:21:28Z) or milliseconds since 1970")
+                .badRequest,
+                "since must be a mark (POST /_mock/mark), an RFC 3339 time (2026-11-22T17:21:28Z) or milliseconds "
+                    + "since 1970")
         }
         return micros
     }

@@ -71,6 +71,7 @@ extension AdminAPI {
         try? faults.replaceAll(document.faults)
         waits.notifyEverything()
         stream.publish(.reset, ["imported": counts])
+        marksEnd("the state import")
         checksStartAfresh()
         return AdminResponse.json(.ok, counts)
     }

@@ -22,12 +22,16 @@ extension AdminAPI {
             }
         }
         for fact in ChangeFact.streamFilters { filter.facts[fact] = query[fact.name] }
-        // Resume: the browser sends Last-Event-ID by itself when it reconnects; ?since= for others.
-        let cursor = request.headers[HTTPHeaderName(rawValue: "Last-Event-ID")] ?? query["since"]
+        // Resume: the browser sends Last-Event-ID by itself when it reconnects; ?since= for others (an
+        // event id, or a mark: the events after it).
+        let lastEventID = request.headers[HTTPHeaderName(rawValue: "Last-Event-ID")]
+        let cursor = lastEventID ?? query["since"]
         var after: UInt64?
-        if let cursor {
+        if lastEventID == nil, let mark = try mark(since: query["since"]) {
+            after = mark.streamEvent
+        } else if let cursor {
             guard let value = UInt64(cursor.trimmingASCIISpaces()) else {
-                throw AdminError(.badRequest, "since (or Last-Event-ID) must be an event id, got '\(cursor)'")
+                throw AdminError(.badRequest, "since (or Last-Event-ID) must be an event id or a mark, got '\(cursor)'")
             }
             after = value
         }

@@ -29,6 +29,8 @@ package struct AdminAPI: Sendable {
     let checks: IntegrationChecks
     /// The one state import that may run at a time.
     let importSlot = ImportSlot()
+    /// The marks handed out (`POST /_mock/mark`).
+    let marks = MarkRegistry()
 
     /// The admin group's middleware, outermost first: every answer is logged and counted, and access is
     /// checked before any route runs. (Errors are answered as JSON: ``AdminError/response(for:)``.)
@@ -49,6 +51,7 @@ package struct AdminAPI: Sendable {
         registerPush(on: &group)
         registerDevices(on: &group)
         registerChecks(on: &group)
+        registerMarks(on: &group)
         group.add(.get, "/_mock/stream", openStream)
         registerConsole(on: &group)
         group.add(
@@ -97,8 +100,10 @@ package struct AdminAPI: Sendable {
         try AdminResponse.allowOnly(query, ["before", "after", "limit", "endpoint", "status", "app", "since"])
         let paging = try AdminResponse.paging(query)
         let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
-        let filter = try Self.journalFilter(query)
-        let page = try store.read { try $0.journalPage(paging, limit: Int(limit), filter: filter) }
+        let mark = try mark(since: query["since"])
+        var filter = try Self.journalFilter(mark == nil ? query : query.filter { $0.key != "since" })
+        filter.afterID = mark?.request
+        let page = try store.read { [filter] in try $0.journalPage(paging, limit: Int(limit), filter: filter) }
         return AdminResponse.json(.ok, page)
     }
 

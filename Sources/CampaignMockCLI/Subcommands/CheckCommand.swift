@@ -4,6 +4,12 @@ import CampaignMockModel
 import CampaignMockNetwork
 import CampaignMockSystem
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -20,7 +26,9 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Exit codes: 0 when no finding is at or above --fail-on, 1 when some are, 2 when the server cannot be \
             reached or answers an error (or the command line is wrong).
-            Example (the last step of a UI-test job): campaign-mock check --fail-on error
+            Example (the last step of a UI-test job): campaign-mock check --wait --fail-on error --format junit
+            --wait first waits out an open's window for its receive (10 s by default): a finding that may \
+            still appear is counted. The 2-minute window of a send for its receive is not waited for.
             """
     )
 
@@ -37,11 +45,68 @@ struct CheckCommand: ParsableCommand {
         help: "Exit 1 when a finding is at or above this: error (default), warning, info or never.")
     var failOn: FailOn = .error
     @Option(help: "Only the findings about this application (integration key).") var app: String?
-    @Flag(help: "Print the server's JSON answer instead.") var json = false
+    @Option(help: "Only the findings since this mark (POST /_mock/mark) or RFC 3339 time.") var since: String?
+    /// How the findings are written on standard output.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, junit, github
+    }
+    @Option(
+        help: "text (default), json (the server's answer), junit (JUnit XML) or github (GitHub Actions annotations).")
+    var format: Format = .text
+    @Flag(help: "The same as --format json.") var json = false
+    @Flag(help: "First wait out the open windows in which a finding may still appear (an open's receive, 10 s).")
+    var wait = false
 
     func run() throws {
+        let format = json ? .json : format
+        var (response, report) = try fetch()
+        var waited: String?
+        if wait, let window = report.windows?.openReceive, window.closesInMilliseconds > 0 {
+            // At most one window: what came in meanwhile is the app still running, not this check's to wait for.
+            let milliseconds = min(window.closesInMilliseconds, window.lengthMilliseconds) + 100
+            usleep(useconds_t(milliseconds) * 1000)
+            (response, report) = try fetch()
+            waited =
+                "campaign-mock check: waited \(Self.seconds(milliseconds)) s for the receive window of "
+                + "\(window.waiting) open\(window.waiting == 1 ? "" : "s") (\(Self.seconds(window.lengthMilliseconds)) s)"
+        } else if wait {
+            waited = "campaign-mock check: no open was waiting for its receive; nothing to wait for"
+        }
+        if wait, let sends = report.windows?.sentReceive, sends.closesInMilliseconds > 0 {
+            waited! +=
+                "; not waited for: \(sends.waiting) send\(sends.waiting == 1 ? "" : "s") within the "
+                + "\(Self.seconds(sends.lengthMilliseconds)) s window for its receive (sent-not-received)"
+        }
+        let threshold = failOn.severity
+        switch format {
+        case .json: Output.standardOutput(response.text)
+        case .junit: Output.standardOutput(CheckReportFormats.junit(report, failingAt: threshold))
+        case .github:
+            let annotations = CheckReportFormats.github(report, failingAt: threshold)
+            if !annotations.isEmpty { Output.standardOutput(annotations) }
+        case .text:
+            if let waited { Output.standardOutput(waited) }
+            for finding in report.findings { Output.standardOutput(Self.text(of: finding)) }
+            Output.standardOutput(Self.summary(report.counts))
+        }
+        // Standard output holds the document alone: what the command did goes to standard error.
+        if format != .text, let waited { Output.standardError(waited) }
+        guard let threshold else { return }
+        let failing = report.findings.count { $0.severity >= threshold }
+        if failing > 0 {
+            throw CommandFailure(
+                message:
+                    "campaign-mock check: \(failing) finding\(failing == 1 ? "" : "s") at or above \(threshold.rawValue)",
+                code: 1)
+        }
+    }
+
+    private func fetch() throws -> (HTTPClient.Response, CheckReport) {
         let endpoint = try connection.endpoint()
-        let path = "/_mock/checks" + (app.map { "?app=" + PercentEncoding.encodeComponent($0) } ?? "")
+        let query = [("app", app), ("since", since)].compactMap { name, value in
+            value.map { "\(name)=" + PercentEncoding.encodeComponent($0) }
+        }
+        let path = "/_mock/checks" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         let response: HTTPClient.Response
         do {
             response = try HTTPClient.send(.get, path, to: endpoint, headers: connection.authorized())
@@ -54,20 +119,12 @@ struct CheckCommand: ParsableCommand {
             throw CommandFailure(
                 message: "error: the server answered \(response.status): \(response.refusalReason)", code: 2)
         }
-        if json {
-            Output.standardOutput(response.text)
-        } else {
-            for finding in report.findings { Output.standardOutput(Self.text(of: finding)) }
-            Output.standardOutput(Self.summary(report.counts))
-        }
-        guard let threshold = failOn.severity else { return }
-        let failing = report.findings.count { $0.severity >= threshold }
-        if failing > 0 {
-            throw CommandFailure(
-                message:
-                    "campaign-mock check: \(failing) finding\(failing == 1 ? "" : "s") at or above \(threshold.rawValue)",
-                code: 1)
-        }
+        return (response, report)
+    }
+
+    /// `8.3`: milliseconds as seconds with one decimal.
+    static func seconds(_ milliseconds: Int) -> String {
+        "\(milliseconds / 1000).\(milliseconds % 1000 / 100)"
     }
 
     /// A finding in a few lines: severity, rule and subject; the title; what happened; the fix; the doc.

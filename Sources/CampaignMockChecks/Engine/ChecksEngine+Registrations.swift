@@ -19,6 +19,15 @@ extension ChecksEngine {
         /// Each param as first seen, by its name in lower case.
         var params: [String: ParamSeen] = [:]
         var userKeys = UserKeyCounts()
+        /// The latest device to register without a userKey (its token and platform): the one a finding
+        /// names when a device with a userKey makes the devices disagree.
+        var lastWithoutUserKey: (token: String, platform: Platform)?
+
+        /// Its devices were deleted: none counts for `user-key-missing`.
+        mutating func forgetDevices() {
+            userKeys = UserKeyCounts()
+            lastWithoutUserKey = nil
+        }
 
         /// Remembers the params of `registration` not seen before; returns those that differ from their
         /// first sighting, with it.
@@ -95,26 +104,30 @@ extension ChecksEngine {
         }
         let identicalCount = known?.identical ?? (identical ? 1 : 0)
         if identical && identicalCount >= settings.stormCount { storm(registration, identicalCount, &changes) }
-        let latest = hasUserKey ? nil : registration
+        if !hasUserKey {
+            applications[registration.app, default: ApplicationState()].lastWithoutUserKey = (
+                registration.token, registration.platform
+            )
+        }
         guard let had = known?.hadUserKey else {
-            return recount(registration.app, latest: latest, &changes) { $0.count(userKey: hasUserKey, by: 1) }
+            return recount(registration.app, by: registration, &changes) { $0.count(userKey: hasUserKey, by: 1) }
         }
         if had != hasUserKey {
-            recount(registration.app, latest: latest, &changes) { counts in
+            recount(registration.app, by: registration, &changes) { counts in
                 counts.count(userKey: had, by: -1)
                 counts.count(userKey: hasUserKey, by: 1)
             }
-        } else if let latest {
+        } else if !hasUserKey {
             // Counted already, and the latest device to come without a userKey.
             let counts = applications[registration.app]?.userKeys ?? UserKeyCounts()
-            userKeys(registration.app, before: counts, now: counts, latest: latest, &changes)
+            userKeys(registration.app, before: counts, now: counts, by: registration, &changes)
         }
         // Otherwise as it was: the counts do not change.
     }
 
     /// A device forgotten to make room: it no longer counts.
     private mutating func forget(_ key: DeviceKey, _ device: DeviceState, _ changes: inout [CheckChange]) {
-        recount(key.app, latest: nil, &changes) { $0.count(userKey: device.hasUserKey, by: -1) }
+        recount(key.app, by: nil, &changes) { $0.count(userKey: device.hasUserKey, by: -1) }
     }
 
     // MARK: - token-platform-mismatch
@@ -202,34 +215,40 @@ extension ChecksEngine {
 
     /// Changes the application's userKey counts (one lookup), then has `user-key-missing` follow them.
     private mutating func recount(
-        _ app: String, latest: CheckObservation.Registration?, _ changes: inout [CheckChange],
+        _ app: String, by registration: CheckObservation.Registration?, _ changes: inout [CheckChange],
         _ change: (inout UserKeyCounts) -> Void
     ) {
         let (before, now) = applications[app, default: ApplicationState()].userKeys.apply(change)
-        userKeys(app, before: before, now: now, latest: latest, &changes)
+        userKeys(app, before: before, now: now, by: registration, &changes)
     }
 
     /// Whether the application's devices disagree on having a userKey, now that their counts went from
-    /// `before` to `now`; `latest` is the registration that just came without one. The finding exists only
-    /// while they disagree (each change of the counts comes here), so counts that agreed before and agree
-    /// now have nothing to clear, and a finding's words change only when the counts do.
+    /// `before` to `now`; `registration` is the one that just came (nil: a device was forgotten). The finding
+    /// exists only while they disagree (each change of the counts comes here), so counts that agreed before
+    /// and agree now have nothing to clear, and a finding's words change only when the counts do. It appears
+    /// with the registration that made them disagree, with or without a userKey (the first registration
+    /// usually comes before the login, without one, and the keyed ones after it).
     private mutating func userKeys(
-        _ app: String, before: UserKeyCounts, now: UserKeyCounts, latest: CheckObservation.Registration?,
+        _ app: String, before: UserKeyCounts, now: UserKeyCounts, by registration: CheckObservation.Registration?,
         _ changes: inout [CheckChange]
     ) {
+        let key = FindingKey(rule: .userKeyMissing, subject: app)
         guard now.disagree else {
-            if before.disagree { clear(FindingKey(rule: .userKeyMissing, subject: app), &changes) }
+            if before.disagree { clear(key, &changes) }
             return
         }
-        guard let latest else {
+        let withoutUserKey = registration.flatMap { $0.userKey.isEmpty ? $0 : nil }
+        guard let registration, withoutUserKey != nil || !before.disagree else {
             // A device gained its userKey, or was forgotten: only the numbers change.
             guard now != before else { return }
-            changed(FindingKey(rule: .userKeyMissing, subject: app)) { finding in
+            changed(key) { finding in
                 finding.count = now.without
                 finding.message = { Self.userKeysMissing(app, now) }
             }
             return
         }
+        // The device named is one without a userKey: this one, or the latest to come so.
+        let named = withoutUserKey.map { ($0.token, $0.platform) } ?? applications[app]?.lastWithoutUserKey
         record(
             Note(
                 rule: .userKeyMissing, subject: app, severity: .info,
@@ -238,8 +257,8 @@ extension ChecksEngine {
                     "Register again once the user is known (after login), with the same token and the userKey: "
                     + "registerDevice(token, userKey, params) (AEP extension), the registration call's userKey "
                     + "(legacy SDK).",
-                app: app, platform: latest.platform, token: latest.token, at: latest.at,
-                requestId: latest.requestId, count: now.without), &changes)
+                app: app, platform: named?.1 ?? registration.platform, token: named?.0, at: registration.at,
+                requestId: registration.requestId, count: now.without), &changes)
     }
 
     private static func userKeysMissing(_ app: String, _ counts: UserKeyCounts) -> String {

@@ -119,6 +119,22 @@ package struct ChecksEngine: Sendable {
         return cleared
     }
 
+    /// Clears the findings (of application `app`, or all) but remembers what was seen: a wait that is
+    /// running still fires. The record of a run starts again.
+    package mutating func clearFindings(app: String?) -> [CheckChange] {
+        var changes: [CheckChange] = []
+        let keys = findings.entries.filter { app == nil || $0.value.app == app }.keys
+            .sorted { $0.rule.id($0.subject) < $1.rule.id($1.subject) }
+        for key in keys { clear(key, &changes) }
+        return changes
+    }
+
+    /// Forgets the devices of application `app` (or all): they were deleted, and count no more.
+    package mutating func forgetDevices(app: String?) {
+        for key in devices.entries.keys where app == nil || key.app == app { _ = devices.remove(key) }
+        for name in applications.keys where app == nil || name == app { applications[name]?.forgetDevices() }
+    }
+
     // MARK: - Output
 
     /// What `GET /_mock/checks` filters on.
@@ -129,6 +145,9 @@ package struct ChecksEngine: Sendable {
         package var minimum: CheckSeverity?
         /// Findings last seen at or after this time (microseconds since 1970).
         package var since: Int64?
+        /// Findings since a mark: with evidence (a request) after `request`, whenever the finding fired; one
+        /// that rests on no request, last seen at or after `at`.
+        package var mark: (request: Int64, at: Int64)?
 
         package init(app: String? = nil, token: String? = nil, minimum: CheckSeverity? = nil, since: Int64? = nil) {
             self.app = app
@@ -136,6 +155,19 @@ package struct ChecksEngine: Sendable {
             self.minimum = minimum
             self.since = since
         }
+    }
+
+    /// The rules' waits still running at `now`.
+    package func windows(at now: Int64) -> CheckReport.Windows {
+        func window(_ queue: DeadlineQueue, _ length: Int64) -> CheckReport.Window {
+            let closes = queue.lastDeadline.map { max(0, $0 - now) } ?? 0
+            return CheckReport.Window(
+                waiting: queue.count, closesInMilliseconds: Int((closes + 999) / 1000),
+                lengthMilliseconds: Int(length / 1000))
+        }
+        return CheckReport.Windows(
+            openReceive: window(waitingOpens, settings.openGrace),
+            sentReceive: window(waitingSends, settings.receiveWindow))
     }
 
     /// The findings that pass `filter`, most severe first, then the newest first.
@@ -146,6 +178,7 @@ package struct ChecksEngine: Sendable {
                 && (filter.token == nil || finding.registrationToken == filter.token)
                 && (filter.minimum.map { finding.severity >= $0 } ?? true)
                 && (since.map { finding.lastSeen >= $0 } ?? true)
+                && (filter.mark.map { finding.isSince($0) } ?? true)
         }
         return CheckReport(
             findings: listed.sorted { a, b in
@@ -270,6 +303,13 @@ package struct ChecksEngine: Sendable {
             set { body[keyPath: path] = newValue }
         }
 
+        /// Whether it belongs to what came after a mark: a request of its evidence came after it (or, for
+        /// one without requests, it was last seen at or after it).
+        func isSince(_ mark: (request: Int64, at: Int64)) -> Bool {
+            let requests = body.evidence.requestIds
+            return requests.isEmpty ? lastSeen >= Self.millisecond(mark.at) : requests.contains { $0 > mark.request }
+        }
+
         /// As `GET /_mock/checks` and the stream show it.
         var reported: CheckFinding {
             var finding = body
@@ -349,4 +389,7 @@ struct DeadlineQueue: Sendable {
     }
 
     var count: Int { entries.count - head }
+
+    /// The latest deadline waiting (entries come nearly in deadline order: the last is taken).
+    var lastDeadline: Int64? { count > 0 ? entries.last?.deadline : nil }
 }

@@ -242,6 +242,20 @@ package final class EventHub: Sendable {
         return stream
     }
 
+    /// The id of the newest event, once what is committed is published: a stream opened with it as its
+    /// cursor gets every event after it. The hub keeps events from now on (as if a stream had just
+    /// closed), so one opened within the grace time misses none.
+    package func mark() -> UInt64 {
+        queue.sync {
+            activate()
+            flush()
+            return state.withLock { state in
+                if state.subscribers.isEmpty { state.lastSubscriberLeftAt = Clock.monotonicNanoseconds() }
+                return state.nextID - 1
+            }
+        }
+    }
+
     private func unsubscribe(_ id: UInt64) {
         state.withLock { state in
             state.subscribers[id] = nil

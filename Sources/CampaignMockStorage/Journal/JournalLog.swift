@@ -579,6 +579,7 @@ extension JournalFilter {
         if let status, entry.status != status { return false }
         if let appKey, entry.appKey != appKey { return false }
         if let since, entry.receivedAt < since { return false }
+        if let afterID, entry.id <= afterID { return false }
         return true
     }
 }

@@ -30,6 +30,8 @@ package struct EventFilter: Sendable, Equatable {
     package var registrationToken: String?
     /// Microseconds since 1970; events at or after it.
     package var since: Int64?
+    /// Events with a greater id (those after a mark).
+    package var afterID: Int64?
     /// Set when the filters contradict each other.
     package var matchesNothing = false
 
@@ -43,6 +45,8 @@ package struct JournalFilter: Sendable, Equatable {
     package var appKey: String?
     /// Microseconds since 1970; entries at or after it.
     package var since: Int64?
+    /// Entries with a greater id (those after a mark).
+    package var afterID: Int64?
 
     package init(endpoint: String? = nil) {
         self.endpoint = endpoint

@@ -110,6 +110,7 @@ extension StoreReader {
             add("e.device_id IN (SELECT d.id FROM devices d WHERE \(DeviceLookup.byToken))", [token])
         }
         if let since = filter.since { add("e.received_at >= ?", [since]) }
+        if let afterID = filter.afterID { add("e.id > ?", [afterID]) }
         if let uuid = filter.messageUUID { add("e.message_uuid = ?", [uuid]) }
         if let upTo { add("e.id <= ?", [upTo]) }
         if let candidates = filter.messageValues {

@@ -392,6 +392,29 @@ import Testing
         #expect(changes.map(\.change) == [.cleared])
     }
 
+    /// The usual order: the first registration comes before the login, without a userKey; the keyed ones
+    /// after it. The keyed registration that makes the devices disagree raises the finding.
+    @Test mutating func aKeyedRegistrationAfterOneWithoutRaisesTheUserKeyFinding() throws {
+        let changes = run(
+            Self.registration("app", .ios, token: "b", userKey: "", requestId: 1),
+            Self.registration("app", .ios, token: "a", userKey: "jane@example.com", requestId: 2))
+        #expect(changes.map(\.change) == [.appeared])
+        let finding = try #require(findings(.userKeyMissing).first)
+        #expect(finding.count == 1 && finding.registrationToken == "b" && finding.evidence.requestIds == [2])
+        #expect(finding.message.contains("1 device registered without a userKey, while 1 other carries one"))
+    }
+
+    /// Two devices without a userKey; one logs in: the other still lacks one.
+    @Test mutating func aDeviceGainingItsUserKeyRaisesTheFindingForTheOthers() throws {
+        _ = run(
+            Self.registration("app", .ios, token: "a", userKey: ""),
+            Self.registration("app", .ios, token: "b", userKey: ""))
+        #expect(findings(.userKeyMissing).isEmpty)
+        #expect(
+            run(Self.registration("app", .ios, token: "a", userKey: "jane@example.com")).map(\.change) == [.appeared])
+        #expect(try #require(findings(.userKeyMissing).first).registrationToken == "b")
+    }
+
     @Test mutating func theUserKeyFindingFollowsTheNumbersOfDevices() throws {
         _ = run(
             Self.registration("app", .ios, token: "a", userKey: "jane@example.com"),

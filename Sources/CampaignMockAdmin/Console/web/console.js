@@ -245,9 +245,16 @@ function deviceKey(device) {
   return `${device.application.integrationKey}\u0000${device.registrationToken}`;
 }
 
+// "iOS 17.4" of osName "iOS" and osVersion "iOS 17.4" (the AEP extension names the OS in the version) or "17.4".
+function osLabel(name, version) {
+  if (!name) return version || "";
+  if (!version) return name;
+  return version.toLowerCase().startsWith(name.toLowerCase()) ? version : `${name} ${version}`;
+}
+
 function deviceRow(device) {
   const fields = device.device || {};
-  const model = [fields.deviceModel, fields.osName && `${fields.osName} ${fields.osVersion || ""}`.trim()].filter(Boolean).join(" · ");
+  const model = [fields.deviceModel, osLabel(fields.osName, fields.osVersion)].filter(Boolean).join(" · ");
   return selectable(element("tr", { "data-testid": "device-row", dataset: { token: device.registrationToken } },
     element("td", {}, device.application.name), element("td", { class: "narrow-hide" }, device.application.platform),
     element("td", {}, element("code", {}, device.registrationToken)), element("td", {}, device.userKey || ""),
@@ -409,7 +416,7 @@ function openDevice(device) {
       fields([["Application", `${full.application.name} (${full.application.integrationKey})`], ["Platform", full.application.platform],
         ["Token", element("code", {}, full.registrationToken)], ["userKey", full.userKey || "(none)"],
         ["Device name", info.deviceName], ["Model", info.deviceModel], ["Brand", info.deviceBrand], ["Manufacturer", info.deviceManufacturer],
-        ["OS", [info.osName, info.osVersion].filter(Boolean).join(" ")], ["Language", info.osLanguage], ["IMEI", info.deviceImei],
+        ["OS", osLabel(info.osName, info.osVersion)], ["Language", info.osLanguage], ["IMEI", info.deviceImei],
         ["Params", (full.params || []).map((param) => `${param.name} = ${param.value} (${param.type})`).join("\n") || "(none)"],
         ["Registrations", String(full.registrationCount)], ["First seen", full.createdAt], ["Last seen", full.updatedAt],
         ["Disabled", full.disabled ? "yes" : ""]]),

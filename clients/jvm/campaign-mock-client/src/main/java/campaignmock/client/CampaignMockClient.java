@@ -153,12 +153,35 @@ public final class CampaignMockClient {
                 + " s; check its output, or start it with campaign-mock serve", 0);
     }
 
-    /** Empties devices, events, the journal, recipients and fault rules (applications stay). */
+    private volatile String lastMark;
+
+    /**
+     * Takes a mark ({@code POST /_mock/mark}): where a test starts. Pass it as {@code since} in the filters of
+     * the waits and the checks ({@code Filters.of("app", KEY, "since", mark)}): they count exactly what came
+     * after it. Nothing is deleted, so a device registered in an earlier test (which the SDK does not register
+     * again) stays.
+     */
+    public String mark() {
+        String mark = String.valueOf(object(call("POST", "/_mock/mark", null, 200)).get("mark"));
+        lastMark = mark;
+        return mark;
+    }
+
+    /** The mark this client took last ({@link #mark()}; the rule and the extension take one before each test), or null. */
+    public String lastMark() {
+        return lastMark;
+    }
+
+    /**
+     * Empties devices, events, the journal, recipients, fault rules and the checks' findings (applications stay):
+     * a clean slate, not a step between tests. An installed app with the AEP extension does not register again
+     * after it (its registration did not change); take a {@link #mark()} between tests instead.
+     */
     public Map<String, Object> reset() {
         return reset(null, null);
     }
 
-    /** Empties the parts in {@code only} ({@code journal,events,devices,recipients,faults}), of {@code app} when given. */
+    /** Empties the parts in {@code only} ({@code journal,events,devices,recipients,faults,findings}), of {@code app} when given. */
     @SuppressWarnings("unchecked")
     public Map<String, Object> reset(String only, String app) {
         Map<String, Object> answer = object(call("POST", "/_mock/reset" + query(Filters.of("only", only, "app", app)), null, 200));
@@ -170,7 +193,8 @@ public final class CampaignMockClient {
     /**
      * Waits for {@code count} registrations matching {@code filters} ({@code app}, {@code platform},
      * {@code userKey}, {@code token}, {@code param.NAME}), counting everything since the last reset, so one
-     * that arrived before the call counts.
+     * that arrived before the call counts; or, with {@code since} in the filters (a {@link #mark()}), what came
+     * after it.
      */
     public List<Registration> waitForRegistration(Map<String, String> filters, int count, double timeoutSeconds) {
         return waitFor("registration", filters, count, timeoutSeconds, Registration::new);
@@ -194,7 +218,7 @@ public final class CampaignMockClient {
         Map<String, String> query = new TreeMap<>(filters == null ? Collections.<String, String>emptyMap() : filters);
         query.put("for", kind);
         query.put("count", String.valueOf(count));
-        query.put("since", "0");
+        if (!query.containsKey("since")) query.put("since", "0");
         query.put("timeout", Math.round(timeoutSeconds * 1000) + "ms");
         Response response = send("GET", "/_mock/wait" + query(query), null, timeoutSeconds + 10);
         Map<String, Object> answer = object(response.body);
@@ -288,6 +312,29 @@ public final class CampaignMockClient {
         return new ComposedPush(Json.parse(call("GET", "/_mock/push/" + id, null, 200)));
     }
 
+    /**
+     * Puts the iOS message of push {@code id} ({@code token}'s, when it has several; may be null) on a booted
+     * simulator of the server's machine ({@code device}: {@code booted} or a UDID): {@code xcrun simctl push}.
+     * The answer says what ran and what it printed; a tool that fails is thrown with it.
+     */
+    public Item deliverToSimulator(long id, String token, String device) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (token != null) body.put("registrationToken", token);
+        body.put("device", device == null ? "booted" : device);
+        return new Item(Json.parse(call("POST", "/_mock/push/" + id + "/simulator", Json.write(body), 200)));
+    }
+
+    /**
+     * Hands the Android message of push {@code id} ({@code token}'s, when it has several; may be null) to the app
+     * on an emulator of the server's machine ({@code serial}, or null for the only one running), as FCM would.
+     */
+    public Item deliverToEmulator(long id, String token, String serial) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (token != null) body.put("registrationToken", token);
+        if (serial != null) body.put("serial", serial);
+        return new Item(Json.parse(call("POST", "/_mock/push/" + id + "/emulator", Json.write(body), 200)));
+    }
+
     /** Sends the tracking hit the SDK sends for {@code path} (a message's receive or open path), as the app would. */
     public void simulateTracking(String path) {
         call("GET", path, null, 200);
@@ -298,7 +345,8 @@ public final class CampaignMockClient {
     /**
      * What the integration checks found in the apps' traffic ({@code GET /_mock/checks}, docs/checks.md), errors
      * first; {@code filters}: {@code app}, {@code token}, {@code severity} (those at or above it), {@code since}
-     * (RFC 3339: those last seen from then on).
+     * (a {@link #mark()}: those with a request of their evidence after it, whenever they fired; or RFC 3339:
+     * those last seen from then on).
      */
     public List<Finding> checks(Map<String, String> filters) {
         Map<String, String> query = new TreeMap<>(filters == null ? Collections.<String, String>emptyMap() : filters);
@@ -316,9 +364,34 @@ public final class CampaignMockClient {
 
     /** As {@link #requireNoFindings(String)}, for the findings matching {@code filters} ({@code app}, {@code token}, {@code since}). */
     public void requireNoFindings(String severity, Map<String, String> filters) {
+        requireNoFindings(severity, filters, false);
+    }
+
+    /**
+     * As {@link #requireNoFindings(String, Map)}; {@code wait} first waits out an open's window for its receive
+     * (10 s), so an open whose receive never comes is counted. The 2-minute window of a send is not waited for.
+     */
+    @SuppressWarnings("unchecked")
+    public void requireNoFindings(String severity, Map<String, String> filters, boolean wait) {
         Map<String, String> query = new TreeMap<>(filters == null ? Collections.<String, String>emptyMap() : filters);
         query.put("severity", severity);
-        List<Finding> found = checks(query);
+        Map<String, Object> report = object(call("GET", "/_mock/checks" + query(query), null, 200));
+        Object windows = report.get("windows");
+        Object open = windows instanceof Map ? ((Map<String, Object>) windows).get("openReceive") : null;
+        if (wait && open instanceof Map) {
+            long closes = ((Number) ((Map<String, Object>) open).get("closesInMilliseconds")).longValue();
+            long length = ((Number) ((Map<String, Object>) open).get("lengthMilliseconds")).longValue();
+            if (closes > 0) {
+                try {
+                    Thread.sleep(Math.min(closes, length) + 100);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new CampaignMockException("interrupted while waiting out the checks' windows", 0);
+                }
+                report = object(call("GET", "/_mock/checks" + query(query), null, 200));
+            }
+        }
+        List<Finding> found = items(report.get("findings"), Finding::new);
         if (found.isEmpty()) return;
         StringBuilder message = new StringBuilder("campaign-mock's integration checks found " + found.size() + " finding"
                 + (found.size() == 1 ? "" : "s") + " at or above " + severity + " (" + base + "/_mock/checks):");
@@ -444,12 +517,12 @@ public final class CampaignMockClient {
             "get /_mock/ready", "post /_mock/reset", "get /_mock/wait", "get /_mock/devices", "get /_mock/devices/{token}",
             "get /_mock/events", "get /_mock/requests", "get /_mock/apps", "post /_mock/apps", "get /_mock/faults",
             "post /_mock/faults", "delete /_mock/faults", "delete /_mock/faults/{id}", "post /_mock/push",
-            "get /_mock/push/{id}", "get /_mock/state", "put /_mock/state", "get /_mock/info", "get /_mock/checks");
+            "get /_mock/push/{id}", "get /_mock/state", "put /_mock/state", "get /_mock/info", "get /_mock/checks",
+            "post /_mock/mark", "post /_mock/push/{id}/simulator", "post /_mock/push/{id}/emulator");
     public static final List<String> LEFT_OUT = Arrays.asList(
             "get /_mock/health", "get /_mock/requests/{id}", "delete /_mock/requests", "put /_mock/apps/{key}",
             "delete /_mock/apps/{key}", "get /_mock/ca", "get /_mock/metrics", "get /_mock/openapi.json",
             "get /_mock/ui", "get /_mock/ui/{file}", "get /_mock/stream", "post /_mock/push/{id}/send",
-            "post /_mock/push/check", "post /_mock/push/{id}/simulator", "post /_mock/push/{id}/emulator",
-            "get /_mock/simulators", "get /_mock/emulators", "post /_mock/devices/{token}/trust",
+            "post /_mock/push/check", "get /_mock/simulators", "get /_mock/emulators", "post /_mock/devices/{token}/trust",
             "delete /_mock/devices/{token}/trust");
 }
