@@ -30,10 +30,6 @@ package final class SQLiteConnection {
     @exclusivity(unchecked) package var recordedChanges: [CommittedChange] = []
     /// Whether written rows are noted (off during a state import).
     @exclusivity(unchecked) package var recording = true
-    /// The operations of the batch under way that its redo log can apply again (see ``RedoLog``), and
-    /// the rows they changed: when those are all the rows the batch changed, the batch needs no commit.
-    @exclusivity(unchecked) package var redoOperations: [RedoOperation] = []
-    @exclusivity(unchecked) package var redoRowChanges: Int64 = 0
 
     /// SQLite's process-wide settings, made once before the first connection opens: no memory statistics
     /// (nothing reads them, and counting took a process-wide mutex around each of SQLite's allocations,

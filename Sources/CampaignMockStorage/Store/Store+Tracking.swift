@@ -156,7 +156,6 @@ extension StoreReader {
 extension StoreTransaction {
     /// Stores a tracking hit, linked to the issued message, device and application when known.
     package func recordHit(_ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64) throws {
-        let changesBefore = connection.totalChanges
         if connection.mayHaveMessages == nil {
             connection.mayHaveMessages = try connection.scalar("SELECT EXISTS (SELECT 1 FROM messages)").integer == 1
         }
@@ -165,9 +164,6 @@ extension StoreTransaction {
         try insertTrackingHit(
             id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt, messageRef: message?.id,
             deviceID: message?.deviceID, applicationID: message?.applicationID, link: message?.link)
-        noteRedo(
-            .hit(rawID: id.raw, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt),
-            changesBefore: changesBefore)
     }
 
     /// Stores a hit with the given link (snapshot import keeps the links it had). `link` is what the event

@@ -8,6 +8,8 @@ package enum StoreError: Error, Equatable, CustomStringConvertible {
     case dataDirectoryInUse(path: String)
     /// The data directory cannot be created or written.
     case dataDirectoryUnusable(path: String, reason: String)
+    /// A file in the data directory is not one the server may read or write (a link, another user's).
+    case unsafeFile(path: String, reason: String)
 
     package var description: String {
         switch self {
@@ -20,6 +22,8 @@ package enum StoreError: Error, Equatable, CustomStringConvertible {
             return "another campaign-mock is using the data directory \(path); stop it or use another --data-dir"
         case .dataDirectoryUnusable(let path, let reason):
             return "cannot use the data directory \(path): \(reason)"
+        case .unsafeFile(let path, let reason):
+            return "refusing \(path): \(reason); move it away (or use another --data-dir)"
         }
     }
 }
