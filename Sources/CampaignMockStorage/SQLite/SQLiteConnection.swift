@@ -42,7 +42,7 @@ package final class SQLiteConnection {
         var connection: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let error = SQLiteError(connection: connection, code: code, sql: nil)

@@ -337,6 +337,29 @@ struct StoreTests {
         #expect(written == read)
     }
 
+    /// A hit whose message a read looked up already (for a fault rule, `--strict-tracking`) is written with
+    /// what that read found: the writer does not look it up again.
+    @Test func aHitLooksItsMessageUpOnce() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3")
+        defer { store.close() }
+        try store.writeAndWait { transaction in
+            _ = try transaction.insertMessage(messageID: "12345", deliveryID: "d7", deviceID: nil, applicationID: nil)
+        }
+        let id = try TrackingID(parsing: "h3039,d7,1")
+        let found = try #require(try store.read { try $0.issuedMessage(for: id) })
+        // Told "no message" by its read, the writer links nothing, though one exists: it did not look.
+        try store.writeAndWait {
+            try $0.recordHit(id, userAgent: nil, remoteAddress: nil, receivedAt: 1, lookedUp: .some(nil))
+        }
+        try store.writeAndWait {
+            try $0.recordHit(id, userAgent: nil, remoteAddress: nil, receivedAt: 2, lookedUp: .some(found))
+        }
+        try store.writeAndWait { try $0.recordHit(id, userAgent: nil, remoteAddress: nil, receivedAt: 3) }
+        let events = try store.read { try $0.events(matching: EventFilter(), after: 0, limit: 10).events }
+        #expect(events.sorted { $0.id < $1.id }.map { $0.linked?.messageId } == [nil, "12345", "12345"])
+    }
+
     @Test func writesAfterCloseFailWithAReason() throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path + "/db.sqlite3")
