@@ -145,7 +145,8 @@ package enum LeftoverRedoLog {
             }
             if let start = damagedFrom {
                 contents.damage.append(
-                    Damage(offset: start, length: position - start, lastBefore: last, firstAfter: operations[0].sequence))
+                    Damage(
+                        offset: start, length: position - start, lastBefore: last, firstAfter: operations[0].sequence))
                 damagedFrom = nil
             }
             contents.operations += operations
@@ -153,7 +154,8 @@ package enum LeftoverRedoLog {
             position = next
         }
         if let start = damagedFrom, !isCutShort(bytes, from: start) {
-            contents.damage.append(Damage(offset: start, length: bytes.count - start, lastBefore: last, firstAfter: nil))
+            contents.damage.append(
+                Damage(offset: start, length: bytes.count - start, lastBefore: last, firstAfter: nil))
         }
         return contents
     }

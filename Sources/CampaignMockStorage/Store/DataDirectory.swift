@@ -102,7 +102,9 @@ package final class DataDirectory: Sendable {
         }
         if descriptor < 0 {
             if errno == ENOENT && !create { return -1 }
-            let reason = errno == ELOOP ? "it is a symbolic link; a data directory's files are never followed"
+            let reason =
+                errno == ELOOP
+                ? "it is a symbolic link; a data directory's files are never followed"
                 : String(cString: strerror(errno))
             throw .unsafeFile(path: path, reason: reason)
         }

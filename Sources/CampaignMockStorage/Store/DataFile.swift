@@ -29,16 +29,22 @@ enum DataFile {
         guard fstat(descriptor, &status) == 0 else {
             throw .unsafeFile(path: path, reason: String(cString: strerror(errno)))
         }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .unsafeFile(path: path, reason: "it is not a regular file") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .unsafeFile(path: path, reason: "it is not a regular file")
+        }
         guard status.st_uid == geteuid() else {
             throw .unsafeFile(path: path, reason: "it belongs to uid \(status.st_uid), not to this user (\(geteuid()))")
         }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var got = 0
         while got < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + got, $0.count - got, off_t(got)) }
+            let count = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + got, $0.count - got, off_t(got))
+            }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .unsafeFile(path: path, reason: "cannot read it: \(String(cString: strerror(errno)))") }
+            guard count > 0 else {
+                throw .unsafeFile(path: path, reason: "cannot read it: \(String(cString: strerror(errno)))")
+            }
             got += count
         }
         return bytes

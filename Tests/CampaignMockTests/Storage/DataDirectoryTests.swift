@@ -42,7 +42,8 @@ struct DataDirectoryTests {
         chmod(target, 0o644)
         try FileManager.default.createSymbolicLink(
             atPath: data + "/campaign-mock.sqlite3-requests.old", withDestinationPath: target)
-        #expect(Self.refusedAsUnsafe { _ = try DataDirectory(path: data) } == data + "/campaign-mock.sqlite3-requests.old")
+        #expect(
+            Self.refusedAsUnsafe { _ = try DataDirectory(path: data) } == data + "/campaign-mock.sqlite3-requests.old")
         #expect(Self.mode(target) == 0o644)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "mine")
     }

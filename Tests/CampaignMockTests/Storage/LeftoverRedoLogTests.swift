@@ -55,7 +55,9 @@ struct LeftoverRedoLogTests {
                 }
                 JournalFile.append(length: UInt32(registration.params.count), to: &bytes)
                 for param in registration.params {
-                    for text in [param.name, param.value, param.kind.rawValue] { JournalFile.append(text: text, to: &bytes) }
+                    for text in [param.name, param.value, param.kind.rawValue] {
+                        JournalFile.append(text: text, to: &bytes)
+                    }
                 }
             case .hit(let rawID, let userAgent, let remoteAddress, let receivedAt):
                 bytes.append(LeftoverRedoLog.hit)
