@@ -353,10 +353,11 @@ struct StoreTests {
         }
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        store.write({ _ in
-            entered.signal()
-            release.wait()
-        }) { _ in }
+        store.write(
+            { _ in
+                entered.signal()
+                release.wait()
+            }, completion: { _ in })
         entered.wait()
         // Should the read wait for the writer after all, the writer is let go after 10 s and the test fails.
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) { release.signal() }
