@@ -369,6 +369,7 @@ struct StoreTests {
             )
         }
         #expect(ContinuousClock.now - started < .seconds(5))
+        release.signal()
         #expect(seen == (1, 1))
     }
 
