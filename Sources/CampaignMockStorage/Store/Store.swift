@@ -36,6 +36,10 @@ package final class Store: Sendable {
     /// as damaged, moved aside. Each is a line for the log.
     package let leftoverRedoLog: [LeftoverRedoLog.Note]
 
+    /// The format of the data directory this build writes: 1, every answer committed (no redo log). A
+    /// database marked with a higher one is refused with ``StoreError/newerFormat(found:known:)``.
+    package static let dataFormat: Int64 = 1
+
     /// The checkpoints' syncs reach the disk itself on macOS, where `fsync` stops at the drive's cache
     /// (SQLite: `F_FULLFSYNC`); both pragmas do nothing elsewhere.
     static let fullSyncPragmas = "PRAGMA fullfsync=ON; PRAGMA checkpoint_fullfsync=ON"
@@ -62,7 +66,12 @@ package final class Store: Sendable {
             "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-8192; " + Self.fullSyncPragmas)
         journal = try JournalLog(path: path.map { $0 + "-requests" }, limit: journalLimit)
         try journal.importTable(from: connection)  // before migration 0013 drops that table
+        // The data directory's format, said by the database (`PRAGMA user_version`): a build refuses one it
+        // does not know, before any migration runs, and marks an older one as its own after them.
+        let format = try connection.integer("PRAGMA user_version")
+        guard format <= Self.dataFormat else { throw StoreError.newerFormat(found: format, known: Self.dataFormat) }
         try SQLiteMigrator.migrate(connection, Schema.migrations, current: Schema.current)
+        if format < Self.dataFormat { try connection.execute("PRAGMA user_version = \(Self.dataFormat)") }
         readers = path.map { ReaderPool(path: $0) }
         // Checkpoints run on their own thread, never inside a commit (see Checkpointer).
         let checkpointer = try path.map { try Checkpointer(path: $0, policy: checkpoints) }

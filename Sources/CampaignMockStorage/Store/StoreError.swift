@@ -2,6 +2,8 @@
 package enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The database has a migration this version does not know: it was written by a newer campaign-mock.
     case newerSchema(migration: String)
+    /// The data directory is marked with a format this build does not know: a newer campaign-mock wrote it.
+    case newerFormat(found: Int64, known: Int64)
     /// The store was closed (the server is shutting down).
     case closed
     /// Another process holds the data directory.
@@ -16,6 +18,9 @@ package enum StoreError: Error, Equatable, CustomStringConvertible {
         case .newerSchema(let migration):
             return "the database was written by a newer campaign-mock (unknown migration '\(migration)'); "
                 + "upgrade campaign-mock or use another --data-dir"
+        case .newerFormat(let found, let known):
+            return "the data directory is in format \(found), written by a newer campaign-mock (this one knows "
+                + "formats up to \(known)); upgrade campaign-mock or use another --data-dir"
         case .closed:
             return "the store is closed"
         case .dataDirectoryInUse(let path):

@@ -99,6 +99,19 @@ struct LeftoverRedoLogTests {
         #expect(!FileManager.default.fileExists(atPath: path + "-redo"))
     }
 
+    @Test func aDataDirectoryOfANewerFormatIsRefusedClearlyAndAnOlderOneMarked() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.database(directory)
+        #expect(try Self.count("PRAGMA user_version", in: path) == Store.dataFormat)
+        try SQLiteConnection(path: path).execute("PRAGMA user_version = 0")  // as builds before the marker left it
+        try Store(path: path).close()
+        #expect(try Self.count("PRAGMA user_version", in: path) == Store.dataFormat)
+        try SQLiteConnection(path: path).execute("PRAGMA user_version = \(Store.dataFormat + 1)")
+        let error = #expect(throws: StoreError.self) { _ = try Store(path: path) }
+        #expect(error == .newerFormat(found: Store.dataFormat + 1, known: Store.dataFormat))
+        #expect(error?.description.contains("written by a newer campaign-mock") == true)
+    }
+
     @Test func intactOperationsAboveTheWatermarkAreAppliedOnceThenTheFileIsRemoved() throws {
         let directory = TemporaryDirectory()
         let path = try Self.database(directory)
