@@ -223,3 +223,17 @@ struct LeftoverRedoLogTests {
         #expect(link == target)
     }
 }
+
+/// Every start-time reader takes a crafted number for damage, not for an arithmetic trap.
+@Suite("Journal start record at Int64.max")
+struct JournalOverflowTests {
+    @Test func aStartRecordAtInt64MaxFollowedByDamageIsDamage() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/journal"
+        let bytes = JournalFile.fileStart(lastID: .max, dropped: 0, lowestKept: 1) + [UInt8](repeating: 0x42, count: 40)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let journal = try JournalLog(path: path, limit: 100)
+        #expect(!journal.damage.isEmpty)
+        #expect(journal.lastID < Int64.max >> 1)
+    }
+}
