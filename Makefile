@@ -28,6 +28,15 @@
 #                  (make test runs it with 5 kills)
 #   make bench     benchmark the release build against nginx on loopback (bench/bench.py; BENCH_SECONDS)
 #   make setup-bench  install wrk and nginx for it (Debian/Ubuntu)
+#   make bench-ab BASE=<rev>  this tree's release build against BASE's, alternately in one sitting
+#                  (bench/ab.py): BASE is built once in its own git worktree, .build-ab/<commit>/; then
+#                  AB_ROUNDS (≥ 3) rounds of tracking hits and registrations, wrk -t2 -c64 for AB_SECONDS
+#                  (8) each, distinct ids and tokens, a fresh data directory each; prints every round, the
+#                  medians, HEAD/BASE per load and the p99s (AB_ARGS: extra `serve` arguments for both)
+#   make bench-peers  the release build beside WireMock 2.35.1 on the same loads in the same run
+#                  (bench/peers.py): its jar comes from PyPI's wiremock 2.7.0 wheel (pip download, cached in
+#                  .build-peers/), run by Java 17 with a 200 OK stub per path, its JIT warmed 15 s a load;
+#                  prints both rates, both p99s and the ratios (PEERS_ROUNDS, PEERS_SECONDS, PEERS_WARMUP)
 #   make bench-instructions  instructions per tracking hit, registration and health check (callgrind)
 #   make bench-volume  the admin API's lists with 100,000 devices and 1,000,000 events
 #   make bench-retention  registrations while retention sweeps, against the same load without it
@@ -37,7 +46,7 @@
 #   make clean     remove build products
 #
 # Variables: SWIFT (default: swift), PYTHON (creates .venv; default: python3), PREFIX, ARGS (extra arguments for `make run`, e.g. ARGS="--port 9000"),
-# FUZZ_SECONDS, FUZZ_TARGETS (default: all ten).
+# FUZZ_SECONDS, FUZZ_TARGETS (default: all eleven).
 
 SWIFT ?= swift
 # The commit `campaign-mock --version` names, handed to every build (and test) through the environment:
@@ -49,7 +58,7 @@ PREFIX ?= /usr/local
 ARGS ?=
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= http-request form additional-params tracking-id soap-envelope state-document spooled-request \
-	payload-check config-file http2-response
+	payload-check config-file http2-response redo-log
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 # What the server needs to build: the SQLite, OpenSSL and nghttp2 (HTTP/2, for APNs) headers, found through
 # pkg-config.
@@ -82,7 +91,7 @@ BIN_PATH = $$($(SWIFT) build --show-bin-path)
 WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 SWIFT_SOURCES := Sources Tests Fuzz Examples Package.swift
 
-.PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-instructions bench-volume setup-bench bench-retention bench-retention-steady bench-soak durability dist setup-lint test-dist
+.PHONY: jvm-client setup setup-test run build release install test lint format clean fuzz bench bench-ab bench-peers bench-instructions bench-volume setup-bench bench-retention bench-retention-steady bench-soak durability dist setup-lint test-dist
 
 # Installs the missing Debian packages of $(1) (or the Homebrew ones of $(2) on macOS), a line each.
 define install_packages
@@ -250,6 +259,17 @@ setup-bench:
 bench: setup setup-bench
 	$(PYTHON) bench/bench.py
 
+# A/B of release builds in one sitting (bench/ab.py): BASE's binary is built in .build-ab/<commit>/.
+bench-ab: setup setup-bench
+	@[ -n "$(BASE)" ] || { echo "usage: make bench-ab BASE=<rev> (e.g. BASE=274d1f4)"; exit 1; }
+	BASE=$(BASE) $(PYTHON) bench/ab.py
+
+# Beside WireMock 2.35.1 (bench/peers.py): Java 17 runs the jar of PyPI's wiremock 2.7.0 wheel.
+bench-peers: setup setup-bench
+	@command -v java >/dev/null 2>&1 || ls /usr/lib/jvm/java-17-openjdk-*/bin/java >/dev/null 2>&1 \
+		|| { echo "==> installing openjdk-17-jre-headless"; $(SUDO) apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
+	$(PYTHON) bench/peers.py
+
 # How the admin API's lists answer with 100,000 devices and 1,000,000 events (the console's first screen).
 bench-volume: setup
 	$(SWIFT) build -c release --product campaign-mock
@@ -300,4 +320,5 @@ fuzz:
 clean:
 	@# .build-dist holds the release test's Debian root file system: never removed while something is mounted in it.
 	@if grep -q " $(CURDIR)/.build-dist/" /proc/mounts 2>/dev/null; then echo "something is mounted under .build-dist/: unmount it first"; exit 1; fi
-	rm -rf .build .build-fuzz .build-dist dist $(VENV)
+	rm -rf .build .build-fuzz .build-dist .build-ab .build-peers dist $(VENV)
+	@git worktree prune 2>/dev/null || true

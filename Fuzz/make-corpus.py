@@ -162,6 +162,51 @@ def spooled_requests():
     yield b"PUT /_mock/state HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8000\r\n" + b"[]" * 100
 
 
+def crc32c(data, crc=0):
+    crc ^= 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def redo_record(sequence, operations):
+    """A `W` record of the redo log older builds wrote (LeftoverRedoLog.swift): kind, length, CRC-32C."""
+    def text(value):
+        if value is None:
+            return struct.pack("<I", 0xFFFFFFFF)
+        data = value.encode("utf-8")
+        return struct.pack("<I", len(data)) + data
+    payload = struct.pack("<q", sequence)
+    for operation in operations:
+        if operation[0] == "hit":
+            _, raw_id, user_agent, address, received = operation
+            payload += b"H" + struct.pack("<q", received) + text(raw_id) + text(user_agent) + text(address)
+        else:
+            _, token, key, user_key, application, received, params = operation
+            payload += b"G" + struct.pack("<qq", received, application) + text(token) + text(key) + text(user_key)
+            payload += b"".join(text(field) for field in ("", "Pixel 8", None, None, None, "android", "14", "en_US"))
+            payload += struct.pack("<I", len(params)) + b"".join(text(n) + text(v) + text("string") for n, v in params)
+    head = b"W" + struct.pack("<I", len(payload))
+    return head + struct.pack("<I", crc32c(payload, crc32c(head))) + payload
+
+
+def redo_logs():
+    """Redo logs as older builds left them: whole, cut short, damaged, with a sequence at Int64.max."""
+    magic = b"campaign-mock redo 1\n"
+    hit = ("hit", "h1,d1,1", "ua", "::1", 1_000)
+    registration = ("registration", "tok1", "k", "user1@example.com", 1, 2_000, [("plan", "gold")])
+    first, second = redo_record(1, [registration, hit]), redo_record(3, [hit])
+    yield magic + first + second
+    yield magic + first + second[:-3]
+    yield magic + first + b"\x00" * 7 + second
+    yield magic + first[:12] + b"\xff" + first[13:] + second
+    yield magic + redo_record(2 ** 63 - 1, [hit, hit])
+    yield magic
+    yield b"not a redo log"
+
+
 def add(target, data):
     directory = os.path.join(CORPUS, target)
     os.makedirs(directory, exist_ok=True)
@@ -205,6 +250,8 @@ def main():
     add("config-file", b'{"port": 9000, "port": 9001}')
     for answer in apns_answers():
         add("http2-response", answer)
+    for log in redo_logs():
+        add("redo-log", log)
     for target in sorted(os.listdir(CORPUS)):
         print(target, len(os.listdir(os.path.join(CORPUS, target))))
 

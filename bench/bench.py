@@ -194,9 +194,9 @@ def start_to_ready():
 
 
 def count(database, sql, port):
-    """The first column of the first row (or the whole row, when the query selects several), once a read
-    of the server's admin API had it commit the registrations and hits that wait in its redo log (they are
-    committed within 50 ms, or at once when anything reads the store: docs/architecture.md)."""
+    """The first column of the first row (or the whole row, when the query selects several), read from the
+    database file itself: every answered request is committed (docs/architecture.md). A read of the admin
+    API first is kept, so that a build that kept answered writes in memory is counted the same way."""
     # One device looked up by its token (an index lookup, and a 404): a list would count every row through
     # the readers' memory map, which the peak RSS below would then include.
     try:

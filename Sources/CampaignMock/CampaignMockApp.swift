@@ -69,7 +69,9 @@ package final class CampaignMockApp: HTTPHandler {
         dataDirectory = configuration.inMemory ? nil : try DataDirectory(path: configuration.dataDirectory)
         store = try Store(path: configuration.databasePath, journalLimit: configuration.journalLimit)
         for damage in store.journalDamage { logger.error(damage.description) }
-        for skipped in store.redoSkipped { logger.error(skipped) }
+        for note in store.leftoverRedoLog {
+            if note.isDamage { logger.error(note.description) } else { logger.info(note.description) }
+        }
         faults = FaultRegistry()
         waits = WaitRegistry(sink: store.sink)
         metrics = Metrics(sink: store.sink)

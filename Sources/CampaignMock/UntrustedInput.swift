@@ -40,6 +40,9 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
     case configFile = "config-file"
     /// What an APNs server sends: the bytes an ``HTTP2Connection`` reads while it sends three requests.
     case http2Response = "http2-response"
+    /// A redo log an older build left in a data directory (``LeftoverRedoLog``), read as a start reads it
+    /// (the magic is put in front of bytes that lack it).
+    case redoLog = "redo-log"
 
     package func read(_ bytes: [UInt8]) {
         switch self {
@@ -85,6 +88,23 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
             _ = try? Configuration.resolve(flags: [:], environment: [:], configFile: ("fuzz.json", bytes))
         case .http2Response:
             Self.exchangeHTTP2(bytes)
+        case .redoLog:
+            Self.readRedoLog(bytes)
+        }
+    }
+
+    /// Sequence numbers only go up, and the damaged stretches lie in the file, in order, apart.
+    private static func readRedoLog(_ bytes: [UInt8]) {
+        let file = bytes.starts(with: LeftoverRedoLog.magic) ? bytes : LeftoverRedoLog.magic + bytes
+        let contents = LeftoverRedoLog.read(file)
+        for (earlier, later) in zip(contents.operations, contents.operations.dropFirst()) {
+            precondition(earlier.sequence < later.sequence, "sequence \(later.sequence) after \(earlier.sequence)")
+        }
+        var end = LeftoverRedoLog.magic.count
+        for damage in contents.damage {
+            precondition(damage.offset >= end && damage.length > 0 && damage.offset + damage.length <= file.count)
+            end = damage.offset + damage.length
+            _ = damage.lost
         }
     }
 

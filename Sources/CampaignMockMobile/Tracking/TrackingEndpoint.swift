@@ -53,6 +53,10 @@ package struct TrackingEndpoint: Sendable {
             message.withLock { $0 = .some(found) }
             return found
         }
+
+        /// What ``issuedMessage()`` found, if it was asked (nil inside: no message): the write then does
+        /// not look again.
+        var lookedUp: IssuedMessage?? { message.withLock { $0 } }
     }
 
     package func read(_ request: HTTPRequest) -> Hit {
@@ -75,9 +79,11 @@ package struct TrackingEndpoint: Sendable {
         }
         let userAgent = request.headers[.userAgent]
         let remote = request.remoteAddress?.host
+        let lookedUp = hit.lookedUp
         return EndpointResult(response: HTTPResponse(status: .ok)) { transaction in
             try transaction.recordHit(
-                id, userAgent: userAgent, remoteAddress: remote, receivedAt: Clock.wallClockMicroseconds())
+                id, userAgent: userAgent, remoteAddress: remote, receivedAt: Clock.wallClockMicroseconds(),
+                lookedUp: lookedUp)
         }
     }
 

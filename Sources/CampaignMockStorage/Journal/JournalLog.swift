@@ -288,9 +288,17 @@ package final class JournalLog: Sendable {
     private static func changes(_ kind: UInt8, _ record: inout JournalFile.Reader, storage: any JournalStorage)
         throws(JournalFileError) -> [FileChange]
     {
+        // Ids and counts a server could reach, and room to count on from them: a record that says more (an
+        // id of Int64.max) is damage, never a trap in the arithmetic after it.
+        func count(_ value: Int64) throws(JournalFileError) -> Int64 {
+            guard value >= 0 && value <= Int64.max >> 2 else { throw .malformed }
+            return value
+        }
         if kind == JournalFile.start {
             return [
-                .start(lastID: try record.integer(), dropped: try record.integer(), lowestKept: try record.integer())
+                .start(
+                    lastID: try count(record.integer()), dropped: try count(record.integer()),
+                    lowestKept: try count(record.integer()))
             ]
         }
         var changes: [FileChange] = []
@@ -302,11 +310,12 @@ package final class JournalLog: Sendable {
                 changes.append(.clear(appKey: try record.text()))
             case JournalFile.trim:
                 _ = try record.byte()
-                changes.append(.trim(lowestKept: try record.integer()))
+                changes.append(.trim(lowestKept: try count(record.integer())))
             default:
                 // Only what the index keeps: a start with a full journal read every field into strings
                 // (13 ms for 20,000 registrations).
                 let entry = try record.entrySummary()
+                _ = try count(entry.id)
                 changes.append(
                     .append(
                         Indexed(

@@ -1,5 +1,5 @@
 import CampaignMockSystem
-import Dispatch
+package import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -30,9 +30,12 @@ import Synchronization
 ///
 /// The numbers behind this policy are in docs/performance.md ("Settings chosen by measurement").
 /// Committed data is in the WAL until it is copied: a kill -9 before a checkpoint loses nothing (SQLite
-/// replays the WAL when it opens the file).
+/// replays the WAL when it opens the file). A power cut loses what was never synced: at
+/// `synchronous=NORMAL` a commit does not sync the WAL, a checkpoint does, and ``WALSyncer`` syncs it
+/// at most ``CheckpointPolicy/syncInterval`` after a commit, so a power cut loses at most about that.
 final class Checkpointer: @unchecked Sendable {
     private let policy: CheckpointPolicy
+    private let syncer: WALSyncer
 
     private let connection: SQLiteConnection
     private let wakeup = DispatchSemaphore(value: 0)
@@ -55,11 +58,14 @@ final class Checkpointer: @unchecked Sendable {
         self.policy = policy
         connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA synchronous=NORMAL; " + Store.fullSyncPragmas)
+        syncer = WALSyncer(path: path + "-wal", interval: policy.syncInterval, synced: policy.walSynced)
+        syncer.committed()  // what the start committed (migrations) is synced too
         thread = SystemThread(name: "store-checkpoint") { [self] in run() }
     }
 
     /// Called by the writer after each commit (on its thread): cheap unless a copy is due.
     func walHas(pages: Int) {
+        syncer.committed()
         // A WAL shorter than after the last commit has started again from its beginning.
         let restarted = pages < pagesAfterLastCommit
         pagesAfterLastCommit = pages
@@ -116,6 +122,7 @@ final class Checkpointer: @unchecked Sendable {
         state.withLock { $0.closing = true }
         wakeup.signal()
         thread?.join()
+        syncer.close()
     }
 
     private func run() {
@@ -147,8 +154,82 @@ final class Checkpointer: @unchecked Sendable {
     }
 }
 
-/// When the WAL is copied and when it is started again, in pages (4 KiB each).
+/// Syncs the WAL file (`fsync`; `F_FULLFSYNC` on macOS) on its own thread, at most once an `interval`,
+/// and only when a commit came since the last sync, as Redis's `appendfsync everysec` does: a power cut
+/// then loses at most the commits of about the last `interval`. A commit only flags that a sync is due (an
+/// atomic exchange, a signal when it is the first since the last sync); no request waits for a sync.
+final class WALSyncer: @unchecked Sendable {
+    private let path: String
+    private let interval: DispatchTimeInterval
+    private let synced: (@Sendable (Int) -> Void)?
+    /// A commit came since the last sync began.
+    private let pending = Atomic<Bool>(false)
+    private let closing = Atomic<Bool>(false)
+    private let wakeup = DispatchSemaphore(value: 0)
+    private var thread: SystemThread?
+
+    init(path: String, interval: DispatchTimeInterval, synced: (@Sendable (Int) -> Void)?) {
+        self.path = path
+        self.interval = interval
+        self.synced = synced
+        thread = SystemThread(name: "store-wal-sync") { [self] in run() }
+    }
+
+    /// After each commit, on the writer's thread.
+    func committed() {
+        if !pending.exchange(true, ordering: .acquiringAndReleasing) { wakeup.signal() }
+    }
+
+    func close() {
+        closing.store(true, ordering: .releasing)
+        wakeup.signal()
+        thread?.join()
+    }
+
+    private func run() {
+        var lastSync: DispatchTime?
+        while true {
+            wakeup.wait()
+            if closing.load(ordering: .acquiring) { return }
+            if let lastSync, lastSync + interval > .now() {
+                // A close does not wait for the rest of the interval: its checkpoint syncs.
+                _ = wakeup.wait(timeout: lastSync + interval)
+                if closing.load(ordering: .acquiring) { return }
+            }
+            lastSync = .now()
+            // Commits from here on are for the next sync.
+            pending.store(false, ordering: .releasing)
+            sync()
+        }
+    }
+
+    private func sync() {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer {
+            #if canImport(Glibc)
+                Glibc.close(descriptor)
+            #else
+                Darwin.close(descriptor)
+            #endif
+        }
+        var status = stat()
+        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        #if canImport(Darwin)
+            guard fcntl(descriptor, F_FULLFSYNC) == 0 || fsync(descriptor) == 0 else { return }
+        #else
+            guard fsync(descriptor) == 0 else { return }
+        #endif
+        synced?(size)
+    }
+}
+
+/// When the WAL is copied and when it is started again, in pages (4 KiB each), and how often it is synced.
 package struct CheckpointPolicy: Sendable {
+    /// The longest a commit waits for the WAL to be synced (``WALSyncer``): about what a power cut loses.
+    package var syncInterval: DispatchTimeInterval = .seconds(1)
+    /// Called after each sync of the WAL with the length it had when the sync began (tests).
+    package var walSynced: (@Sendable (Int) -> Void)?
     /// The WAL grows by this much between two copies.
     package var pagesBeforeCheckpoint = 400
     /// Past this length the writer finishes a copy itself; the WAL file stays about this long.

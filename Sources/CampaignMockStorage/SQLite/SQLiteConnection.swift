@@ -30,10 +30,6 @@ package final class SQLiteConnection {
     @exclusivity(unchecked) package var recordedChanges: [CommittedChange] = []
     /// Whether written rows are noted (off during a state import).
     @exclusivity(unchecked) package var recording = true
-    /// The operations of the batch under way that its redo log can apply again (see ``RedoLog``), and
-    /// the rows they changed: when those are all the rows the batch changed, the batch needs no commit.
-    @exclusivity(unchecked) package var redoOperations: [RedoOperation] = []
-    @exclusivity(unchecked) package var redoRowChanges: Int64 = 0
 
     /// SQLite's process-wide settings, made once before the first connection opens: no memory statistics
     /// (nothing reads them, and counting took a process-wide mutex around each of SQLite's allocations,
@@ -46,7 +42,7 @@ package final class SQLiteConnection {
         var connection: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let error = SQLiteError(connection: connection, code: code, sql: nil)

@@ -86,13 +86,6 @@ extension StoreTransaction {
         connection.recordedChanges.append(change())
     }
 
-    /// Notes `operation` for the redo log (see ``RedoLog``): it changed the rows changed since
-    /// `totalChanges` was `changesBefore`, and nothing else.
-    func noteRedo(_ operation: @autoclosure () -> RedoOperation, changesBefore: Int64) {
-        connection.redoOperations.append(operation())
-        connection.redoRowChanges += connection.totalChanges - changesBefore
-    }
-
     /// Runs `body` without noting what it writes (a state import: the stream announces a reset instead,
     /// the waiters look again), so an import of millions of rows notes nothing in memory either.
     package func withoutRecording<T>(_ body: () throws -> T) rethrows -> T {

@@ -19,7 +19,6 @@ extension StoreTransaction {
     package func register(_ registration: RegistrationRequest, application: StoredApplication, receivedAt: Int64)
         throws -> RegistrationNotice
     {
-        let changesBefore = connection.totalChanges
         // One statement finds the device and its last registration.
         let found = try connection.query(
             """
@@ -130,9 +129,6 @@ extension StoreTransaction {
                         createdAt: created.map { RFC3339.string(microsecondsSince1970: $0) } ?? notice.receivedAt,
                         updatedAt: notice.receivedAt, registrationCount: Int(count))))
         }
-        noteRedo(
-            .registration(registration, applicationID: application.id, receivedAt: receivedAt),
-            changesBefore: changesBefore)
         return notice
     }
 

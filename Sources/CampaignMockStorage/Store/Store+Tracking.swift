@@ -156,19 +156,26 @@ extension StoreReader {
 
 extension StoreTransaction {
     /// Stores a tracking hit, linked to the issued message, device and application when known.
-    package func recordHit(_ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64) throws {
-        let changesBefore = connection.totalChanges
-        if connection.mayHaveMessages == nil {
-            connection.mayHaveMessages = try connection.scalar("SELECT EXISTS (SELECT 1 FROM messages)").integer == 1
+    /// `lookedUp`: the issued message a read already found for `id` (nil inside: none), so the hit is
+    /// looked up once; nil when nothing looked.
+    package func recordHit(
+        _ id: TrackingID, userAgent: String?, remoteAddress: String?, receivedAt: Int64,
+        lookedUp: IssuedMessage?? = nil
+    ) throws {
+        let message: IssuedMessage?
+        if let lookedUp {
+            message = lookedUp
+        } else {
+            if connection.mayHaveMessages == nil {
+                connection.mayHaveMessages =
+                    try connection.scalar("SELECT EXISTS (SELECT 1 FROM messages)").integer == 1
+            }
+            // While no message was ever issued, no hit can be linked: skip the lookup (a sixth of a hit's work).
+            message = connection.mayHaveMessages == true ? try reader.issuedMessage(for: id) : nil
         }
-        // While no message was ever issued, no hit can be linked: skip the lookup (a sixth of a hit's work).
-        let message = connection.mayHaveMessages == true ? try reader.issuedMessage(for: id) : nil
         try insertTrackingHit(
             id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt, messageRef: message?.id,
             deviceID: message?.deviceID, applicationID: message?.applicationID, link: message?.link)
-        noteRedo(
-            .hit(rawID: id.raw, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt),
-            changesBefore: changesBefore)
     }
 
     /// Stores a hit with the given link (snapshot import keeps the links it had). `link` is what the event

@@ -1,6 +1,6 @@
 import CampaignMockModel
 import CampaignMockSystem
-package import Dispatch
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -14,13 +14,13 @@ import Synchronization
 /// Writes are jobs. The writer takes every job queued when it wakes, runs them in one transaction
 /// (one failing job does not sink the others: see `Writer.commit`), makes them durable, and only then
 /// calls the jobs' completions: every caller learns of its write after it is durable, and many
-/// concurrent writes share one commit. A batch of only registrations and tracking hits is made durable
-/// in the redo log and committed with later batches (see ``RedoLog``); any other batch commits. WAL with
-/// `synchronous=NORMAL`: a committed transaction, like the redo log, survives the process being killed
-/// (it may not survive a power cut).
+/// concurrent writes share one commit. WAL with `synchronous=NORMAL`: a committed transaction survives
+/// the process being killed; a power cut may lose the commits since the WAL was last synced (see
+/// ``Checkpointer``).
 ///
-/// Reads use a pool of connections that see the last commit, and never wait for the writer. With an
-/// in-memory database there is only the writer's connection, so reads run on the writer thread.
+/// Reads use a pool of connections that see the last commit, and never wait for the writer nor commit
+/// anything: a request is answered after its commit, so a read that follows an answer sees its write. With
+/// an in-memory database there is only the writer's connection, so reads run on the writer thread.
 package final class Store: Sendable {
     /// The database path, or nil for an in-memory store.
     package let path: String?
@@ -32,8 +32,13 @@ package final class Store: Sendable {
     package let sink = ChangeSink()
     /// What the start found damaged in the request journal's files and skipped.
     package var journalDamage: [JournalDamage] { journal.damage }
-    /// What the start found in the redo log but could not apply again (see ``RedoLog``), and skipped.
-    package let redoSkipped: [String]
+    /// What the start did with a redo log an older build left (see ``LeftoverRedoLog``): applied, skipped
+    /// as damaged, moved aside. Each is a line for the log.
+    package let leftoverRedoLog: [LeftoverRedoLog.Note]
+
+    /// The format of the data directory this build writes: 1, every answer committed (no redo log). A
+    /// database marked with a higher one is refused with ``StoreError/newerFormat(found:known:)``.
+    package static let dataFormat: Int64 = 1
 
     /// The checkpoints' syncs reach the disk itself on macOS, where `fsync` stops at the drive's cache
     /// (SQLite: `F_FULLFSYNC`); both pragmas do nothing elsewhere.
@@ -45,11 +50,8 @@ package final class Store: Sendable {
     ///   - checkpoints: when the WAL is copied into the database file and started again.
     ///   - journalLimit: most entries the request journal keeps; its files are `path` + `-requests`
     ///     and `-requests.old` (see ``JournalLog``).
-    ///   - commitDelay: how long answered registrations and hits may wait for their commit in the redo
-    ///     log, `path` + `-redo` (see ``RedoLog``).
     package init(
-        path: String?, checkpoints: CheckpointPolicy = CheckpointPolicy(), journalLimit: Int = 10_000,
-        commitDelay: DispatchTimeInterval = .milliseconds(50)
+        path: String?, checkpoints: CheckpointPolicy = CheckpointPolicy(), journalLimit: Int = 10_000
     ) throws {
         self.path = path
         let connection = try SQLiteConnection(path: path ?? ":memory:")
@@ -64,17 +66,22 @@ package final class Store: Sendable {
             "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-8192; " + Self.fullSyncPragmas)
         journal = try JournalLog(path: path.map { $0 + "-requests" }, limit: journalLimit)
         try journal.importTable(from: connection)  // before migration 0013 drops that table
+        // The data directory's format, said by the database (`PRAGMA user_version`): a build refuses one it
+        // does not know, before any migration runs, and marks an older one as its own after them.
+        let format = try connection.integer("PRAGMA user_version")
+        guard format <= Self.dataFormat else { throw StoreError.newerFormat(found: format, known: Self.dataFormat) }
         try SQLiteMigrator.migrate(connection, Schema.migrations, current: Schema.current)
+        if format < Self.dataFormat { try connection.execute("PRAGMA user_version = \(Self.dataFormat)") }
         readers = path.map { ReaderPool(path: $0) }
         // Checkpoints run on their own thread, never inside a commit (see Checkpointer).
         let checkpointer = try path.map { try Checkpointer(path: $0, policy: checkpoints) }
         if let checkpointer { connection.afterEachCommit { checkpointer.walHas(pages: $0) } }
-        let redo = try path.map { try RedoLog(path: $0 + "-redo") }
         let journal = self.journal
-        redoSkipped = try redo.map { try Writer.applyAgain($0, on: connection, journal: journal) } ?? []
+        leftoverRedoLog =
+            try path.map { try LeftoverRedoLog.apply(at: $0 + "-redo", on: connection, journal: journal) } ?? []
         writer = Writer(
             connection: connection, journal: journal, applications: applications, checkpointer: checkpointer,
-            sink: sink, redo: redo, commitDelay: commitDelay)
+            sink: sink)
     }
 
     /// The application with `integrationKey`, or nil, as last committed. Answered from memory: the
@@ -89,12 +96,11 @@ package final class Store: Sendable {
         return byKey[integrationKey]
     }
 
-    /// Queues `work` for the next batch; `completion` gets its result once the batch is durable
-    /// (committed, or in the redo log: see ``RedoLog``), on the writer thread (keep it short: hand the
-    /// result on). `work` runs again when another job of its batch fails (see `Writer.commit`), so it
-    /// only writes through the transaction. `commits`: the batch is committed, whatever it wrote.
+    /// Queues `work` for the next batch; `completion` gets its result once the batch is committed, on the
+    /// writer thread (keep it short: hand the result on). `work` runs again when another job of its batch
+    /// fails (see `Writer.commit`), so it only writes through the transaction.
     package func write<T: Sendable>(
-        commits: Bool = false, _ work: @escaping @Sendable (StoreTransaction) throws -> T,
+        _ work: @escaping @Sendable (StoreTransaction) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         writer.enqueue(
@@ -103,7 +109,7 @@ package final class Store: Sendable {
                     let value = try work(transaction)
                     return { completion(.success(value)) }
                 },
-                fail: { completion(.failure($0)) }, commits: commits))
+                fail: { completion(.failure($0)) }))
     }
 
     /// Gives the space of deleted rows back to the file system when they left much of the file free (a
@@ -137,13 +143,11 @@ package final class Store: Sendable {
         return try result.withLock { $0 }.get()
     }
 
-    /// Runs `work` in the next batch and waits until it is durable (committed, when `commits`).
-    package func writeAndWait<T: Sendable>(
-        commits: Bool = false, _ work: @escaping @Sendable (StoreTransaction) throws -> T
-    ) throws -> T {
+    /// Runs `work` in the next batch and waits until it is committed.
+    package func writeAndWait<T: Sendable>(_ work: @escaping @Sendable (StoreTransaction) throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<T, any Error>?>(nil)
-        write(commits: commits, work) { outcome in
+        write(work) { outcome in
             result.withLock { $0 = outcome }
             done.signal()
         }
@@ -151,15 +155,11 @@ package final class Store: Sendable {
         return try result.withLock { $0! }.get()
     }
 
-    /// Runs `work` on a connection that sees every write answered so far: when answered writes wait in
-    /// the writer's open transaction (see ``RedoLog``), it has them committed first (not on the writer's own
-    /// thread, which would wait for itself).
+    /// Runs `work` on a reader connection, which sees the last commit: every write answered so far (an
+    /// answer is sent after its commit). It neither waits for the writer nor commits.
     package func read<T: Sendable>(_ work: @escaping @Sendable (StoreReader) throws -> T) throws -> T {
         guard let readers else {
             return try writeAndWait { try work($0.reader) }
-        }
-        if writer.hasUncommitted.load(ordering: .acquiring) && !writer.isCurrentThread {
-            try writeAndWait(commits: true) { _ in }
         }
         return try readers.withConnection { [journal] in try work(StoreReader(connection: $0, journal: journal)) }
     }
@@ -180,11 +180,6 @@ package final class Store: Sendable {
 extension Store {
     /// The single writer thread and its queue. The connection is confined to the writer thread;
     /// the queue is shared under `queue`'s mutex, so the class is `@unchecked Sendable`.
-    ///
-    /// A batch of registrations and tracking hits only is not committed on its own: its operations go
-    /// to the redo log (one `write`), its requests are answered, and the transaction stays open for the
-    /// batches after it, until its commit delay passed, ``uncommittedLimit`` operations wait, a read asks
-    /// (``Store/read(_:)``) or a batch writes anything else. See ``RedoLog``.
     fileprivate final class Writer: @unchecked Sendable {
         struct Job: Sendable {
             /// Runs the write; returns what to call after the commit.
@@ -193,15 +188,7 @@ extension Store {
             /// Work done between two transactions instead (`VACUUM` cannot run inside one), in its turn;
             /// returns what to call after it. `run` is not used then.
             var betweenTransactions: (@Sendable (SQLiteConnection) throws -> @Sendable () -> Void)?
-            /// Whether its batch commits, whatever it wrote (a read that must see every answered write).
-            var commits = false
         }
-
-        /// How long answered operations may wait in the open transaction: what a reader of the database
-        /// file from outside (the `sqlite3` shell) may be behind by.
-        private let commitDelay: DispatchTimeInterval
-        /// How many may wait.
-        static let uncommittedLimit = 4096
 
         private let connection: SQLiteConnection
         private let journal: JournalLog
@@ -210,63 +197,20 @@ extension Store {
         private let queue = Mutex<(jobs: [Job], closing: Bool)>(([], false))
         /// Where the rows noted in a batch go after its commit.
         private let sink: ChangeSink
-        /// Where the operations of uncommitted batches are made durable (nil: an in-memory store, which
-        /// commits every batch).
-        private let redo: RedoLog?
-        /// The operations answered since the last commit, in order: in the open transaction and the redo log.
-        private var uncommitted: [RedoOperation] = []
-        /// When the open transaction began; nil while none is open.
-        private var openedAt: DispatchTime?
-        /// Whether answered operations wait in the open transaction: a read then asks for a commit first.
-        let hasUncommitted = Atomic<Bool>(false)
-        private let threadID = Mutex<pthread_t?>(nil)
         private let wakeup = DispatchSemaphore(value: 0)
         private var thread: SystemThread?
         private static let batchLimit = 2048
-        private static let saveWatermark = """
-            INSERT INTO store_counters (name, value) VALUES ('redo-applied', ?)
-            ON CONFLICT (name) DO UPDATE SET value = excluded.value
-            """
 
         init(
             connection: SQLiteConnection, journal: JournalLog, applications: ApplicationCache,
-            checkpointer: Checkpointer?, sink: ChangeSink, redo: RedoLog?, commitDelay: DispatchTimeInterval
+            checkpointer: Checkpointer?, sink: ChangeSink
         ) {
-            self.commitDelay = commitDelay
             self.sink = sink
             self.connection = connection
             self.journal = journal
             self.applications = applications
             self.checkpointer = checkpointer
-            self.redo = redo
             thread = SystemThread(name: "store-writer") { [self] in run() }
-        }
-
-        /// Applies what `redo` holds beyond the last commit (answered, never committed), commits, and
-        /// empties it. Returns what could not be applied.
-        static func applyAgain(_ redo: RedoLog, on connection: SQLiteConnection, journal: JournalLog) throws
-            -> [String]
-        {
-            let applied =
-                try connection.scalar("SELECT value FROM store_counters WHERE name = 'redo-applied'").integer ?? 0
-            redo.continueAfter(applied)
-            guard !redo.found.isEmpty else { return [] }
-            let operations = redo.found.filter { $0.sequence > applied }
-            var skipped: [String] = []
-            if let last = operations.last {
-                try connection.execute("BEGIN IMMEDIATE")
-                do {
-                    skipped = try StoreTransaction(connection: connection, journal: journal)
-                        .applyAgain(operations.map(\.operation))
-                    try connection.query(saveWatermark, [last.sequence])
-                    try connection.execute("COMMIT")
-                } catch {
-                    try? connection.execute("ROLLBACK")
-                    throw error
-                }
-            }
-            try redo.clear()
-            return skipped
         }
 
         func enqueue(_ job: Job) {
@@ -285,11 +229,6 @@ extension Store {
             }
         }
 
-        /// Whether the caller runs on the writer thread (a subscriber of the sink, a completion).
-        var isCurrentThread: Bool {
-            threadID.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-        }
-
         func close() {
             let first = queue.withLock { state in
                 defer { state.closing = true }
@@ -303,16 +242,8 @@ extension Store {
         }
 
         private func run() {
-            threadID.withLock { $0 = pthread_self() }
             while true {
-                if let openedAt {
-                    if wakeup.wait(timeout: openedAt + commitDelay) == .timedOut {
-                        commitOpenTransaction()
-                        continue
-                    }
-                } else {
-                    wakeup.wait()
-                }
+                wakeup.wait()
                 let (jobs, closing) = queue.withLock { state in
                     let batch = Array(state.jobs.prefix(Self.batchLimit))
                     state.jobs.removeFirst(batch.count)
@@ -320,10 +251,7 @@ extension Store {
                     return (batch, state.closing && state.jobs.isEmpty)
                 }
                 commitInTurn(jobs)
-                if closing {
-                    commitOpenTransaction()
-                    return
-                }
+                if closing { return }
             }
         }
 
@@ -342,7 +270,6 @@ extension Store {
                 }
                 if !batch.isEmpty { commit(batch) }
                 batch.removeAll()
-                commitOpenTransaction()
                 do {
                     try work(connection)()
                 } catch {
@@ -358,33 +285,28 @@ extension Store {
             applications.invalidate()
         }
 
-        /// Begins a transaction unless one is open; fails `jobs` when it cannot.
-        private func beginIfNeeded(failing jobs: [Job]) -> Bool {
-            guard openedAt == nil else { return true }
+        /// Begins a transaction; fails `jobs` when it cannot.
+        private func begin(failing jobs: [Job]) -> Bool {
             do {
                 try connection.query("BEGIN IMMEDIATE")
             } catch {
                 for job in jobs { job.fail(error) }
                 return false
             }
-            openedAt = .now()
             return true
         }
 
-        /// Runs `jobs` in the open transaction (or a new one). Most batches have no failing job, so they
-        /// run without a savepoint per job (two statements fewer per request); when a job throws, the
-        /// transaction rolls back, the operations answered before are applied again, and the batch runs
-        /// again with a savepoint around each job, so only the failing ones fail. A job may therefore run
-        /// twice: it must only write through the transaction (its effects belong in the completion it
-        /// returns). A batch that wrote only what the redo log can apply again is not committed (see
-        /// ``Writer``).
+        /// Runs `jobs` in one transaction and commits it. Most batches have no failing job, so they run
+        /// without a savepoint per job (two statements fewer per request); when a job throws, the
+        /// transaction rolls back and the batch runs again with a savepoint around each job, so only the
+        /// failing ones fail. A job may therefore run twice: it must only write through the transaction
+        /// (its effects belong in the completion it returns).
         private func commit(_ jobs: [Job]) {
             defer { forgetApplicationsIfWritten() }  // a failed batch changed nothing, but clears the flag
             let transaction = StoreTransaction(connection: connection, journal: journal)
             // The transaction statements are prepared once and reused (`query` caches them): parsing their
             // text for every job showed as an eighth of a tracking hit's instructions.
-            guard beginIfNeeded(failing: jobs) else { return }
-            let changesBefore = connection.totalChanges
+            guard begin(failing: jobs) else { return }
             var completions: [@Sendable () -> Void] = []
             completions.reserveCapacity(jobs.count)
             do {
@@ -393,48 +315,21 @@ extension Store {
                 rollBack()
                 return commitEachInItsSavepoint(jobs)
             }
-            let onlyRedoable =
-                redo != nil && !connection.redoOperations.isEmpty
-                && connection.totalChanges - changesBefore == connection.redoRowChanges
-            let defers =
-                onlyRedoable && uncommitted.count < Self.uncommittedLimit && !jobs.contains { $0.commits }
-            finish(jobs, completions: completions, failures: [], defers: defers)
+            finish(jobs, completions: completions, failures: [])
         }
 
-        /// Commits the open transaction, if any: what waits in it was answered already.
-        private func commitOpenTransaction() {
-            guard openedAt != nil else { return }
-            finish([], completions: [], failures: [], defers: false)
-        }
-
-        /// Rolls the open transaction back (what the connection noted of it too), then applies the
-        /// operations answered since the last commit again, in a new transaction. They are in the redo
-        /// log; a database that refuses them now stops the server rather than lose them from its view
-        /// (the next start applies them from the log).
+        /// Rolls the open transaction back, and what the connection noted of it.
         private func rollBack() {
             connection.journalChanges.removeAll(keepingCapacity: true)
             connection.recordedChanges.removeAll()
-            connection.redoOperations.removeAll()
-            connection.redoRowChanges = 0
             try? connection.execute("ROLLBACK")
-            openedAt = nil
-            guard !uncommitted.isEmpty else { return }
-            do {
-                try connection.query("BEGIN IMMEDIATE")
-                openedAt = .now()
-                _ = try StoreTransaction(connection: connection, journal: journal).applyAgain(uncommitted)
-            } catch {
-                fatalError(
-                    "the store cannot apply the \(uncommitted.count) answered writes of its redo log again (\(error)); "
-                        + "the next start applies them")
-            }
         }
 
         private func commitEachInItsSavepoint(_ jobs: [Job]) {
             let transaction = StoreTransaction(connection: connection, journal: journal)
             var completions: [@Sendable () -> Void] = []
             var failures: [(Job, any Error)] = []
-            guard beginIfNeeded(failing: jobs) else { return }
+            guard begin(failing: jobs) else { return }
             for job in jobs {
                 let recorded = connection.recordedChanges.count
                 let journaled = connection.journalChanges.count
@@ -455,46 +350,25 @@ extension Store {
                     failures.append((job, error))
                 }
             }
-            finish(jobs, completions: completions, failures: failures, defers: false)
+            finish(jobs, completions: completions, failures: failures)
         }
 
-        /// The journal's write, then the redo log's (`defers`) or the commit, then each job's completion
-        /// (or failure). The journal's bytes are written first, so that a batch whose journal cannot be
-        /// written fails as a whole; a redo log or commit that fails cuts them off again.
-        private func finish(
-            _ jobs: [Job], completions: [@Sendable () -> Void],
-            failures: [(Job, any Error)], defers: Bool
-        ) {
+        /// The journal's write, then the commit, then each job's completion (or failure). The journal's
+        /// bytes are written first, so that a batch whose journal cannot be written fails as a whole; a
+        /// commit that fails cuts them off again.
+        private func finish(_ jobs: [Job], completions: [@Sendable () -> Void], failures: [(Job, any Error)]) {
             var written: JournalLog.Written?
             do {
                 if !connection.journalChanges.isEmpty {
                     written = try journal.write(connection.journalChanges)
                     connection.journalChanges.removeAll(keepingCapacity: true)
                 }
-                if defers, let redo {
-                    try redo.append(connection.redoOperations)
-                    uncommitted += connection.redoOperations
-                    hasUncommitted.store(true, ordering: .releasing)
-                } else {
-                    if !uncommitted.isEmpty, let redo {
-                        try connection.query(Self.saveWatermark, [redo.nextSequence - 1])
-                    }
-                    try connection.query("COMMIT")
-                    openedAt = nil
-                }
+                try connection.query("COMMIT")
             } catch {
                 if let written { journal.discard(written) }
                 rollBack()
                 for job in jobs { job.fail(error) }
                 return
-            }
-            connection.redoOperations.removeAll(keepingCapacity: true)
-            connection.redoRowChanges = 0
-            if !defers && !uncommitted.isEmpty {
-                uncommitted.removeAll(keepingCapacity: true)
-                hasUncommitted.store(false, ordering: .releasing)
-                // Committed with its watermark: a log not emptied now is read again at start and skipped.
-                try? redo?.clear()
             }
             if let written { journal.publish(written) }
             forgetApplicationsIfWritten()  // before any completion: "created" means the next request sees it
@@ -507,7 +381,7 @@ extension Store {
             }
             for completion in completions { completion() }
             for (job, error) in failures { job.fail(error) }
-            if !defers { checkpointer?.finishIfLong(on: connection) }
+            checkpointer?.finishIfLong(on: connection)
         }
     }
 

@@ -337,6 +337,65 @@ struct StoreTests {
         #expect(written == read)
     }
 
+    /// A read neither waits for the writer nor commits: with the writer held inside a batch, a read answers
+    /// at once, and sees every write answered before (each was committed before its answer).
+    @Test func aReadDoesNotWaitForABusyWriter() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3")
+        defer { store.close() }
+        try store.writeAndWait { try $0.insertApplication(Application(name: "A", platform: .ios, integrationKey: "k")) }
+        let application = try #require(try store.application(key: "k"))
+        let request = RegistrationRequest(
+            registrationToken: "tok", integrationKey: "k", userKey: "", device: DeviceFields(), params: [])
+        _ = try store.writeAndWait { try $0.register(request, application: application, receivedAt: 1) }
+        try store.writeAndWait {
+            try $0.recordHit(try TrackingID(parsing: "h1,d1,1"), userAgent: nil, remoteAddress: nil, receivedAt: 2)
+        }
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        store.write(
+            { _ in
+                entered.signal()
+                release.wait()
+            }, completion: { _ in })
+        entered.wait()
+        // Should the read wait for the writer after all, the writer is let go after 10 s and the test fails.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) { release.signal() }
+        let started = ContinuousClock.now
+        let seen = try store.read { reader in
+            (
+                try reader.devices(matching: DeviceFilter(), .newestFirst(before: nil), limit: 10).devices.count,
+                try reader.events(matching: EventFilter(), after: 0, limit: 10).events.count
+            )
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        release.signal()
+        #expect(seen == (1, 1))
+    }
+
+    /// A hit whose message a read looked up already (for a fault rule, `--strict-tracking`) is written with
+    /// what that read found: the writer does not look it up again.
+    @Test func aHitLooksItsMessageUpOnce() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3")
+        defer { store.close() }
+        try store.writeAndWait { transaction in
+            _ = try transaction.insertMessage(messageID: "12345", deliveryID: "d7", deviceID: nil, applicationID: nil)
+        }
+        let id = try TrackingID(parsing: "h3039,d7,1")
+        let found = try #require(try store.read { try $0.issuedMessage(for: id) })
+        // Told "no message" by its read, the writer links nothing, though one exists: it did not look.
+        try store.writeAndWait {
+            try $0.recordHit(id, userAgent: nil, remoteAddress: nil, receivedAt: 1, lookedUp: .some(nil))
+        }
+        try store.writeAndWait {
+            try $0.recordHit(id, userAgent: nil, remoteAddress: nil, receivedAt: 2, lookedUp: .some(found))
+        }
+        try store.writeAndWait { try $0.recordHit(id, userAgent: nil, remoteAddress: nil, receivedAt: 3) }
+        let events = try store.read { try $0.events(matching: EventFilter(), after: 0, limit: 10).events }
+        #expect(events.sorted { $0.id < $1.id }.map { $0.linked?.messageId } == [nil, "12345", "12345"])
+    }
+
     @Test func writesAfterCloseFailWithAReason() throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path + "/db.sqlite3")
