@@ -52,6 +52,13 @@ public struct DeviceSubscription: Sendable, Codable, Equatable {
     public var history: [HistoryEntry]?
     /// The pushes sent to the device and what became of them; present on single-device answers.
     public var messages: [MessageLifecycle]?
+    /// Whether the developer trusted the token for real sends on this machine (`POST
+    /// /_mock/devices/{token}/trust`, the console's *Trust*): explicit trust only, until the server stops.
+    /// Always present in the server's answers; nil from a server older than the field.
+    public var trusted: Bool?
+    /// The send allow-list's pattern that matches the device (a `token:` one first), when one does: a
+    /// `token:` pattern lets it through alone, any other only once it is ``trusted``.
+    public var sendAllowMatch: String?
 
     /// One issued message: sent, then received and opened as the device's tracking hits say.
     public struct MessageLifecycle: Sendable, Codable, Equatable {
@@ -142,13 +149,17 @@ public struct DevicePage: Sendable, Codable, Equatable {
     /// Pass as `before` (newest-first pages) or `after` (oldest-first pages) for the next page; nil when
     /// this page is the last.
     public var nextCursor: Int64?
+    /// Present when the list is filtered by an integration key no application has: `no application has
+    /// the key 'K' (keys: …)`, as a wait that times out says it.
+    public var warning: String?
 
     public init(
-        devices: [DeviceSubscription], total: Int, nextCursor: Int64? = nil
+        devices: [DeviceSubscription], total: Int, nextCursor: Int64? = nil, warning: String? = nil
     ) {
         self.devices = devices
         self.total = total
         self.nextCursor = nextCursor
+        self.warning = warning
     }
 }
 

@@ -1,5 +1,6 @@
 import CampaignMockHTTP
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockRuntime
 import CampaignMockStorage
 import Dispatch
@@ -71,6 +72,9 @@ extension AdminAPI {
         try? faults.replaceAll(document.faults)
         waits.notifyEverything()
         stream.publish(.reset, ["imported": counts])
+        // Trust is a step taken on this machine for a device seen here: an import never grants it, and the
+        // tokens trusted before it are trusted no more.
+        sender.distrustAll()
         checksStartAfresh()
         return AdminResponse.json(.ok, counts)
     }

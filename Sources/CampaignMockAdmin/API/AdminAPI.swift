@@ -98,7 +98,8 @@ package struct AdminAPI: Sendable {
         let paging = try AdminResponse.paging(query)
         let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
         let filter = try Self.journalFilter(query)
-        let page = try store.read { try $0.journalPage(paging, limit: Int(limit), filter: filter) }
+        var page = try store.read { try $0.journalPage(paging, limit: Int(limit), filter: filter) }
+        page.warning = try filter.appKey.flatMap(unknownApplication)
         return AdminResponse.json(.ok, page)
     }
 
