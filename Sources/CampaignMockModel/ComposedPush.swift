@@ -9,8 +9,7 @@ public struct ComposedPush: Sendable, Codable, Equatable {
     public var warnings: [String]
     /// Every send of its messages through APNs or FCM, oldest first (empty when it is composed).
     public var sends: [PushSend]?
-    /// The tracking hits its messages brought, on `GET /_mock/push` and `GET /_mock/push/{id}` (absent from
-    /// the answer that composed it).
+    /// The tracking hits its messages brought, in the list of pushes (`GET /_mock/push`); absent elsewhere.
     public var hits: Hits?
 
     /// How many receive (tag 1) and open (tag 2) hits arrived for a push's messages.

@@ -167,3 +167,55 @@ extension DeviceSubscription {
     /// The param called `name`, if any.
     public func param(_ name: String) -> AdditionalParam? { params.first { $0.name == name } }
 }
+
+/// What removing one device took away and what it left, unlinked (`DELETE /_mock/devices/{token}`).
+public struct DeviceRemoval: Sendable, Codable, Equatable {
+    public var registrationToken: String
+    public var app: String
+    /// The device's registrations (its history), removed with it.
+    public var registrations: Int
+    /// Its tracking events and issued messages: kept, linked to no device.
+    public var eventsUnlinked: Int
+    public var messagesUnlinked: Int
+    /// The composed pushes that had a message to it: kept as they were composed.
+    public var pushesKept: Int
+
+    public init(
+        registrationToken: String, app: String, registrations: Int, eventsUnlinked: Int, messagesUnlinked: Int,
+        pushesKept: Int
+    ) {
+        self.registrationToken = registrationToken
+        self.app = app
+        self.registrations = registrations
+        self.eventsUnlinked = eventsUnlinked
+        self.messagesUnlinked = messagesUnlinked
+        self.pushesKept = pushesKept
+    }
+}
+
+/// What `DELETE /_mock/devices/{token}` answers: what went with the device.
+public struct DeviceDeletion: Sendable, Codable, Equatable {
+    public var deleted: DeviceRemoval
+    /// Whether its token was trusted for sending and is no longer (trust is by token: it stays while another
+    /// application has the token).
+    public var trustRemoved: Bool
+    /// The integration checks' findings about the device that cleared.
+    public var findingsCleared: Int
+
+    public init(deleted: DeviceRemoval, trustRemoved: Bool, findingsCleared: Int) {
+        self.deleted = deleted
+        self.trustRemoved = trustRemoved
+        self.findingsCleared = findingsCleared
+    }
+}
+
+/// What `GET`, `POST` and `DELETE /_mock/devices/{token}/trust` answer.
+public struct DeviceTrust: Sendable, Codable, Equatable {
+    public var registrationToken: String
+    public var trusted: Bool
+
+    public init(registrationToken: String, trusted: Bool) {
+        self.registrationToken = registrationToken
+        self.trusted = trusted
+    }
+}

@@ -145,7 +145,7 @@ def test_composed_pushes_are_listed_newest_first_with_their_sends_and_hits():
         assert page["pushes"][0]["hits"] == {"receive": 0, "open": 0} and page["pushes"][0]["sends"] == []
         rest = call(server, "GET", f"/_mock/push?before={page['nextCursor']}")[1]
         assert [p["id"] for p in rest["pushes"]] == [pushes[0]["id"]] and "nextCursor" not in rest
-        assert call(server, "GET", f"/_mock/push/{pushes[1]['id']}")[1]["hits"] == {"receive": 1, "open": 2}
+        assert "hits" not in call(server, "GET", f"/_mock/push/{pushes[1]['id']}")[1]
         assert call(server, "GET", "/_mock/push?limit=0")[0] == 400
         assert call(server, "GET", "/_mock/push?app=x")[0] == 400
 

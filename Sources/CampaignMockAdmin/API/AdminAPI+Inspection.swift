@@ -169,17 +169,11 @@ extension AdminAPI {
         let wasTrusted = sender.isTrusted(token)
         if !elsewhere { sender.distrust(token) }
         let findings = checks.forgetDevice(app: key, token: token)
-        let answer = DeletedDevice(
+        let answer = DeviceDeletion(
             deleted: removal, trustRemoved: wasTrusted && !elsewhere, findingsCleared: findings)
         return AdminResponse.json(.ok, answer)
     }
 
-    /// What `DELETE /_mock/devices/{token}` answers.
-    private struct DeletedDevice: Codable {
-        var deleted: DeviceRemoval
-        var trustRemoved: Bool
-        var findingsCleared: Int
-    }
 
     // MARK: - Events
 

@@ -18,12 +18,6 @@ extension AdminAPI {
         group.add(.delete, "/_mock/devices/{token}/trust") { _, parameters in try trust(parameters, false) }
     }
 
-    /// What `GET`, `POST` and `DELETE /_mock/devices/{token}/trust` answer.
-    private struct Trust: Codable {
-        var registrationToken: String
-        var trusted: Bool
-    }
-
     /// Whether the token is trusted for real sends (explicit trust only; the device's JSON says which
     /// allow-list pattern matches it).
     private func showTrust(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
@@ -31,7 +25,7 @@ extension AdminAPI {
         guard try !store.read({ try $0.devices(token: token, applicationKey: nil) }).isEmpty else {
             throw AdminError(.notFound, "no device with registration token '\(token)'")
         }
-        return AdminResponse.json(.ok, Trust(registrationToken: token, trusted: sender.isTrusted(token)))
+        return AdminResponse.json(.ok, DeviceTrust(registrationToken: token, trusted: sender.isTrusted(token)))
     }
 
     /// `GET /_mock/push`: the composed pushes, newest first, each with its sends and hits.
@@ -51,7 +45,7 @@ extension AdminAPI {
             throw AdminError(.notFound, "no device with registration token '\(token)'")
         }
         if trusted { sender.trust(token) } else { sender.distrust(token) }
-        return AdminResponse.json(.ok, Trust(registrationToken: token, trusted: trusted))
+        return AdminResponse.json(.ok, DeviceTrust(registrationToken: token, trusted: trusted))
     }
 
     private func compose(_ request: HTTPRequest) throws -> HTTPResponse {

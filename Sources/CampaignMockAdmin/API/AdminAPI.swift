@@ -38,6 +38,7 @@ package struct AdminAPI: Sendable {
 
     /// Adds the admin routes to the `/_mock` group.
     package func register(on group: inout RouteGroup) {
+        stream.showDevices(withTrust)
         group.add(.get, "/_mock/health", respond: health)
         group.add(.get, "/_mock/ready", respond: ready)
         group.add(.get, "/_mock/requests", respond: listRequests)

@@ -378,31 +378,6 @@ package enum DeviceLookup {
     static let byToken = "d.application_id IN (SELECT id FROM applications) AND d.registration_token = ?"
 }
 
-/// What removing one device took away and what it left, unlinked (`DELETE /_mock/devices/{token}`).
-package struct DeviceRemoval: Sendable, Codable, Equatable {
-    package var registrationToken: String
-    package var app: String
-    /// The device's registrations (its history), removed with it.
-    package var registrations: Int
-    /// Its tracking events and issued messages: kept, linked to no device.
-    package var eventsUnlinked: Int
-    package var messagesUnlinked: Int
-    /// The composed pushes that had a message to it: kept as they were composed.
-    package var pushesKept: Int
-
-    package init(
-        registrationToken: String, app: String, registrations: Int, eventsUnlinked: Int, messagesUnlinked: Int,
-        pushesKept: Int
-    ) {
-        self.registrationToken = registrationToken
-        self.app = app
-        self.registrations = registrations
-        self.eventsUnlinked = eventsUnlinked
-        self.messagesUnlinked = messagesUnlinked
-        self.pushesKept = pushesKept
-    }
-}
-
 extension StoreTransaction {
     /// Removes the device of `token` in application `key` with its registrations; its tracking events and
     /// messages stay, linked to no device (the schema's `ON DELETE SET NULL`), and so do the pushes composed

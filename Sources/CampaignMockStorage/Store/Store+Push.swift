@@ -137,7 +137,6 @@ extension StoreReader {
                 try row["answer"].text.flatMap { try? JSONDecoder().decode(PushSend.self, from: Data($0.utf8)) }
             }
         push.sends = sends
-        push.hits = try hits(pushID: id)
         return push
     }
 
@@ -160,7 +159,11 @@ extension StoreReader {
             "SELECT id FROM pushes WHERE answer <> '' AND \(condition) ORDER BY \(order) LIMIT ?",
             values + [limit + 1]
         ).map { try $0.integer("id") }
-        let pushes = try ids.prefix(limit).compactMap { try push(id: $0) }
+        let pushes = try ids.prefix(limit).compactMap { id -> ComposedPush? in
+            var push = try push(id: id)
+            push?.hits = try hits(pushID: id)
+            return push
+        }
         let total = try connection.integer("SELECT count(*) FROM pushes WHERE answer <> ''")
         return PushPage(pushes: pushes, total: Int(total), nextCursor: ids.count > limit ? ids[limit - 1] : nil)
     }
