@@ -128,7 +128,8 @@ install() {
         artifact="campaign-mock-$version-$(release_platform).tar.gz"
         if released "$url/$artifact.sha256"; then
             # install.sh checks the SHA-256 before it writes anything, and fails on a mismatch.
-            sh "$root/install.sh" --version "$version" --download-url "$url" --bin-dir "$dir"
+            # The folder goes on GITHUB_PATH below: install.sh's advice for a shell profile is not for a runner.
+            CAMPAIGN_MOCK_PATH_GIVEN=1 sh "$root/install.sh" --version "$version" --download-url "$url" --bin-dir "$dir"
             from=release
         elif [ "$mode" = release ]; then
             fail "no $artifact.sha256 at $url (install: release)"

@@ -5,6 +5,8 @@
 #
 # Environment (the action's inputs):
 #   PORT, ARGS, TIMEOUT   serve's --port, more serve flags (split on spaces), seconds to wait for ready
+#   IMPORT                a snapshot file imported before the server listens (serve --import)
+#   EXPORT_ON_EXIT        where the snapshot is written when the server stops on SIGTERM (--export-on-exit)
 #   CA_CERT, CA_KEY       the PEM text of a CA to serve HTTPS with (from secrets): written to a folder only
 #                         the runner's user can read, which becomes CAMPAIGN_MOCK_CAROOT for the server and
 #                         for the steps after it (campaign-mock ca export, xcrun simctl keychain ...)
@@ -49,6 +51,11 @@ set -f
 # shellcheck disable=SC2086 # ARGS is a list of flags, split on spaces (no globbing)
 set -- ${ARGS:-}
 set +f
+if [ -n "${IMPORT:-}" ]; then
+    [ -f "$IMPORT" ] || fail "import: no file $IMPORT (a path in the job's workspace, as GET /_mock/state wrote it)"
+    set -- "$@" --import "$IMPORT"
+fi
+if [ -n "${EXPORT_ON_EXIT:-}" ]; then set -- "$@" --export-on-exit "$EXPORT_ON_EXIT"; fi
 nohup campaign-mock serve --port "${PORT:-8080}" --data-dir "$temp/campaign-mock-data" "$@" > "$log" 2>&1 &
 pid=$!
 
