@@ -59,6 +59,8 @@ package final class CampaignMockApp: HTTPHandler {
     private let given = Mutex<ListeningAddresses?>(nil)
     /// The admin API, for the snapshot `serve --import` brings and `--export-on-exit` writes.
     private let admin: AdminAPI
+    /// What sending to real devices is configured with, for the banner.
+    let sending: SendingStatus
 
     /// Opens the store (migrating it), applies the configured applications and fault rules, and builds the
     /// endpoints and the router. Nothing listens: ``start(at:listener:)`` says where the app is reached.
@@ -135,6 +137,7 @@ package final class CampaignMockApp: HTTPHandler {
             faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
             pushIDStyle: configuration.pushIDStyle, sender: sender, devices: devices, checks: checks)
         self.admin = admin
+        sending = sender.status
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
         let soap = SOAPEndpoint(
             store: store,
