@@ -284,6 +284,35 @@ def test_the_action_builds_from_source_when_the_version_has_no_release(tmp_path)
         runner.stop()
 
 
+@pytest.mark.parametrize("swift", ['echo "Swift version 5.10.1 (swift-5.10.1-RELEASE)"', None])
+def test_the_from_source_fallback_says_which_swift_it_needs_on_a_bare_runner(tmp_path, swift):
+    """A bare ubuntu-24.04 image has no Swift, or an older one: the job stops with what to do, not in the build."""
+    releases = tmp_path / "empty-release"
+    releases.mkdir()
+    tools = fake_make(tmp_path / "tools")
+    path = [str(tools)]
+    if swift:
+        (tools / "swift").write_text(f"#!/bin/sh\n{swift}\n")
+        (tools / "swift").chmod(0o755)
+        path += os.environ["PATH"].split(os.pathsep)
+    else:
+        # PATH without swift: only what the scripts need.
+        bare = tmp_path / "bare"
+        bare.mkdir()
+        for name in ("sh", "bash", "sed", "awk", "head", "uname", "cat", "mkdir", "dirname", "grep", "curl", "tr", "cut"):
+            found = shutil.which(name)
+            if found:
+                (bare / name).symlink_to(found)
+        path.append(str(bare))
+    runner = Runner(tmp_path / "runner")
+    runner.path = path
+    outputs, step = runner.run_action(release_url=f"file://{releases}", port="0")
+    assert step.returncode != 0
+    assert "building from source needs Swift 6.2 or newer" in step.stderr, step.stderr
+    assert ("swift is 5.10" if swift else "no swift on PATH") in step.stderr and "container: swift:6.2" in step.stderr
+    assert not (tools / "make.log").exists(), "make ran"
+
+
 def make_ca(folder):
     """A CA as `openssl` makes one: (certificate PEM, key PEM)."""
     folder.mkdir(parents=True, exist_ok=True)
