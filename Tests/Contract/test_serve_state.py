@@ -101,3 +101,28 @@ def test_a_data_directory_the_server_makes_keeps_itself_out_of_git(folder):
         status = subprocess.run(["git", "-C", repository, "status", "--porcelain", "--untracked-files=all"],
                                 capture_output=True, text=True, check=True)
         assert status.stdout == "", status.stdout
+
+
+def test_ca_export_android_nsc_says_when_the_app_has_its_own_network_security_config(folder):
+    app = os.path.join(folder, "app", "src")
+    os.makedirs(os.path.join(app, "main", "res", "xml"))
+    caroot = os.path.join(folder, "ca")
+    env = dict(os.environ, CAMPAIGN_MOCK_CAROOT=caroot)
+
+    def export():
+        return subprocess.run([BINARY, "ca", "export", "--format", "android-nsc", "--out", os.path.join(app, "debug", "res")],
+                              capture_output=True, text=True, env=env, cwd=folder, timeout=30)
+
+    plain = export()
+    assert plain.returncode == 0 and "warning" not in plain.stderr, plain.stderr
+    written = open(os.path.join(app, "debug", "res", "xml", "network_security_config.xml")).read()
+    # One file for both team setups: the committed team CA, and each developer's own installed as a user CA.
+    assert '<certificates src="@raw/campaign_mock_ca" />' in written and '<certificates src="user" />' in written
+    open(os.path.join(app, "main", "res", "xml", "network_security_config.xml"), "w").write("<network-security-config/>")
+    open(os.path.join(app, "main", "AndroidManifest.xml"), "w").write(
+        '<manifest><application android:networkSecurityConfig="@xml/network_rules"/></manifest>')
+    clashing = export()
+    assert clashing.returncode == 0
+    assert "main/res/xml/network_security_config.xml exists" in clashing.stderr, clashing.stderr
+    assert 'android:networkSecurityConfig="@xml/network_rules"' in clashing.stderr
+    assert 'tools:replace="android:networkSecurityConfig"' in clashing.stderr
