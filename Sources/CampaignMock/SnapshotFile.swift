@@ -32,7 +32,9 @@ final class SnapshotFile: ByteSource {
         var bytes = [UInt8](repeating: 0, count: wanted)
         var done = 0
         while done < wanted {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, wanted - done, off_t(offset + done)) }
+            let got = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + done, wanted - done, off_t(offset + done))
+            }
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else { throw SystemCallError(operation: "pread", errno: got < 0 ? errno : EIO) }
             done += got

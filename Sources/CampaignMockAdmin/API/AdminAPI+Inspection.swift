@@ -174,7 +174,6 @@ extension AdminAPI {
         return AdminResponse.json(.ok, answer)
     }
 
-
     // MARK: - Events
 
     private func listEvents(_ request: HTTPRequest) throws -> HTTPResponse {

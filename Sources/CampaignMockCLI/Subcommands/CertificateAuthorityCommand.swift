@@ -75,7 +75,8 @@ struct CertificateAuthorityCommand: ParsableCommand {
                 words.append(
                     "warning: \(main)/res/xml/network_security_config.xml exists: the debug file of the same name "
                         + "replaces it in debug builds, and its rules are gone there. Copy its <domain-config> and "
-                        + "<base-config> into the debug file, next to the <debug-overrides> written here (docs/https.md).")
+                        + "<base-config> into the debug file, next to the <debug-overrides> written here (docs/https.md)."
+                )
             }
             if let manifest = FileManager.default.contents(atPath: main + "/AndroidManifest.xml"),
                 let text = String(data: manifest, encoding: .utf8),

@@ -206,7 +206,9 @@ struct QueryPlanTests {
             }
         }
         // Removing the device comes after the reads of it, which would otherwise find none.
-        let emptying = ["/_mock/reset", "/_mock/state", "/_mock/apps/integrationKey", "/_mock/devices/70757368546f6b656e"]
+        let emptying = [
+            "/_mock/reset", "/_mock/state", "/_mock/apps/integrationKey", "/_mock/devices/70757368546f6b656e",
+        ]
         let empties = { (request: (method: String, target: String, body: String?)) in
             request.method != "GET" && emptying.contains { request.target.hasPrefix($0) }
         }
