@@ -162,7 +162,8 @@ fi
 mv -f "$bin_dir/.campaign-mock.new" "$bin_dir/campaign-mock"
 say "installed $started in $bin_dir"
 
+# The GitHub Action puts the folder on GITHUB_PATH itself: a shell profile means nothing to its runner.
 case ":$PATH:" in
 *":$bin_dir:"*) ;;
-*) say "$bin_dir is not on your PATH: add it, e.g. export PATH=\"$bin_dir:\$PATH\" in your shell's profile" ;;
+*) [ -n "${CAMPAIGN_MOCK_PATH_GIVEN:-}" ] || say "$bin_dir is not on your PATH: add it, e.g. export PATH=\"$bin_dir:\$PATH\" in your shell's profile" ;;
 esac

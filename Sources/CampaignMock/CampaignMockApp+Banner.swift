@@ -1,4 +1,5 @@
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockSOAP
 import CampaignMockStorage
 import CampaignMockSupport
@@ -60,6 +61,16 @@ extension CampaignMockApp {
             "  Admin API                  \(baseURL)/_mock/ (\(access))",
             "  Data                       \(dataDescription)",
         ]
+        if sending.apns != nil || sending.fcm != nil {
+            let providers = [sending.apns.map { "APNs (\($0))" }, sending.fcm.map { "FCM (project \($0))" }]
+                .compactMap { $0 }.joined(separator: " and ")
+            lines.append("  Sending to real devices    \(providers)\(sending.autoSend ? ", every composed push" : "")")
+            lines.append(
+                sending.allowList.isEmpty
+                    ? "    allow-list empty (--send-allow): nothing is sent"
+                    : "    allow-list \(sending.allowList.joined(separator: ", ")); a pattern other than token: needs the "
+                        + "device trusted (console, POST /_mock/devices/TOKEN/trust)")
+        }
         if let directory = configuration.recordDirectory {
             lines.append("  Recording into             \(directory)")
             lines.append("    check a server against it: \(command) replay \(directory) --target \(baseURL)")

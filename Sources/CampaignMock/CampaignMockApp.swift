@@ -57,6 +57,10 @@ package final class CampaignMockApp: HTTPHandler {
     private let devices: DeviceRunner
     /// The addresses given to ``start(at:listener:)``.
     private let given = Mutex<ListeningAddresses?>(nil)
+    /// The admin API, for the snapshot `serve --import` brings and `--export-on-exit` writes.
+    private let admin: AdminAPI
+    /// What sending to real devices is configured with, for the banner.
+    let sending: SendingStatus
 
     /// Opens the store (migrating it), applies the configured applications and fault rules, and builds the
     /// endpoints and the router. Nothing listens: ``start(at:listener:)`` says where the app is reached.
@@ -134,6 +138,8 @@ package final class CampaignMockApp: HTTPHandler {
             access: AdminAccess(token: configuration.adminToken, hosts: hosts),
             faults: faults, metrics: metrics, waits: waits, server: server, stream: stream,
             pushIDStyle: configuration.pushIDStyle, sender: sender, devices: devices, checks: checks)
+        self.admin = admin
+        sending = sender.status
         let tracking = TrackingEndpoint(store: store, strict: configuration.strictTracking)
         let soap = SOAPEndpoint(
             store: store,
@@ -307,6 +313,32 @@ package final class CampaignMockApp: HTTPHandler {
 
     /// Stops the device tools still running and the retention sweeper, answers waiters and ends event
     /// streams, runs `drain` (where a listener finishes the requests in flight), then closes the store.
+    /// Imports the snapshot `path` holds, as `PUT /_mock/state` would (its findings start afresh, its trust is
+    /// none); returns what it brought, as that answer's JSON.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the file, with the words a `400` import answer gives.
+    package func importState(fromFile path: String) throws -> String {
+        let file: SnapshotFile
+        do {
+            file = try SnapshotFile(path: path)
+        } catch {
+            throw ConfigurationError("import: cannot read \(path): \(error)")
+        }
+        do {
+            return try admin.importState(fromFile: file)
+        } catch let refusal as SnapshotRefusal {
+            throw ConfigurationError("import: \(path) was refused: \(refusal.message)")
+        }
+    }
+
+    /// Writes the state snapshot to `path` atomically (a temporary file beside it, then renamed): a reader
+    /// sees the previous file or the whole new one.
+    package func exportState(toFile path: String) throws {
+        guard FileBytes.writeAtomically(try admin.exportState(), to: path, ownerOnly: true) else {
+            throw ConfigurationError("exportOnExit: cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
     package func shutdown(drain: () -> Void = {}) {
         server.stop()
         devices.stopTools()

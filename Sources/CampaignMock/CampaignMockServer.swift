@@ -10,6 +10,7 @@ package final class CampaignMockServer: Sendable {
     private let http: HTTPServer
     /// Where it listens, with the real ports.
     package let addresses: ListeningAddresses
+    private let logger: Logger
 
     /// Builds the app (opening and migrating the store, applying the configured applications and fault
     /// rules), then listens and starts it.
@@ -17,7 +18,18 @@ package final class CampaignMockServer: Sendable {
     /// - Throws: ``StoreError``, ``SQLiteError``, ``FaultRuleError``, ``ConfigurationError`` or ``ListenError``
     ///   (address in use, …) with a message fit for the user.
     package init(configuration: Configuration, logger: Logger) throws {
+        self.logger = logger
         app = try CampaignMockApp(configuration: configuration, logger: logger)
+        // Before anything listens: no request sees the store without the snapshot.
+        if let file = configuration.importFile {
+            do {
+                let counts = try app.importState(fromFile: file)
+                logger.info("imported \(file): \(counts)")
+            } catch {
+                app.shutdown()
+                throw error
+            }
+        }
         let listeners = app.listenerConfiguration
         do throws(SystemCallError) {
             http = try HTTPServer(configuration: listeners, handler: app, logger: logger)
@@ -42,6 +54,16 @@ package final class CampaignMockServer: Sendable {
     /// Stops the device tools still running, answers waiters, stops accepting, finishes requests in flight
     /// (up to the grace period), then closes the store.
     package func shutdown() {
-        app.shutdown { http.shutdown(gracePeriodMilliseconds: app.configuration.shutdownGraceMilliseconds) }
+        app.shutdown {
+            http.shutdown(gracePeriodMilliseconds: app.configuration.shutdownGraceMilliseconds)
+            // Once no request is left to change it, before the store closes.
+            guard let file = app.configuration.exportOnExit else { return }
+            do {
+                try app.exportState(toFile: file)
+                logger.info("exported the state to \(file)")
+            } catch {
+                logger.error("\(error)")
+            }
+        }
     }
 }

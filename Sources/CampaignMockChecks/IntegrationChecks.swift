@@ -93,6 +93,16 @@ package final class IntegrationChecks: Sendable {
         queue.sync { engine.withLock { $0.forgetDevices(app: app) } }
     }
 
+    /// The device of `token` in `app` was removed: the findings about it clear. Returns how many did, once
+    /// every batch committed before this call is in.
+    package func forgetDevice(app: String, token: String) -> Int {
+        queue.sync {
+            let changes = engine.withLock { $0.forgetDevice(app: app, token: token) }
+            publish(changes)
+            return changes.filter { $0.change == .cleared && $0.finding.registrationToken == token }.count
+        }
+    }
+
     /// The store was reset or replaced: the checks start afresh.
     package func reset() {
         queue.sync { publish(engine.withLock { $0.reset() }) }

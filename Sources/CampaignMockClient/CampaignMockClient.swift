@@ -172,6 +172,35 @@ public struct CampaignMockClient: Sendable {
         return status == 404 ? nil : try decode((status, body))
     }
 
+    /// Removes one device (of `app`, when its token is in several applications) with its registration
+    /// history, its trust and the findings about it; its tracking events and composed pushes stay, linked to
+    /// no device. The answer counts each.
+    public func deleteDevice(token: String, app: String? = nil) async throws -> DeviceDeletion {
+        try await decode(
+            send(
+                "DELETE", Self.devicePath(token), query: app.map { [URLQueryItem(name: "app", value: $0)] } ?? [],
+                expecting: [200]))
+    }
+
+    /// Whether the token is trusted for real sends on the server's machine (explicit trust only:
+    /// ``Device/sendAllowMatch`` says which `--send-allow` pattern matches it).
+    public func isTrusted(token: String) async throws -> Bool {
+        let trust: DeviceTrust = try await decode(send("GET", Self.devicePath(token) + "/trust", expecting: [200]))
+        return trust.trusted
+    }
+
+    /// Trusts the token for real sends (`trusted: true`), or takes that back, until the server stops.
+    @discardableResult
+    public func setTrusted(_ trusted: Bool, token: String) async throws -> DeviceTrust {
+        try await decode(send(trusted ? "POST" : "DELETE", Self.devicePath(token) + "/trust", expecting: [200]))
+    }
+
+    /// `/_mock/devices/<token>`, the token escaped for a path.
+    static func devicePath(_ token: String) -> String {
+        "/_mock/devices/"
+            + (token.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? token)
+    }
+
     /// Tracking hits, newest first.
     public func events(
         _ kind: EventKind? = nil, messageId: String? = nil, deliveryId: String? = nil, token: String? = nil,
@@ -246,6 +275,12 @@ public struct CampaignMockClient: Sendable {
 
     public func push(id: Int64) async throws -> ComposedPush {
         try await decode(send("GET", "/_mock/push/\(id)", expecting: [200]))
+    }
+
+    /// The composed pushes, newest first, each with its sends and hits (`limit` at most 200).
+    public func pushes(limit: Int = 50, before: Int64? = nil) async throws -> Page<ComposedPush> {
+        let page: PushPage = try await list("/_mock/push", [:], limit: limit, before: before)
+        return Page(items: page.pushes, total: page.total, nextCursor: page.nextCursor)
     }
 
     /// Sends a composed push to the real devices through APNs or FCM, as the server is configured
@@ -358,6 +393,8 @@ public struct CampaignMockClient: Sendable {
         let response: URLResponse
         do {
             (data, response) = try await session.data(for: request)
+        } catch let error as URLError where Self.certificateFailures.contains(error.code) {
+            throw CampaignMockError.untrustedCertificate(url: url, reason: error.localizedDescription)
         } catch {
             throw CampaignMockError.unreachable(url: url, reason: error.localizedDescription)
         }
@@ -370,6 +407,12 @@ public struct CampaignMockClient: Sendable {
         }
         return (status, data)
     }
+
+    /// The errors of a TLS handshake that reached the server but did not trust its certificate.
+    static let certificateFailures: Set<URLError.Code> = [
+        .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+        .serverCertificateNotYetValid, .secureConnectionFailed,
+    ]
 
     func decode<T: Decodable>(_ answer: (status: Int, body: Data)) throws -> T {
         do {
@@ -405,6 +448,8 @@ public enum CampaignMockError: Error, Equatable, CustomStringConvertible, Locali
     case badServerURL(String)
     case badArgument(String)
     case unreachable(url: URL, reason: String)
+    /// The server answered over HTTPS with a certificate this device or simulator does not trust.
+    case untrustedCertificate(url: URL, reason: String)
     case notReady(url: URL, seconds: TimeInterval)
     case refused(method: String, path: String, status: Int, message: String)
     case timedOut(what: String, wanted: Int, seen: Int, serverSays: String, filters: [String: String])
@@ -420,6 +465,12 @@ public enum CampaignMockError: Error, Equatable, CustomStringConvertible, Locali
         case .unreachable(let url, let reason):
             "campaign-mock at \(url) cannot be reached (\(reason)); is it running (campaign-mock serve), and is this "
                 + "the address the test's device uses (10.0.2.2 from the Android emulator)?"
+        case .untrustedCertificate(let url, let reason):
+            "campaign-mock at \(url) answered, but its certificate is not trusted here (\(reason)): this device does "
+                + "not trust the CA that signs it. Install that CA (campaign-mock ca export; on a simulator "
+                + "xcrun simctl keychain booted add-root-cert) or, on Android, the debug build's network security "
+                + "config (campaign-mock ca export --format android-nsc); a server started with another "
+                + "CAMPAIGN_MOCK_CAROOT signs with another CA (docs/https.md)"
         case .notReady(let url, let seconds):
             "campaign-mock at \(url) was not ready within \(Int(seconds)) s; check its output, or start it with "
                 + "campaign-mock serve --port 8080"
@@ -464,6 +515,8 @@ extension CampaignMockClient {
             "delete /_mock/faults/{id}", "post /_mock/push", "post /_mock/push/check", "get /_mock/push/{id}",
             "post /_mock/push/{id}/send", "get /_mock/checks", "post /_mock/mark",
             "post /_mock/push/{id}/simulator", "post /_mock/push/{id}/emulator",
+            "delete /_mock/devices/{token}", "get /_mock/push", "get /_mock/devices/{token}/trust",
+            "post /_mock/devices/{token}/trust", "delete /_mock/devices/{token}/trust",
             "get /_mock/state",
             "put /_mock/state", "get /_mock/stream",
         ],
@@ -481,10 +534,6 @@ extension CampaignMockClient {
             "get /_mock/ui/{file}": "the console",
             "get /_mock/simulators": "what the server's machine runs, for the console",
             "get /_mock/emulators": "what the server's machine runs, for the console",
-            "post /_mock/devices/{token}/trust":
-                "a step the developer takes on their own machine (the console, curl), not a test's",
-            "delete /_mock/devices/{token}/trust":
-                "a step the developer takes on their own machine (the console, curl), not a test's",
         ]
     )
 }

@@ -9,6 +9,19 @@ public struct ComposedPush: Sendable, Codable, Equatable {
     public var warnings: [String]
     /// Every send of its messages through APNs or FCM, oldest first (empty when it is composed).
     public var sends: [PushSend]?
+    /// The tracking hits its messages brought, in the list of pushes (`GET /_mock/push`); absent elsewhere.
+    public var hits: Hits?
+
+    /// How many receive (tag 1) and open (tag 2) hits arrived for a push's messages.
+    public struct Hits: Sendable, Codable, Equatable {
+        public var receive: Int
+        public var open: Int
+
+        public init(receive: Int, open: Int) {
+            self.receive = receive
+            self.open = open
+        }
+    }
 
     public init(
         id: Int64, createdAt: String, deliveryId: String, idStyle: MessageIDStyle, messages: [ComposedMessage],
@@ -20,6 +33,21 @@ public struct ComposedPush: Sendable, Codable, Equatable {
         self.idStyle = idStyle
         self.messages = messages
         self.warnings = warnings
+    }
+}
+
+/// A page of composed pushes (`GET /_mock/push`), newest first.
+public struct PushPage: Sendable, Codable, Equatable {
+    public var pushes: [ComposedPush]
+    /// Pushes in all (not only on this page).
+    public var total: Int
+    /// Pass as `before` for the next page; nil when this page is the last.
+    public var nextCursor: Int64?
+
+    public init(pushes: [ComposedPush], total: Int, nextCursor: Int64? = nil) {
+        self.pushes = pushes
+        self.total = total
+        self.nextCursor = nextCursor
     }
 }
 

@@ -52,6 +52,13 @@ public struct DeviceSubscription: Sendable, Codable, Equatable {
     public var history: [HistoryEntry]?
     /// The pushes sent to the device and what became of them; present on single-device answers.
     public var messages: [MessageLifecycle]?
+    /// Whether the developer trusted the token for real sends on this machine (`POST
+    /// /_mock/devices/{token}/trust`, the console's *Trust*): explicit trust only, until the server stops.
+    /// Always present in the server's answers; nil from a server older than the field.
+    public var trusted: Bool?
+    /// The send allow-list's pattern that matches the device (a `token:` one first), when one does: a
+    /// `token:` pattern lets it through alone, any other only once it is ``trusted``.
+    public var sendAllowMatch: String?
 
     /// One issued message: sent, then received and opened as the device's tracking hits say.
     public struct MessageLifecycle: Sendable, Codable, Equatable {
@@ -142,17 +149,73 @@ public struct DevicePage: Sendable, Codable, Equatable {
     /// Pass as `before` (newest-first pages) or `after` (oldest-first pages) for the next page; nil when
     /// this page is the last.
     public var nextCursor: Int64?
+    /// Present when the list is filtered by an integration key no application has: `no application has
+    /// the key 'K' (keys: …)`, as a wait that times out says it.
+    public var warning: String?
 
     public init(
-        devices: [DeviceSubscription], total: Int, nextCursor: Int64? = nil
+        devices: [DeviceSubscription], total: Int, nextCursor: Int64? = nil, warning: String? = nil
     ) {
         self.devices = devices
         self.total = total
         self.nextCursor = nextCursor
+        self.warning = warning
     }
 }
 
 extension DeviceSubscription {
     /// The param called `name`, if any.
     public func param(_ name: String) -> AdditionalParam? { params.first { $0.name == name } }
+}
+
+/// What removing one device took away and what it left, unlinked (`DELETE /_mock/devices/{token}`).
+public struct DeviceRemoval: Sendable, Codable, Equatable {
+    public var registrationToken: String
+    public var app: String
+    /// The device's registrations (its history), removed with it.
+    public var registrations: Int
+    /// Its tracking events and issued messages: kept, linked to no device.
+    public var eventsUnlinked: Int
+    public var messagesUnlinked: Int
+    /// The composed pushes that had a message to it: kept as they were composed.
+    public var pushesKept: Int
+
+    public init(
+        registrationToken: String, app: String, registrations: Int, eventsUnlinked: Int, messagesUnlinked: Int,
+        pushesKept: Int
+    ) {
+        self.registrationToken = registrationToken
+        self.app = app
+        self.registrations = registrations
+        self.eventsUnlinked = eventsUnlinked
+        self.messagesUnlinked = messagesUnlinked
+        self.pushesKept = pushesKept
+    }
+}
+
+/// What `DELETE /_mock/devices/{token}` answers: what went with the device.
+public struct DeviceDeletion: Sendable, Codable, Equatable {
+    public var deleted: DeviceRemoval
+    /// Whether its token was trusted for sending and is no longer (trust is by token: it stays while another
+    /// application has the token).
+    public var trustRemoved: Bool
+    /// The integration checks' findings about the device that cleared.
+    public var findingsCleared: Int
+
+    public init(deleted: DeviceRemoval, trustRemoved: Bool, findingsCleared: Int) {
+        self.deleted = deleted
+        self.trustRemoved = trustRemoved
+        self.findingsCleared = findingsCleared
+    }
+}
+
+/// What `GET`, `POST` and `DELETE /_mock/devices/{token}/trust` answer.
+public struct DeviceTrust: Sendable, Codable, Equatable {
+    public var registrationToken: String
+    public var trusted: Bool
+
+    public init(registrationToken: String, trusted: Bool) {
+        self.registrationToken = registrationToken
+        self.trusted = trusted
+    }
 }

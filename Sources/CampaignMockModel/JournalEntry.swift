@@ -80,14 +80,17 @@ public struct JournalPage: Sendable, Codable, Equatable {
     /// Pass as `before` (newest-first pages) or `after` (oldest-first pages) to get the next page; nil
     /// when this page is the last.
     public var nextCursor: Int64?
+    /// Present when the list is filtered by an integration key no application has (``DevicePage/warning``).
+    public var warning: String?
 
     public init(
-        requests: [JournalEntry], dropped: Int64, total: Int? = nil, nextCursor: Int64? = nil
+        requests: [JournalEntry], dropped: Int64, total: Int? = nil, nextCursor: Int64? = nil, warning: String? = nil
     ) {
         self.requests = requests
         self.dropped = dropped
         self.total = total
         self.nextCursor = nextCursor
+        self.warning = warning
     }
 }
 

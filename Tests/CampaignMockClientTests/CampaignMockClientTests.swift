@@ -42,6 +42,31 @@ final class Mock {
 
 @Suite(.timeLimit(.minutes(2)))
 struct CampaignMockClientTests {
+    @Test func trustsListsPushesAndRemovesADevice() async throws {
+        let mock = try Mock()
+        let client = mock.client
+        try await client.waitUntilReady()
+        #expect(try await mock.register("c0ffee") == 200)
+        #expect(try await client.device(token: "c0ffee")?.trusted == false)
+        #expect(try await client.isTrusted(token: "c0ffee") == false)
+        #expect(try await client.setTrusted(true, token: "c0ffee").trusted)
+        #expect(try await client.isTrusted(token: "c0ffee"))
+        #expect(try await client.devices().items.first?.trusted == true)
+
+        let push = try await client.push(PushRequest(token: "c0ffee", title: "Sale", body: "20% off"))
+        try await client.simulateTracking(push.messages[0].tracking.receive)
+        let pushes = try await client.pushes()
+        #expect(pushes.items.map(\.id) == [push.id] && pushes.total == 1)
+        #expect(pushes.items.first?.hits == ComposedPush.Hits(receive: 1, open: 0))
+
+        let removed = try await client.deleteDevice(token: "c0ffee")
+        #expect(removed.deleted.registrations == 1 && removed.deleted.eventsUnlinked == 1)
+        #expect(removed.deleted.pushesKept == 1 && removed.trustRemoved)
+        #expect(try await client.device(token: "c0ffee") == nil)
+        #expect(try await client.pushes().total == 1)
+        await #expect(throws: CampaignMockError.self) { try await client.deleteDevice(token: "c0ffee") }
+    }
+
     @Test func waitsForARegistrationWithItsParamsThenReadsTheDevice() async throws {
         let mock = try Mock()
         let client = mock.client

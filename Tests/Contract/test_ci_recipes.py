@@ -12,6 +12,7 @@ scripts/package.sh, make dist's last step.
 
 Run by `make test` (pytest Tests/Contract).
 """
+import json
 import os
 import pathlib
 import platform
@@ -20,6 +21,7 @@ import signal
 import shutil
 import subprocess
 import tarfile
+import time
 
 import pytest
 import requests
@@ -89,15 +91,17 @@ class Runner:
         self.path = [*map(str, path_dirs), *os.environ["PATH"].split(os.pathsep)]
         self.job_env = {}
         self.pids = []
+        # What every step printed, as the job's log shows it.
+        self.log = ""
 
     def run_action(self, **inputs):
         """Runs action.yml's `run:` steps in order with INPUTS (names as in action.yml, - or _). Returns
         (outputs by step id, the last step's completed process); stops at the first step that fails."""
         action = yaml.safe_load((ACTION / "action.yml").read_text())
         values = {name: spec.get("default", "") for name, spec in action["inputs"].items()}
-        unknown = {name.replace("_", "-") for name in inputs} - set(values)
+        unknown = {name.rstrip("_").replace("_", "-") for name in inputs} - set(values)
         assert not unknown, f"action.yml has no inputs {unknown}"
-        values.update({name.replace("_", "-"): value for name, value in inputs.items()})
+        values.update({name.rstrip("_").replace("_", "-"): value for name, value in inputs.items()})
         outputs = {}
         step = None
         for spec in action["runs"]["steps"]:
@@ -125,6 +129,7 @@ class Runner:
             assert spec["shell"] == "bash"
             step = subprocess.run(["bash", "-e", "-c", spec["run"]], env=environment, capture_output=True, text=True,
                                   timeout=300, start_new_session=True)
+            self.log += step.stdout + step.stderr
             produced = dict(line.split("=", 1) for line in files["output"].read_text().splitlines())
             outputs[spec.get("id", "")] = produced
             if "pid" in produced:
@@ -199,6 +204,52 @@ def test_the_action_installs_the_release_from_a_file_url_checked_and_cached_then
     assert "from=cache" in again.stdout.splitlines()
 
 
+def test_the_action_seeds_the_server_from_a_snapshot_and_writes_one_when_stopped(tmp_path):
+    releases = packed_release(tmp_path / "releases")[0]
+    seed, written = tmp_path / "seed.json", tmp_path / "out" / "state.json"
+    written.parent.mkdir()
+    seed.write_text(json.dumps({
+        "format": "campaign-mock-state", "version": 1, "faults": [], "messages": [], "events": [],
+        "applications": [{"enabled": True, "integrationKey": "ci-key", "name": "ci", "platform": "ios"}],
+        "devices": [{"createdAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z",
+                     "device": {}, "disabled": False, "integrationKey": "ci-key", "params": [],
+                     "registrationToken": "seeded", "userKey": "u",
+                     "history": [{"changes": ["new"], "device": {}, "params": [],
+                                  "receivedAt": "2026-01-01T00:00:00.000Z", "userKey": "u"}]}]}))
+    runner = Runner(tmp_path / "runner")
+    try:
+        outputs, step = runner.run_action(release_url=str(releases), port="0", import_=str(seed),
+                                          export_on_exit=str(written))
+        assert step.returncode == 0, runner.log
+        # The folder went on GITHUB_PATH: no advice for a shell profile in the job's log.
+        assert "profile" not in runner.log, runner.log
+        url = outputs["start"]["url"]
+        assert [d["registrationToken"] for d in requests.get(f"{url}/_mock/devices").json()["devices"]] == ["seeded"]
+        requests.post(f"{url}/nms/mobile/1/registerIOS.jssp",
+                      data={"registrationToken": "added", "mobileAppUuid": "ci-key"}).raise_for_status()
+        pid = int(outputs["start"]["pid"])
+        assert outputs["start"]["pid"] and not written.exists()
+    finally:
+        runner.stop()
+    for _ in range(100):
+        if written.exists():
+            break
+        time.sleep(0.1)
+    tokens = sorted(d["registrationToken"] for d in json.loads(written.read_text())["devices"])
+    assert tokens == ["added", "seeded"] and pid
+
+
+def test_the_action_refuses_a_missing_snapshot_before_serving(tmp_path):
+    releases = packed_release(tmp_path / "releases")[0]
+    runner = Runner(tmp_path / "runner")
+    try:
+        outputs, step = runner.run_action(release_url=str(releases), port="0", import_=str(tmp_path / "none.json"))
+        assert step.returncode != 0 and "import: no file" in step.stderr
+        assert "pid" not in outputs.get("start", {})
+    finally:
+        runner.stop()
+
+
 def test_the_action_refuses_a_release_whose_checksum_does_not_match_and_builds_nothing(tmp_path):
     releases, version, tarball = packed_release(tmp_path / "releases")
     with open(tarball, "ab") as packed:
@@ -243,6 +294,35 @@ def test_the_action_builds_from_source_when_the_version_has_no_release(tmp_path)
         assert requests.get(f"{outputs['start']['url']}/_mock/ready").json() == {"ready": True}
     finally:
         runner.stop()
+
+
+@pytest.mark.parametrize("swift", ['echo "Swift version 5.10.1 (swift-5.10.1-RELEASE)"', None])
+def test_the_from_source_fallback_says_which_swift_it_needs_on_a_bare_runner(tmp_path, swift):
+    """A bare ubuntu-24.04 image has no Swift, or an older one: the job stops with what to do, not in the build."""
+    releases = tmp_path / "empty-release"
+    releases.mkdir()
+    tools = fake_make(tmp_path / "tools")
+    path = [str(tools)]
+    if swift:
+        (tools / "swift").write_text(f"#!/bin/sh\n{swift}\n")
+        (tools / "swift").chmod(0o755)
+        path += os.environ["PATH"].split(os.pathsep)
+    else:
+        # PATH without swift: only what the scripts need.
+        bare = tmp_path / "bare"
+        bare.mkdir()
+        for name in ("sh", "bash", "sed", "awk", "head", "uname", "cat", "mkdir", "dirname", "grep", "curl", "tr", "cut"):
+            found = shutil.which(name)
+            if found:
+                (bare / name).symlink_to(found)
+        path.append(str(bare))
+    runner = Runner(tmp_path / "runner")
+    runner.path = path
+    outputs, step = runner.run_action(release_url=f"file://{releases}", port="0")
+    assert step.returncode != 0
+    assert "building from source needs Swift 6.2 or newer" in step.stderr, step.stderr
+    assert ("swift is 5.10" if swift else "no swift on PATH") in step.stderr and "container: swift:6.2" in step.stderr
+    assert not (tools / "make.log").exists(), "make ran"
 
 
 def make_ca(folder):

@@ -92,10 +92,12 @@ def trust_on_its_page(driver, server, token):
     find(driver, "#device-search")[0].send_keys(token)
     wait_for(lambda: [row for row in find(driver, "[data-testid=device-row]") if row.get_attribute("data-token") == token],
              what="the device's row")[0].click()
-    wait_for(lambda: find(driver, "[data-testid=device-trust]"), what="the trust button")[0].click()
-    outcome = wait_for(lambda: [o for o in find(driver, "[data-testid=device-trust-outcome]") if "Trusted" in o.text],
-                       what="the trust's answer")[0]
-    assert "until the server stops" in outcome.text
+    wait_for(lambda: [b for b in find(driver, "[data-testid=device-trust]") if b.text == "Trust for sending"],
+             what="the trust button")[0].click()
+    # Trust is state: the drawer says so, and offers to take it back.
+    wait_for(lambda: [s for s in find(driver, "[data-testid=device-trust-state]") if s.get_attribute("data-trusted") == "true"],
+             what="the device shown trusted")
+    assert wait_for(lambda: find(driver, "[data-testid=device-trust]"), what="the button")[0].text == "Stop trusting"
 
 
 def test_an_auto_sent_push_shows_its_answer_from_the_stream(browser, apns):

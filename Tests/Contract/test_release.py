@@ -637,6 +637,8 @@ def test_the_release_workflow_builds_checks_and_publishes_every_artifact():
     assert "clients/jvm/build.sh test" in runs["jvm-client"]
     assert "gh release upload" in runs["jvm-client"]
     assert "clients/jvm/build/*.jar clients/jvm/build/*.pom" in runs["jvm-client"]
+    # With the Maven repository folder build.sh packs, for the one `maven { url … }` line.
+    assert "clients/jvm/build/campaign-mock-jvm-maven-*.tar.gz" in runs["jvm-client"]
 
 
 def test_the_admin_apis_description_has_the_products_version():

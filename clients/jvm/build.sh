@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the JVM client (docs/jvm-client.md) with Maven, offline, from Debian's Maven repository
 # (/usr/share/maven-repo, or MAVEN_REPO; Debian's maven and libmaven-{compiler,jar,source,resources}-plugin-java
-# packages), into build/, each jar with its sources jar and its pom (coordinates campaignmock:ARTIFACT:VERSION):
+# packages, and libmaven-install-plugin-java for the repository folder build/m2), into build/, each jar with its sources jar and its pom (coordinates io.github.campaignmock:ARTIFACT:VERSION):
 #   campaign-mock-client-VERSION.jar          the client: the JDK alone, Java 8 and Android API 24
 #   campaign-mock-client-junit4-VERSION.jar   CampaignMockRule, for JUnit 4 (Android instrumented tests)
 #   campaign-mock-client-junit5-VERSION.jar   CampaignMockExtension, for JUnit 5 (JVM tests)
@@ -43,7 +43,17 @@ if [ -f "build/campaign-mock-client-junit4-$version.jar" ]; then
 else
     ./android-api-check.sh "build/campaign-mock-client-$version.jar"
 fi
-echo "==> built in clients/jvm/build/ (modules $modules):"
+# A Maven repository folder of the built modules (build/m2, as docs/jvm-client.md says: one maven { url }
+# line), and the same folder packed for a release (campaign-mock-jvm-maven-VERSION.tar.gz).
+for artifact in $(echo "$modules" | tr , ' '); do
+    maven -DlocalRepositoryPath=build/m2 install:install-file -Dfile="build/$artifact-$version.jar" \
+        -Dsources="build/$artifact-$version-sources.jar" -DpomFile="build/$artifact-$version.pom"
+    test -f "build/m2/io/github/campaignmock/$artifact/$version/$artifact-$version-sources.jar"
+done
+# Only the coordinates' own files: install:install-file also writes its resolver's bookkeeping.
+find build/m2 -name '_remote.repositories' -delete
+tar -czf "build/campaign-mock-jvm-maven-$version.tar.gz" -C build m2
+echo "==> built in clients/jvm/build/ (modules $modules), with the Maven repository folder build/m2:"
 ls build
 [ "${1:-}" = test ] || exit 0
 
@@ -65,13 +75,11 @@ for example in build/doc-examples/*/Example.java; do
         || { echo "build.sh: a Java example of docs/jvm-client.md does not compile ($source)" >&2; exit 1; }
 done
 echo "==> the Java examples of docs/jvm-client.md compile"
-# The released files install into a Maven repository as docs/jvm-client.md says.
+# The released files install into a Maven repository as docs/jvm-client.md says (build/m2 above).
 for artifact in campaign-mock-client campaign-mock-client-junit4 campaign-mock-client-junit5; do
-    maven -DlocalRepositoryPath=build/m2 install:install-file -Dfile="build/$artifact-$version.jar" \
-        -Dsources="build/$artifact-$version-sources.jar" -DpomFile="build/$artifact-$version.pom"
-    test -f "build/m2/campaignmock/$artifact/$version/$artifact-$version-sources.jar"
+    test -f "build/m2/io/github/campaignmock/$artifact/$version/$artifact-$version.pom"
 done
-echo "==> installed into a Maven repository: build/m2/campaignmock/"
+echo "==> installed into a Maven repository: build/m2/io/github/campaignmock/"
 # The tests run on the JVM only, so they may use Java 11 (java.net.http).
 mkdir -p build/test-classes
 # shellcheck disable=SC2046 # the sources' paths have no spaces

@@ -100,6 +100,17 @@ released() {
     esac
 }
 
+# swift_problem: why this runner's Swift cannot build the package (Swift 6.2 or newer), or nothing. A bare
+# ubuntu-24.04 image may have none, or an older one: the build would fail deep in the manifest otherwise.
+swift_problem() {
+    command -v swift >/dev/null 2>&1 || { echo "no swift on PATH"; return; }
+    found=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p' | head -n 1)
+    [ -n "$found" ] || { echo "swift --version names no Swift version"; return; }
+    # shellcheck disable=SC2086 # two numbers, split on the space
+    set -- $found
+    if [ "$1" -lt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -lt 2 ]; }; then echo "swift is $1.$2"; fi
+}
+
 build_from_source() {
     into=$1
     say "building campaign-mock $version from $root (make install)"
@@ -107,6 +118,11 @@ build_from_source() {
     if [ "$(uname -s)" = Darwin ]; then
         DEVELOPER_DIR="$("$root/scripts/select-xcode.sh" --print)/Contents/Developer"
         export DEVELOPER_DIR
+    else
+        problem=$(swift_problem)
+        [ -z "$problem" ] || fail "building from source needs Swift 6.2 or newer, and $problem on this runner. Give the \
+job a release of this version (install: release, or a version with a release), run it in a Swift 6.2 container \
+(container: swift:6.2), or install Swift first (swift.org/install, or the swift-actions/setup-swift action)"
     fi
     make -C "$root" install PREFIX="$into"
 }
@@ -128,7 +144,8 @@ install() {
         artifact="campaign-mock-$version-$(release_platform).tar.gz"
         if released "$url/$artifact.sha256"; then
             # install.sh checks the SHA-256 before it writes anything, and fails on a mismatch.
-            sh "$root/install.sh" --version "$version" --download-url "$url" --bin-dir "$dir"
+            # The folder goes on GITHUB_PATH below: install.sh's advice for a shell profile is not for a runner.
+            CAMPAIGN_MOCK_PATH_GIVEN=1 sh "$root/install.sh" --version "$version" --download-url "$url" --bin-dir "$dir"
             from=release
         elif [ "$mode" = release ]; then
             fail "no $artifact.sha256 at $url (install: release)"

@@ -6,6 +6,8 @@
 # Environment (the action's inputs):
 #   PORT, ARGS, TIMEOUT   serve's --port, more serve flags (split on spaces), seconds to wait for ready
 #   TLS_PORT              serve's --tls-port (default 0: a free port), left out when ARGS give --tls-port
+#   IMPORT                a snapshot file imported before the server listens (serve --import)
+#   EXPORT_ON_EXIT        where the snapshot is written when the server stops on SIGTERM (--export-on-exit)
 #   CA_CERT, CA_KEY       the PEM text of a CA to serve HTTPS with (from secrets): written to a folder only
 #                         the runner's user can read, which becomes CAMPAIGN_MOCK_CAROOT for the server and
 #                         for the steps after it (campaign-mock ca export, xcrun simctl keychain ...)
@@ -56,6 +58,11 @@ case " ${ARGS:-} " in
     *" --tls-port "* | *" --tls-port="*) ;;
     *) set -- "$@" --tls-port "${TLS_PORT:-0}" ;;
 esac
+if [ -n "${IMPORT:-}" ]; then
+    [ -f "$IMPORT" ] || fail "import: no file $IMPORT (a path in the job's workspace, as GET /_mock/state wrote it)"
+    set -- "$@" --import "$IMPORT"
+fi
+if [ -n "${EXPORT_ON_EXIT:-}" ]; then set -- "$@" --export-on-exit "$EXPORT_ON_EXIT"; fi
 nohup campaign-mock serve --port "${PORT:-0}" --data-dir "$temp/campaign-mock-data" "$@" > "$log" 2>&1 &
 pid=$!
 

@@ -18,6 +18,10 @@ package struct Configuration: Sendable, Equatable {
     package var dataDirectory = ".campaign-mock"
     /// Keep state in memory only; nothing is written to disk.
     package var inMemory = false
+    /// A snapshot (`GET /_mock/state`'s document) imported at start, before the server listens (`--import`).
+    package var importFile: String?
+    /// Where the state is exported when the server stops on SIGTERM or SIGINT (`--export-on-exit`).
+    package var exportOnExit: String?
     package var logLevel = LogLevel.info
     package var logFormat = LogFormat.text
     /// Most entries kept in the request journal; older ones are dropped and counted.

@@ -84,6 +84,21 @@ extension Setting {
             config, value in
             config.inMemory = try parse(value, as: "boolean (true or false)", parseBool)
         },
+        Setting(
+            key: "import",
+            help: "A state snapshot (GET /_mock/state's JSON) imported at start, as PUT /_mock/state imports it; "
+                + "a refused one stops the start."
+        ) { config, value in
+            guard !value.isEmpty else { throw ConfigurationError("import: must not be empty") }
+            config.importFile = value
+        },
+        Setting(
+            key: "exportOnExit",
+            help: "Write the state snapshot to this file when the server stops on SIGTERM or SIGINT (atomically)."
+        ) { config, value in
+            guard !value.isEmpty else { throw ConfigurationError("exportOnExit: must not be empty") }
+            config.exportOnExit = value
+        },
         Setting(key: "logLevel", help: "trace, debug, info, warning or error.") { config, value in
             config.logLevel = try parse(value, as: "log level (trace, debug, info, warning, error)") {
                 LogLevel(rawValue: $0.lowercased())

@@ -1,6 +1,7 @@
 import CampaignMockChecks
 import CampaignMockHTTP
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSupport
@@ -41,6 +42,7 @@ extension AdminAPI {
         } catch let conflict as StoreConflict {
             throw AdminError(.notFound, conflict.message)
         }
+        if parts.contains(.devices) && application == nil { sender.distrustAll() }
         if parts.contains(.faults) {
             let rules = faults.rules.filter { application == nil || $0.appKey == application }
             for rule in rules { _ = faults.remove(id: rule.id ?? "") }
@@ -288,7 +290,7 @@ extension AdminAPI {
     }
 
     /// `no application has the key 'K' (keys: …)` when none has `key`, else nil.
-    private func unknownApplication(_ key: String) throws -> String? {
+    func unknownApplication(_ key: String) throws -> String? {
         guard try store.application(key: key) == nil else { return nil }
         let keys = try store.read { try $0.applications() }.map(\.integrationKey).sorted()
         return "no application has the key '\(key)' (keys: \(keys.isEmpty ? "none" : keys.joined(separator: ", ")))"

@@ -1,5 +1,7 @@
+import CampaignMockChecks
 import CampaignMockHTTP
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockRuntime
 import CampaignMockStorage
 import CampaignMockSystem
@@ -13,6 +15,7 @@ extension AdminAPI {
         group.add(.delete, "/_mock/apps/{key}", respond: deleteApplication)
         group.add(.get, "/_mock/devices", respond: listDevices)
         group.add(.get, "/_mock/devices/{token}", respond: showDevice)
+        group.add(.delete, "/_mock/devices/{token}", respond: deleteDevice)
         group.add(.get, "/_mock/events", respond: listEvents)
     }
 
@@ -112,23 +115,63 @@ extension AdminAPI {
         }
         let paging = try AdminResponse.paging(query)
         let limit = try AdminResponse.integer(query, "limit", in: 1...1000, default: 100)
-        let page = try store.read { [filter] in try $0.devices(matching: filter, paging, limit: Int(limit)) }
+        var page = try store.read { [filter] in try $0.devices(matching: filter, paging, limit: Int(limit)) }
+        page.devices = page.devices.map(withTrust)
+        page.warning = try filter.applicationKey.flatMap(unknownApplication)
         return AdminResponse.json(.ok, page)
     }
 
+    /// The device with what sending knows of it: whether its token is trusted here, and which pattern of
+    /// the allow-list matches it.
+    func withTrust(_ device: DeviceSubscription) -> DeviceSubscription {
+        var device = device
+        device.trusted = sender.isTrusted(device.registrationToken)
+        device.sendAllowMatch = sender.allowListMatch(
+            SendAllowList.Device(
+                userKey: device.userKey, token: device.registrationToken, app: device.application.integrationKey))
+        return device
+    }
+
     private func showDevice(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        AdminResponse.json(.ok, withTrust(try oneDevice(request, parameters)))
+    }
+
+    /// The device of the path's token, in the application `?app=` names when the token is in several:
+    /// `404` for none, `409` naming the applications when it is in several and none is named.
+    private func oneDevice(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> DeviceSubscription {
         let token = parameters["token"] ?? ""
         let application = try AdminResponse.query(request)["app"]
         let devices = try store.read { try $0.devices(token: token, applicationKey: application) }
         guard let device = devices.first else {
-            throw AdminError(.notFound, "no device with registration token '\(token)'")
+            let inApp = application.map { " in application '\($0)'" } ?? ""
+            throw AdminError(.notFound, "no device with registration token '\(token)'\(inApp)")
         }
         guard devices.count == 1 else {
             let keys = devices.map(\.application.integrationKey).joined(separator: ", ")
             throw AdminError(
                 .conflict, "token '\(token)' is registered in several applications (\(keys)); add ?app=KEY")
         }
-        return AdminResponse.json(.ok, device)
+        return device
+    }
+
+    /// `DELETE /_mock/devices/{token}`: the device, its registrations, its trust and the findings about it go;
+    /// its tracking events, messages and composed pushes stay, linked to no device. The answer counts each.
+    private func deleteDevice(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        try AdminResponse.allowOnly(try AdminResponse.query(request), ["app"])
+        let device = try oneDevice(request, parameters)
+        let token = device.registrationToken
+        let key = device.application.integrationKey
+        guard let removal = try store.writeAndWait({ try $0.deleteDevice(token: token, applicationKey: key) }) else {
+            throw AdminError(.notFound, "no device with registration token '\(token)' in application '\(key)'")
+        }
+        // Trust is by token: it goes only when no other application has the token.
+        let elsewhere = try !store.read { try $0.devices(token: token, applicationKey: nil) }.isEmpty
+        let wasTrusted = sender.isTrusted(token)
+        if !elsewhere { sender.distrust(token) }
+        let findings = checks.forgetDevice(app: key, token: token)
+        let answer = DeviceDeletion(
+            deleted: removal, trustRemoved: wasTrusted && !elsewhere, findingsCleared: findings)
+        return AdminResponse.json(.ok, answer)
     }
 
     // MARK: - Events

@@ -9,17 +9,32 @@ import CampaignMockStorage
 extension AdminAPI {
     func registerPush(on group: inout RouteGroup) {
         group.add(.post, "/_mock/push", respond: compose)
+        group.add(.get, "/_mock/push", respond: listPushes)
         group.add(.get, "/_mock/push/{id}", respond: showPush)
         group.add(.post, "/_mock/push/{id}/send", sendPush)
         group.add(.post, "/_mock/push/check", respond: checkPayload)
+        group.add(.get, "/_mock/devices/{token}/trust", respond: showTrust)
         group.add(.post, "/_mock/devices/{token}/trust") { _, parameters in try trust(parameters, true) }
         group.add(.delete, "/_mock/devices/{token}/trust") { _, parameters in try trust(parameters, false) }
     }
 
-    /// What `POST` and `DELETE /_mock/devices/{token}/trust` answer.
-    private struct Trust: Codable {
-        var registrationToken: String
-        var trusted: Bool
+    /// Whether the token is trusted for real sends (explicit trust only; the device's JSON says which
+    /// allow-list pattern matches it).
+    private func showTrust(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
+        let token = parameters["token"] ?? ""
+        guard try !store.read({ try $0.devices(token: token, applicationKey: nil) }).isEmpty else {
+            throw AdminError(.notFound, "no device with registration token '\(token)'")
+        }
+        return AdminResponse.json(.ok, DeviceTrust(registrationToken: token, trusted: sender.isTrusted(token)))
+    }
+
+    /// `GET /_mock/push`: the composed pushes, newest first, each with its sends and hits.
+    private func listPushes(_ request: HTTPRequest) throws -> HTTPResponse {
+        let query = try AdminResponse.query(request)
+        try AdminResponse.allowOnly(query, ["before", "after", "limit"])
+        let paging = try AdminResponse.paging(query)
+        let limit = try AdminResponse.integer(query, "limit", in: 1...200, default: 50)
+        return AdminResponse.json(.ok, try store.read { try $0.pushes(paging, limit: Int(limit)) })
     }
 
     /// Trusts the token for real sends (``PushSender/trust(_:)``), or takes it back: a step the developer
@@ -30,7 +45,7 @@ extension AdminAPI {
             throw AdminError(.notFound, "no device with registration token '\(token)'")
         }
         if trusted { sender.trust(token) } else { sender.distrust(token) }
-        return AdminResponse.json(.ok, Trust(registrationToken: token, trusted: trusted))
+        return AdminResponse.json(.ok, DeviceTrust(registrationToken: token, trusted: trusted))
     }
 
     private func compose(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -1,7 +1,10 @@
-import CampaignMockHTTP
+package import CampaignMockHTTP
 import CampaignMockModel
+import CampaignMockPush
 import CampaignMockRuntime
 import CampaignMockStorage
+import CampaignMockSupport
+import CampaignMockSystem
 import Dispatch
 import Synchronization
 
@@ -62,7 +65,34 @@ extension AdminAPI {
     }
 
     private func importState(_ request: HTTPRequest) throws -> HTTPResponse {
-        let document = try SnapshotImport(request.bodySource)
+        AdminResponse.json(.ok, try importState(from: request.bodySource))
+    }
+
+    /// `serve --import FILE`: the file imported as `PUT /_mock/state` imports a body; a refused one throws
+    /// ``SnapshotRefusal`` with the words a `400` answer gives.
+    package func importState(fromFile source: any ByteSource) throws -> String {
+        do {
+            return JSONText.compact(try importState(from: source))
+        } catch let error as AdminError {
+            throw SnapshotRefusal(message: error.message)
+        }
+    }
+
+    /// `serve --export-on-exit FILE`: the document `GET /_mock/state` answers, whole.
+    package func exportState() throws -> [UInt8] {
+        let faults = faults.rules
+        return try store.read { reader in
+            var bytes: [UInt8] = []
+            try reader.writeSnapshot(faults: faults) { chunk in
+                bytes += chunk
+                return true
+            }
+            return bytes
+        }
+    }
+
+    private func importState(from source: any ByteSource) throws -> SnapshotImport.Counts {
+        let document = try SnapshotImport(source)
         let counts = try store.writeAndWait { transaction in
             // The rows it writes are not published one by one: the stream says `reset`, consoles reload.
             try transaction.withoutRecording { try document.replace(in: transaction) }
@@ -72,9 +102,18 @@ extension AdminAPI {
         waits.notifyEverything()
         stream.publish(.reset, ["imported": counts])
         marksEnd("the state import")
+        // Trust is a step taken on this machine for a device seen here: an import never grants it, and the
+        // tokens trusted before it are trusted no more.
+        sender.distrustAll()
         checksStartAfresh()
-        return AdminResponse.json(.ok, counts)
+        return counts
     }
+}
+
+/// A snapshot `serve --import` refused, in the words `PUT /_mock/state` answers `400` with.
+package struct SnapshotRefusal: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 }
 
 /// The one state import that may run at a time: taken on the request's head, held by the request

@@ -40,6 +40,7 @@ package struct AdminAPI: Sendable {
 
     /// Adds the admin routes to the `/_mock` group.
     package func register(on group: inout RouteGroup) {
+        stream.showDevices(withTrust)
         group.add(.get, "/_mock/health", respond: health)
         group.add(.get, "/_mock/ready", respond: ready)
         group.add(.get, "/_mock/requests", respond: listRequests)
@@ -103,7 +104,8 @@ package struct AdminAPI: Sendable {
         let mark = try mark(since: query["since"])
         var filter = try Self.journalFilter(mark == nil ? query : query.filter { $0.key != "since" })
         filter.afterID = mark?.request
-        let page = try store.read { [filter] in try $0.journalPage(paging, limit: Int(limit), filter: filter) }
+        var page = try store.read { [filter] in try $0.journalPage(paging, limit: Int(limit), filter: filter) }
+        page.warning = try filter.appKey.flatMap(unknownApplication)
         return AdminResponse.json(.ok, page)
     }
 

@@ -62,6 +62,37 @@ struct CertificateAuthorityCommand: ParsableCommand {
                 """
         )
 
+        /// What goes wrong when the app has a network security config of its own (docs/https.md): a
+        /// `res/xml/network_security_config.xml` in its main source set is hidden by the debug one (its rules
+        /// are gone from debug builds); a manifest naming another file makes the manifest merger fail without
+        /// `tools:replace`. Nil when `out` is not a debug source set's `res` or the app has neither.
+        static func ownConfigClash(debugResources out: String) -> String? {
+            let trimmed = out.hasSuffix("/") ? String(out.dropLast()) : out
+            guard trimmed.hasSuffix("src/debug/res") else { return nil }
+            let main = String(trimmed.dropLast("debug/res".count)) + "main"
+            var words: [String] = []
+            if FileManager.default.fileExists(atPath: main + "/res/xml/network_security_config.xml") {
+                words.append(
+                    "warning: \(main)/res/xml/network_security_config.xml exists: the debug file of the same name "
+                        + "replaces it in debug builds, and its rules are gone there. Copy its <domain-config> and "
+                        + "<base-config> into the debug file, next to the <debug-overrides> written here (docs/https.md)."
+                )
+            }
+            if let manifest = FileManager.default.contents(atPath: main + "/AndroidManifest.xml"),
+                let text = String(data: manifest, encoding: .utf8),
+                let named = text.components(separatedBy: #"android:networkSecurityConfig=""#).dropFirst().first?
+                    .prefix(while: { $0 != "\"" }),
+                named != "@xml/network_security_config"
+            {
+                words.append(
+                    "warning: \(main)/AndroidManifest.xml names android:networkSecurityConfig=\"\(named)\": the manifest merger refuses a second "
+                        + "value. In the debug manifest write tools:replace=\"android:networkSecurityConfig\" on "
+                        + "<application> (with xmlns:tools=\"http://schemas.android.com/tools\"), and copy that file's "
+                        + "rules into the debug one (docs/https.md).")
+            }
+            return words.isEmpty ? nil : words.joined(separator: "\n")
+        }
+
         @Option(help: "pem, der, mobileconfig or android-nsc.")
         var format: String = "pem"
 
@@ -99,6 +130,7 @@ struct CertificateAuthorityCommand: ParsableCommand {
                             : "They belong in the debug build's resources: move xml/ and raw/ into app/src/debug/res/.\n")
                         + "Then add android:networkSecurityConfig=\"@xml/network_security_config\" to <application> in "
                         + "app/src/debug/AndroidManifest.xml.")
+                if let clash = Self.ownConfigClash(debugResources: out) { Output.standardError(clash) }
                 return
             }
             guard let out else {

@@ -125,6 +125,16 @@ extension ChecksEngine {
         // Otherwise as it was: the counts do not change.
     }
 
+    /// The device of `token` in `app` was removed: it no longer counts, and the findings about it clear.
+    mutating func forgetDevice(app: String, token: String) -> [CheckChange] {
+        var changes: [CheckChange] = []
+        let key = DeviceKey(app: app, token: token)
+        if let device = devices.remove(key) { forget(key, device, &changes) }
+        let about = findings.entries.filter { $0.value.registrationToken == token && ($0.value.app ?? app) == app }
+        for found in about.keys.sorted(by: { $0.subject < $1.subject }) { clear(found, &changes) }
+        return changes
+    }
+
     /// A device forgotten to make room: it no longer counts.
     private mutating func forget(_ key: DeviceKey, _ device: DeviceState, _ changes: inout [CheckChange]) {
         recount(key.app, by: nil, &changes) { $0.count(userKey: device.hasUserKey, by: -1) }

@@ -111,8 +111,19 @@ package final class PushSender: Sendable {
         trusted.withLock { _ = $0.remove(token) }
     }
 
+    /// Takes back every ``trust(_:)`` (the devices were reset or replaced by an import).
+    package func distrustAll() {
+        trusted.withLock { $0.removeAll() }
+    }
+
     package func isTrusted(_ token: String) -> Bool {
         trusted.withLock { $0.contains(token) }
+    }
+
+    /// The allow-list's pattern that matches `device`, a `token:` one first (it lets the device through on
+    /// its own), or nil when none does.
+    package func allowListMatch(_ device: SendAllowList.Device) -> String? {
+        allowList.match(device)?.description
     }
 
     /// Answers each of `messages` `blocked` with `explanation`, stored with the push, without sending.

@@ -103,6 +103,12 @@ package struct SendAllowList: Sendable, Equatable {
         case notListed
     }
 
+    /// The pattern that matches `device`: the first `token:` one, else the first of any field; nil when none.
+    package func match(_ device: Device) -> Pattern? {
+        let matching = patterns.filter { $0.matches(device) }
+        return matching.first { $0.field == .token } ?? matching.first
+    }
+
     /// Whether the list lets `device` through, when its token is `trusted` on this machine or not.
     package func verdict(_ device: Device, trusted: Bool) -> Verdict {
         var untrusted: Pattern?

@@ -171,6 +171,19 @@ package final class EventHub: Sendable {
     private let queue = DispatchQueue(label: "campaign-mock.stream")
     private let subscriberIDs = Atomic<UInt64>(0)
     private let heartbeatMilliseconds: Int
+    /// What the admin API adds to a device before it shows it (its trust for sending), so that a `device`
+    /// event is the device as `GET /_mock/devices` lists it.
+    private let deviceView = Mutex<DeviceView>(DeviceView { $0 })
+
+    /// In a struct: a `Mutex` re-wraps a bare closure.
+    private struct DeviceView {
+        let apply: @Sendable (DeviceSubscription) -> DeviceSubscription
+    }
+
+    /// Has each `device` event show the device as `view` makes it (``deviceView``).
+    package func showDevices(_ view: @escaping @Sendable (DeviceSubscription) -> DeviceSubscription) {
+        deviceView.withLock { $0 = DeviceView(apply: view) }
+    }
     package let ringCapacity: Int
     package let graceMilliseconds: Int
     /// Bytes a slow reader may have waiting before its stream is cut.
@@ -353,13 +366,14 @@ package final class EventHub: Sendable {
     /// facts are the change's own (the same the waiters compare); the data is the item as the admin API
     /// shows it.
     private func published(_ changes: [CommittedChange]) -> [Published] {
-        changes.map { change in
+        let view = deviceView.withLock { $0.apply }
+        return changes.map { change in
             let data: [UInt8] =
                 switch change {
                 case .request(let id, let record): record.summaryJSON(id: id)
                 case .hit(let id, let hit): TrackingEvent(id: id, hit: hit).json
                 case .registration(let notice): Array(JSONText.compact(notice).utf8)
-                case .device(let device): Array(JSONText.compact(device).utf8)
+                case .device(let device): Array(JSONText.compact(view(device)).utf8)
                 case .push(let push): Array(JSONText.compact(push).utf8)
                 case .send(let send): Array(JSONText.compact(send).utf8)
                 }

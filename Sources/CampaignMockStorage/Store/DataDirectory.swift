@@ -34,7 +34,11 @@ package final class DataDirectory: Sendable {
     ///   ``StoreError/unsafeFile(path:reason:)`` for a known file that is a link or not this user's.
     package init(path: String) throws(StoreError) {
         self.path = path
+        let existed = access(path, F_OK) == 0
         try Self.makeDirectories(path)
+        // A directory this server made (`.campaign-mock/` in an app's repository) keeps itself out of git, as
+        // Python's venv does; one that existed is the user's to manage.
+        if !existed { Self.writeGitignore(path) }
         let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else {
             throw StoreError.dataDirectoryUnusable(path: path, reason: String(cString: strerror(errno)))
@@ -124,6 +128,15 @@ package final class DataDirectory: Sendable {
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return cwd + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
+    /// `.gitignore` holding `*`: git leaves the directory and everything in it alone.
+    private static func writeGitignore(_ path: String) {
+        let descriptor = open(path + "/.gitignore", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        let text = Array("# Made by campaign-mock with this directory: its store stays out of git.\n*\n".utf8)
+        _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
     }
 
     private static func makeDirectories(_ path: String) throws(StoreError) {

@@ -373,3 +373,28 @@ package enum DeviceLookup {
     /// that names the devices `d`; `SchemaTests` checks the plan.
     static let byToken = "d.application_id IN (SELECT id FROM applications) AND d.registration_token = ?"
 }
+
+extension StoreTransaction {
+    /// Removes the device of `token` in application `key` with its registrations; its tracking events and
+    /// messages stay, linked to no device (the schema's `ON DELETE SET NULL`), and so do the pushes composed
+    /// for it. Nil when there is no such device.
+    package func deleteDevice(token: String, applicationKey key: String) throws -> DeviceRemoval? {
+        guard
+            let id = try connection.scalar(
+                """
+                SELECT d.id FROM devices d JOIN applications a ON a.id = d.application_id
+                WHERE a.integration_key = ? AND d.registration_token = ?
+                """, [key, token]
+            ).integer
+        else { return nil }
+        let registrations = try connection.integer("SELECT count(*) FROM registrations WHERE device_id = ?", [id])
+        let events = try connection.integer("SELECT count(*) FROM tracking_events WHERE device_id = ?", [id])
+        let messages = try connection.integer("SELECT count(*) FROM messages WHERE device_id = ?", [id])
+        let pushes = try connection.integer(
+            "SELECT count(DISTINCT push_id) FROM messages WHERE device_id = ? AND push_id IS NOT NULL", [id])
+        try connection.query("DELETE FROM devices WHERE id = ?", [id])
+        return DeviceRemoval(
+            registrationToken: token, app: key, registrations: Int(registrations), eventsUnlinked: Int(events),
+            messagesUnlinked: Int(messages), pushesKept: Int(pushes))
+    }
+}

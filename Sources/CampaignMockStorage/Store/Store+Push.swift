@@ -140,6 +140,34 @@ extension StoreReader {
         return push
     }
 
+    /// How many receive and open hits the push's messages brought.
+    private func hits(pushID: Int64) throws -> ComposedPush.Hits {
+        let row = try connection.query(
+            """
+            SELECT coalesce(sum(e.tag = 1), 0) AS receive, coalesce(sum(e.tag = 2), 0) AS open
+            FROM messages m JOIN tracking_events e ON e.message_ref = m.id WHERE m.push_id = ?
+            """, [pushID]
+        ).first
+        return ComposedPush.Hits(
+            receive: Int(try row?["receive"].integer ?? 0), open: Int(try row?["open"].integer ?? 0))
+    }
+
+    /// A page of the composed pushes, each with its sends and hits (``push(id:)``), and how many there are.
+    package func pushes(_ paging: Paging, limit: Int) throws -> PushPage {
+        let (condition, values, order) = paging.clause("id")
+        let ids = try connection.query(
+            "SELECT id FROM pushes WHERE answer <> '' AND \(condition) ORDER BY \(order) LIMIT ?",
+            values + [limit + 1]
+        ).map { try $0.integer("id") }
+        let pushes = try ids.prefix(limit).compactMap { id -> ComposedPush? in
+            var push = try push(id: id)
+            push?.hits = try hits(pushID: id)
+            return push
+        }
+        let total = try connection.integer("SELECT count(*) FROM pushes WHERE answer <> ''")
+        return PushPage(pushes: pushes, total: Int(total), nextCursor: ids.count > limit ? ids[limit - 1] : nil)
+    }
+
     /// The messages issued to a device with when they were sent, received and opened (first hit of each tag).
     func messageLifecycles(deviceID: Int64) throws -> [DeviceSubscription.MessageLifecycle] {
         try connection.query(

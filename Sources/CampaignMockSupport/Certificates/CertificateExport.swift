@@ -37,12 +37,14 @@ package enum CertificateExport {
     /// Debug builds trust the CA for every host; release builds are untouched.
     static let networkSecurityConfig = """
         <?xml version="1.0" encoding="utf-8"?>
-        <!-- campaign-mock: debug builds trust its local CA (res/raw/campaign_mock_ca.pem) as well as the
-             system's. In AndroidManifest.xml: <application android:networkSecurityConfig="@xml/network_security_config" ...> -->
+        <!-- campaign-mock: debug builds trust its local CA (res/raw/campaign_mock_ca.pem), the CAs a developer
+             installed on their own emulator or phone (user: each developer's own campaign-mock CA, docs/https.md)
+             and the system's. In AndroidManifest.xml: <application android:networkSecurityConfig="@xml/network_security_config" ...> -->
         <network-security-config>
             <debug-overrides>
                 <trust-anchors>
                     <certificates src="@raw/campaign_mock_ca" />
+                    <certificates src="user" />
                     <certificates src="system" />
                 </trust-anchors>
             </debug-overrides>

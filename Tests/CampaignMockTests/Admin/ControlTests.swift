@@ -320,6 +320,10 @@ struct OpenAPITests {
                     _ = try live.addFault(#"{"endpoint":"soap","status":500,"id":"doc-rule"}"#)
                 }
                 let response = try live.request(method.uppercased(), target, body: body)
+                // The operations after it (its trust, a push to it) need the device again.
+                if method == "delete" && path == "/_mock/devices/{token}" {
+                    #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+                }
                 if path == "/_mock/push",
                     let object = try? JSONSerialization.jsonObject(with: Data(response.body.utf8)),
                     let id = (object as? [String: Any])?["id"] as? Int

@@ -257,7 +257,9 @@ function deviceRow(device) {
   const model = [fields.deviceModel, osLabel(fields.osName, fields.osVersion)].filter(Boolean).join(" · ");
   return selectable(element("tr", { "data-testid": "device-row", dataset: { token: device.registrationToken } },
     element("td", {}, device.application.name), element("td", { class: "narrow-hide" }, device.application.platform),
-    element("td", {}, element("code", {}, device.registrationToken)), element("td", {}, device.userKey || ""),
+    element("td", {}, element("code", {}, device.registrationToken),
+      device.trusted ? [" ", element("span", { class: "badge trusted", "data-testid": "device-trusted", title: "Trusted for sending on this machine" }, "trusted")] : null),
+    element("td", {}, device.userKey || ""),
     element("td", { class: "narrow-hide" }, model),
     element("td", { class: "narrow-hide" }, (device.params || []).map((param) => `${param.name}=${param.value}`).join(", ")),
     element("td", {}, time(device.updatedAt))), `devices:${deviceKey(device)}`, () => openDevice(device));
@@ -268,7 +270,7 @@ function eventRow(event) {
   return element("tr", { "data-testid": "event-row", dataset: { deliveryId: event.deliveryId } },
     element("td", {}, time(event.receivedAt)), element("td", {}, element("span", { class: `badge ${event.type}` }, event.type)),
     element("td", {}, element("code", {}, messageLabel(event))), element("td", {}, event.deliveryId),
-    element("td", { class: "narrow-hide" }, linked.registrationToken ? element("a", { href: "#devices", onclick: (click) => {
+    element("td", { class: "narrow-hide" }, linked.registrationToken ? element("a", { href: urls.device(linked.registrationToken, linked.integrationKey), onclick: (click) => {
       click.preventDefault();
       openDevice({ registrationToken: linked.registrationToken, application: { integrationKey: linked.integrationKey } });
     } }, linked.registrationToken) : element("span", { class: "muted" }, "no push composed here")));
@@ -344,7 +346,8 @@ function showFailure(failure) {
 
 // ---------------------------------------------------------------------------------------------- the drawer
 
-function openDrawer(key, title, render) {
+function openDrawer(key, title, render, url) {
+  if (url && location.hash !== url) history.pushState(null, "", url);
   for (const row of $$("tbody tr[aria-selected=true]")) row.setAttribute("aria-selected", "false");
   for (const row of $$("tbody tr[data-key]")) if (row.dataset.key === key) row.setAttribute("aria-selected", "true");
   state.drawer = { key, title, render };
@@ -364,7 +367,14 @@ async function refreshDrawer() {
   }
 }
 
+/** Closes the drawer, and goes to the URL of the view under it (back opens the item again). */
 function closeDrawer() {
+  const view = location.hash.slice(1).split("/")[0];
+  if (location.hash.includes("/")) history.pushState(null, "", `#${view}`);
+  hideDrawer();
+}
+
+function hideDrawer() {
   const key = state.drawer && state.drawer.key;
   state.drawer = null;
   $("#drawer").hidden = true;
@@ -424,7 +434,9 @@ function openDevice(device) {
         closeDrawer();
         choosePushDevice(full);
         location.hash = "#push";
-      } }, "Compose a push for this device"), ...trustControls(full.registrationToken)),
+      } }, "Compose a push for this device"), removeButton(full)),
+      element("h3", {}, "Sending to the real device"),
+      ...trustControls(full),
       element("h3", {}, "Registration history"),
       table(["Received", "Changed", "userKey", "Params"], history, "None."),
       element("h3", {}, "Pushes"),
@@ -433,8 +445,32 @@ function openDevice(device) {
       table(["Time", "Type", "Id as sent"], hits, "None yet."),
     ];
   };
-  openDrawer(`devices:${app}\u0000${token}`, `${appName(app)} · ${token}`, render);
+  openDrawer(`devices:${app}\u0000${token}`, `${appName(app)} · ${token}`, render, urls.device(token, app));
   state.drawer.token = token;
+}
+
+/** Removes this one device (its history, trust and findings); its events and pushes stay, linked to no device. */
+function removeButton(device) {
+  const token = device.registrationToken;
+  const app = device.application.integrationKey;
+  const button = element("button", { type: "button", class: "danger", "data-testid": "device-remove", onclick: async () => {
+    if (!confirm(`Remove the device ${token} of ${app}? Its registration history, its trust and the findings about it go; its tracking events and pushes stay, linked to no device.`)) return;
+    button.disabled = true;
+    try {
+      const answer = await api(`/_mock/devices/${encodeURIComponent(token)}?app=${encodeURIComponent(app)}`, { method: "DELETE" });
+      const gone = answer.deleted;
+      closeDrawer();
+      lists.devices.load().catch(showFailure);
+      $("#devices-notice").textContent = `Removed ${token} (${app}): ${plural(gone.registrations, "registration")}; `
+        + `${plural(gone.eventsUnlinked, "tracking event")} and ${plural(gone.pushesKept, "push", )} kept, linked to no device`
+        + `${answer.trustRemoved ? "; no longer trusted" : ""}${answer.findingsCleared ? `; ${plural(answer.findingsCleared, "finding")} cleared` : ""}.`;
+      $("#devices-notice").hidden = false;
+    } catch (failure) {
+      button.disabled = false;
+      alert(failure.message);
+    }
+  } }, "Remove this device…");
+  return button;
 }
 
 /** A SOAP fault's code and text, when the body is one. */
@@ -466,7 +502,7 @@ function openRequest(id) {
       ...(entry.response ? bodyBlock(`Response ${entry.status}`, entry.response)
         : [element("p", { class: "muted" }, "The answer was not journaled (an entry from before the journal kept answers).")]),
     ].filter(Boolean);
-  });
+  }, urls.request(id));
 }
 
 // ---------------------------------------------------------------------------------------------- overview
@@ -491,6 +527,7 @@ function renderOverview() {
     const button = element("button", { type: "button", class: "small", onclick: () => copy(url.split(" ")[0], button) }, "Copy");
     return element("tr", {}, element("td", { class: "muted" }, use), element("td", {}, element("code", {}, url)), element("td", {}, button));
   }));
+  $("#sending").replaceChildren(...sendingWords(info.sending));
   $("#ca").hidden = !info.certificateAuthorityFingerprint;
   $("#ca-fingerprint").textContent = info.certificateAuthorityFingerprint || "";
   const keep = info.retention;
@@ -512,6 +549,21 @@ function renderOverview() {
     };
   }
   renderSnippets();
+}
+
+/** What sending is configured: the providers, the allow-list, auto-send, and what trust adds. */
+function sendingWords(sending) {
+  if (!sending || (!sending.apns && !sending.fcm)) {
+    return ["Off: no APNs or FCM credentials (--apns-key-file…, --fcm-service-account), so no push reaches a real device. ",
+      "Pushes are composed, and go to this machine's simulators and emulators."];
+  }
+  const providers = [sending.apns && `APNs (${sending.apns})`, sending.fcm && `FCM (project ${sending.fcm})`].filter(Boolean).join(" and ");
+  const allow = sending.allowList.length
+    ? [" to the devices the allow-list lets through: ", ...sending.allowList.flatMap((pattern, index) => [index ? ", " : "", element("code", {}, pattern)]),
+      ". A token: pattern lets its device through alone; any other only once the device is trusted on its page (Devices)."]
+    : [", but the allow-list is empty (--send-allow): nothing is sent yet."];
+  return [element("strong", {}, `On: ${providers}`), ...allow,
+    sending.autoSend ? " Every composed push is sent at once (--auto-send)." : " A push is sent when you click Send to device."];
 }
 
 function renderApps() {
@@ -739,25 +791,35 @@ function sendBlock(push, message) {
     element("div", { class: "row" }, button), outcome);
 }
 
-/** "Trust for sending": the step on this machine that lets real pushes go to a device a userKey:, app: or *
- * pattern matches (a device registers itself, so the pattern alone proves nothing). Shown when the server
- * has a provider configured. */
-function trustControls(token) {
-  const sending = (state.info && state.info.sending) || {};
-  if (!sending.apns && !sending.fcm) return [];
-  const outcome = element("span", { class: "muted", "data-testid": "device-trust-outcome" });
+/** Trust for sending, as state: whether this machine trusted the token (explicit trust only), which
+ * --send-allow pattern matches the device, and the one action that changes it (Trust / Stop trusting). A
+ * device registers itself, so a userKey:, app: or * pattern alone proves nothing. */
+function trustControls(device) {
+  const sending = (state.info && state.info.sending) || { allowList: [] };
+  const token = device.registrationToken;
+  const match = device.sendAllowMatch;
+  const trusted = !!device.trusted;
+  const configured = sending.apns || sending.fcm;
+  const words = !configured ? "Sending is not configured (no --apns-* or --fcm-* settings): nothing is sent to a real device."
+    : match && match.startsWith("token:") ? `Sent to: the allow-list's ${match} lets it through${trusted ? " (and it is trusted)" : ""}.`
+      : match && trusted ? `Sent to: trusted here, and the allow-list's ${match} matches it.`
+        : match ? `Not sent yet: the allow-list's ${match} matches it, but it is not trusted here. Trust it to let pushes through.`
+          : `Not sent: no --send-allow pattern matches it${trusted ? " (it is trusted, but a pattern must match too)" : ""}.`;
+  const state_ = element("p", { "data-testid": "device-trust-state", dataset: { trusted: String(trusted) } },
+    element("span", { class: trusted ? "badge trusted" : "badge" }, trusted ? "trusted" : "not trusted"), " ", words);
+  const outcome = element("span", { class: "error", "data-testid": "device-trust-outcome" });
   const button = element("button", { type: "button", "data-testid": "device-trust", onclick: async () => {
     button.disabled = true;
     try {
-      const answer = await api(`/_mock/devices/${encodeURIComponent(token)}/trust`, { method: "POST" });
-      if (answer.trusted) outcome.textContent = "Trusted: pushes may be sent to this device when an allow-list pattern matches it, until the server stops.";
+      await api(`/_mock/devices/${encodeURIComponent(token)}/trust`, { method: trusted ? "DELETE" : "POST" });
+      lists.devices.load().catch(showFailure);
+      await refreshDrawer();
     } catch (failure) {
       outcome.textContent = failure.message;
-    } finally {
       button.disabled = false;
     }
-  } }, "Trust for sending");
-  return [button, outcome];
+  } }, trusted ? "Stop trusting" : "Trust for sending");
+  return [state_, element("div", { class: "row" }, button, outcome)];
 }
 
 /** Shows a send's outcome beside its message when that push is on screen, and keeps the last ones for a
@@ -860,6 +922,18 @@ async function composePush(event) {
   }
   try {
     const push = await api("/_mock/push", { method: "POST", body: request });
+    history.pushState(null, "", `#push/${push.id}`);
+    drawPush(push);
+    loadPushes().catch(showFailure);
+  } catch (failure) {
+    error.textContent = failure.message;
+    error.hidden = false;
+  }
+}
+
+/** A composed push's card: its tracking, the one-click sends, its payloads (after composing, or at #push/<id>). */
+function drawPush(push) {
+  {
     $("#push-id").textContent = `#${push.id} · delivery ${push.deliveryId}` + (push.warnings.length ? ` · ${push.warnings.join(" ")}` : "");
     sendOutcomes.clear();
     const blocks = [];
@@ -893,10 +967,28 @@ async function composePush(event) {
     }
     $("#push-result").hidden = false;
     showChecks(push.messages);
-  } catch (failure) {
-    error.textContent = failure.message;
-    error.hidden = false;
   }
+}
+
+/** The composed pushes, newest first, with their sends and hits; each row opens its card (#push/<id>). */
+async function loadPushes() {
+  const { pushes, total } = await api("/_mock/push?limit=50");
+  $("#pushes-shown").textContent = total > pushes.length ? `newest ${number(pushes.length)} of ${number(total)}` : number(total);
+  $("#pushes-empty").hidden = pushes.length > 0;
+  $("#pushes").replaceChildren(...pushes.map((push) => {
+    const tokens = push.messages.map((message) => message.registrationToken);
+    const sends = push.sends || [];
+    const accepted = sends.filter((sent) => sent.outcome === "accepted").length;
+    const hits = push.hits || { receive: 0, open: 0 };
+    return selectable(element("tr", { "data-testid": "push-row", dataset: { id: String(push.id) } },
+      element("td", {}, element("a", { href: `#push/${push.id}` }, `#${push.id}`)), element("td", {}, time(push.createdAt)),
+      element("td", {}, push.messages.map((m) => (m.apns && m.apns.aps && m.apns.aps.alert && m.apns.aps.alert.title)
+        || (m.fcm && m.fcm.message && m.fcm.message.data && m.fcm.message.data.title) || "")[0] || ""),
+      element("td", {}, tokens.length === 1 ? element("code", {}, tokens[0]) : plural(tokens.length, "device")),
+      element("td", { class: "narrow-hide" }, push.deliveryId),
+      element("td", {}, sends.length ? `${accepted} of ${plural(sends.length, "send")} accepted` : "not sent"),
+      element("td", {}, `${hits.receive} receive · ${hits.open} open`)), `push:${push.id}`, () => { location.hash = `#push/${push.id}`; });
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------- faults
@@ -1137,6 +1229,7 @@ function findingNode(finding) {
     onclick: (click) => { click.preventDefault(); openRequest(id); } }, `#${id}`));
   return element("li", { class: "check", "data-testid": "check-finding",
     dataset: { id: finding.id, rule: finding.rule, severity: finding.severity } },
+  element("a", { class: "permalink", href: urls.finding(finding.id), title: "This finding's link", "data-testid": "check-link" }, "#"),
   element("div", { class: "check-head" }, element("span", { class: `severity ${finding.severity}` }, finding.severity), " ",
     element("strong", { class: "check-title" }, withCode(finding.title)),
     finding.count > 1 ? element("span", { class: "muted", title: "occurrences" }, ` ×${number(finding.count)}`) : null),
@@ -1247,9 +1340,102 @@ async function loadEverything() {
   state.info = await api("/_mock/info");
   renderOverview();
   await loadApps();
-  await Promise.all([lists.devices.load(), lists.events.load(), lists.requests.load(), loadFaults(), checks.load()]);
+  await Promise.all([lists.devices.load(), lists.events.load(), lists.requests.load(), loadFaults(), checks.load(), loadPushes()]);
   preselectPushDevice().catch(showFailure);
+  if (!state.routed) {
+    // The item the URL names (a link pasted into a bug report), once the data it needs is there.
+    state.routed = true;
+    await route();
+  }
   refreshDrawer();
+}
+
+// ---------------------------------------------------------------------------------------------- URLs
+
+/** The URL of a device, a request, a push or a finding: what the console shows when it is opened. */
+const urls = {
+  device: (token, app) => `#devices/${encodeURIComponent(token)}${app ? `?app=${encodeURIComponent(app)}` : ""}`,
+  request: (id) => `#requests/${id}`,
+  push: (id) => `#push/${id}`,
+  finding: (id) => `#checks/${encodeURIComponent(id)}`,
+};
+
+/** Shows what the URL names: a view, and the item after its slash (#devices/<token>?app=<key>, #requests/<id>,
+ * #push/<id>, #checks/<finding id>). Back and forward come here too. */
+async function route() {
+  const hash = location.hash.slice(1);
+  const slash = hash.indexOf("/");
+  const view = slash < 0 ? hash : hash.slice(0, slash);
+  const item = slash < 0 ? "" : hash.slice(slash + 1);
+  showView(view);
+  if (!item) {
+    if (state.drawer) hideDrawer();
+    return;
+  }
+  if (view === "devices") {
+    const [token, query] = item.split("?app=");
+    const app = query && decodeURIComponent(query);
+    const key = `devices:${app}\u0000${decodeURIComponent(token)}`;
+    if (state.drawer && (state.drawer.key === key || (!app && state.drawer.token === decodeURIComponent(token)))) return;
+    if (app) return openDevice({ registrationToken: decodeURIComponent(token), application: { integrationKey: app } });
+    try {
+      openDevice(await api(`/_mock/devices/${token}`));
+    } catch (failure) {
+      openDrawer(`devices:?${token}`, decodeURIComponent(token), async () => [element("p", { class: "error" }, failure.message)]);
+    }
+  } else if (view === "requests") {
+    if (!state.drawer || state.drawer.key !== `requests:${item}`) openRequest(item);
+  } else if (view === "push") {
+    if (state.drawer) hideDrawer();
+    try {
+      drawPush(await api(`/_mock/push/${encodeURIComponent(item)}`));
+    } catch (failure) {
+      $("#push-id").textContent = failure.message;
+      $("#payloads").replaceChildren();
+      $("#push-result").hidden = false;
+    }
+    $("#push-result").scrollIntoView();
+  } else if (view === "checks") {
+    if (state.drawer) hideDrawer();
+    const id = decodeURIComponent(item);
+    for (const node of $$("[data-testid=check-finding]")) node.classList.toggle("linked", node.dataset.id === id);
+    const node = $$("[data-testid=check-finding]").find((candidate) => candidate.dataset.id === id);
+    if (node) node.scrollIntoView({ block: "center" });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- export, import
+
+/** Downloads GET /_mock/state's snapshot. */
+async function exportState() {
+  const response = await fetch("/_mock/state", { headers: state.token ? { Authorization: `Bearer ${state.token}` } : {} });
+  if (!response.ok) return showImport(`Export failed: ${response.status}`, true);
+  const anchor = element("a", { href: URL.createObjectURL(await response.blob()), download: "campaign-mock-state.json" });
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+}
+
+/** Replaces the state with a snapshot file (PUT /_mock/state); a refusal is shown in the server's words. */
+async function importState(event) {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (!file) return;
+  if (!confirm(`Replace everything stored with ${file.name}? Devices, events, pushes and fault rules are replaced; no device stays trusted; the checks start afresh.`)) return;
+  try {
+    const counts = await api("/_mock/state", { method: "PUT", body: await file.text() });
+    showImport(`Imported ${file.name}: ${plural(counts.applications, "application")}, ${plural(counts.devices, "device")}, `
+      + `${plural(counts.messages, "message")}, ${plural(counts.events, "event")}, ${plural(counts.faults, "fault rule")}.`, false);
+  } catch (failure) {
+    showImport(`Not imported, nothing changed: ${failure.message}`, true);
+  }
+}
+
+function showImport(text, failed) {
+  const notice = $("#state-notice");
+  notice.textContent = text;
+  notice.className = failed ? "error" : "muted";
+  notice.hidden = false;
 }
 
 function setStatus(live) {
@@ -1349,7 +1535,9 @@ wirePushDevicePicker();
 $("#push-form").addEventListener("input", renderPreview);
 $("#push-form").addEventListener("submit", composePush);
 $("#fault-form").addEventListener("submit", addFault);
-window.addEventListener("hashchange", () => showView(location.hash.slice(1)));
-showView(location.hash.slice(1));
+$("#export-state").addEventListener("click", exportState);
+$("#import-state").addEventListener("change", importState);
+window.addEventListener("hashchange", () => route().catch(showFailure));
+showView(location.hash.slice(1).split("/")[0]);
 renderPreview();
 start();

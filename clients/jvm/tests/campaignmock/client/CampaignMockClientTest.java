@@ -67,6 +67,27 @@ class CampaignMockClientTest {
     }
 
     @Test
+    void trustsListsPushesAndRemovesADevice(CampaignMockClient mock) throws Exception {
+        assertEquals(200, register("fcm-gone", "jane%40example.com", "gold"));
+        assertFalse(mock.device("fcm-gone").trusted());
+        mock.setTrusted("fcm-gone", true);
+        assertTrue(mock.isTrusted("fcm-gone"));
+        assertTrue(mock.devices(null, 10, null).items().get(0).trusted());
+        ComposedPush push = mock.push(Map.of("token", "fcm-gone", "title", "Sale", "body", "Hi"));
+        mock.simulateTracking(push.messages().get(0).receivePath());
+        Page<ComposedPush> pushes = mock.pushes(10, null);
+        assertEquals(1, pushes.total());
+        assertEquals(push.id(), pushes.items().get(0).id());
+        assertEquals(1L, ((Number) ((Map<?, ?>) pushes.items().get(0).json().get("hits")).get("receive")).longValue());
+        Map<String, Object> removed = mock.deleteDevice("fcm-gone", null).json();
+        assertEquals(Boolean.TRUE, removed.get("trustRemoved"));
+        assertEquals(1L, ((Number) ((Map<?, ?>) removed.get("deleted")).get("eventsUnlinked")).longValue());
+        assertNull(mock.device("fcm-gone"));
+        assertEquals(1, mock.pushes(10, null).total());
+        assertEquals(404, assertThrows(CampaignMockException.class, () -> mock.deleteDevice("fcm-gone", null)).status());
+    }
+
+    @Test
     void theExtensionResetsBeforeEachTestWhenAsked(CampaignMockClient mock) throws Exception {
         assertEquals(0, mock.devices(null, 100, null).total());
         assertEquals(200, register("left-behind", "", "x"));

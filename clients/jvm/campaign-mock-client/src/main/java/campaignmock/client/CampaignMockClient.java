@@ -246,6 +246,27 @@ public final class CampaignMockClient {
         return new Device(Json.parse(response.body));
     }
 
+    /**
+     * Removes one device ({@code app}: its integration key, when the token is in several applications; else null)
+     * with its registration history, its trust and the findings about it; its tracking events and composed pushes
+     * stay, linked to no device. The answer counts each: {@code deleted.registrations}, {@code deleted.eventsUnlinked},
+     * {@code deleted.pushesKept}, {@code trustRemoved}, {@code findingsCleared}.
+     */
+    public Item deleteDevice(String token, String app) {
+        String path = "/_mock/devices/" + encode(token) + (app == null ? "" : "?app=" + encode(app));
+        return new Item(Json.parse(call("DELETE", path, null, 200)));
+    }
+
+    /** Whether the token is trusted for real sends on the server's machine (explicit trust only). */
+    public boolean isTrusted(String token) {
+        return Boolean.TRUE.equals(object(call("GET", "/_mock/devices/" + encode(token) + "/trust", null, 200)).get("trusted"));
+    }
+
+    /** Trusts the token for real sends, or takes that back ({@code trusted} false), until the server stops. */
+    public void setTrusted(String token, boolean trusted) {
+        call(trusted ? "POST" : "DELETE", "/_mock/devices/" + encode(token) + "/trust", null, 200);
+    }
+
     /** Tracking hits matching {@code filters} ({@code type}, {@code messageId}, {@code deliveryId}, {@code token}), newest first. */
     public Page<TrackingEvent> events(Map<String, String> filters, int limit, Long before) {
         return page("/_mock/events", "events", filters, limit, before, TrackingEvent::new);
@@ -333,6 +354,12 @@ public final class CampaignMockClient {
         if (token != null) body.put("registrationToken", token);
         if (serial != null) body.put("serial", serial);
         return new Item(Json.parse(call("POST", "/_mock/push/" + id + "/emulator", Json.write(body), 200)));
+    }
+
+    /** The composed pushes, newest first, each with its {@code sends} and {@code hits} ({@code limit} 1 to 200). */
+    public Page<ComposedPush> pushes(int limit, Long before) {
+        if (limit > 200) throw new IllegalArgumentException("limit must be 1 to 200");
+        return page("/_mock/push", "pushes", null, limit, before, ComposedPush::new);
     }
 
     /** Sends the tracking hit the SDK sends for {@code path} (a message's receive or open path), as the app would. */
@@ -458,6 +485,12 @@ public final class CampaignMockClient {
                 }
             }
             return new Response(status, new String(bytes.toByteArray(), StandardCharsets.UTF_8));
+        } catch (javax.net.ssl.SSLException failure) {
+            throw new CampaignMockException("campaign-mock at " + base + " answered, but its certificate is not trusted here ("
+                    + failure.getMessage() + "): this device does not trust the CA that signs it. Give the debug build the "
+                    + "network security config that trusts it (campaign-mock ca export --format android-nsc), or install the "
+                    + "CA on the emulator; a server started with another CAMPAIGN_MOCK_CAROOT signs with another CA "
+                    + "(docs/https.md)", 0);
         } catch (IOException failure) {
             throw new CampaignMockException("campaign-mock at " + base + " cannot be reached (" + failure + "); is it running "
                     + "(campaign-mock serve), and is this the address the device uses (10.0.2.2 from the Android emulator)?", 0);
@@ -518,11 +551,12 @@ public final class CampaignMockClient {
             "get /_mock/events", "get /_mock/requests", "get /_mock/apps", "post /_mock/apps", "get /_mock/faults",
             "post /_mock/faults", "delete /_mock/faults", "delete /_mock/faults/{id}", "post /_mock/push",
             "get /_mock/push/{id}", "get /_mock/state", "put /_mock/state", "get /_mock/info", "get /_mock/checks",
-            "post /_mock/mark", "post /_mock/push/{id}/simulator", "post /_mock/push/{id}/emulator");
+            "post /_mock/mark", "post /_mock/push/{id}/simulator", "post /_mock/push/{id}/emulator",
+            "delete /_mock/devices/{token}", "get /_mock/push", "get /_mock/devices/{token}/trust",
+            "post /_mock/devices/{token}/trust", "delete /_mock/devices/{token}/trust");
     public static final List<String> LEFT_OUT = Arrays.asList(
             "get /_mock/health", "get /_mock/requests/{id}", "delete /_mock/requests", "put /_mock/apps/{key}",
             "delete /_mock/apps/{key}", "get /_mock/ca", "get /_mock/metrics", "get /_mock/openapi.json",
             "get /_mock/ui", "get /_mock/ui/{file}", "get /_mock/stream", "post /_mock/push/{id}/send",
-            "post /_mock/push/check", "get /_mock/simulators", "get /_mock/emulators", "post /_mock/devices/{token}/trust",
-            "delete /_mock/devices/{token}/trust");
+            "post /_mock/push/check", "get /_mock/simulators", "get /_mock/emulators");
 }

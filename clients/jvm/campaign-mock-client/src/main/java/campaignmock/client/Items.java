@@ -31,6 +31,8 @@ public final class Items {
         public String platform() { return String.valueOf(object("application").get("platform")); }
         public String device(String field) { Object value = object("device").get(field); return value == null ? null : String.valueOf(value); }
         public long registrationCount() { return number("registrationCount"); }
+        /** Whether its token is trusted for real sends on the server's machine (explicit trust only). */
+        public boolean trusted() { return Boolean.TRUE.equals(json().get("trusted")); }
     }
 
     /** A receive or open hit. */
