@@ -15,7 +15,7 @@ extension AdminAPI {
     /// checks find later in a request that came before it is not counted since it.
     private func takeMark(_ request: HTTPRequest) throws -> HTTPResponse {
         try AdminResponse.allowOnly(try AdminResponse.query(request), [])
-        let (registration, event, requestID) = try store.writeAndWait(commits: true) { transaction in
+        let (registration, event, requestID) = try store.writeAndWait { transaction in
             let reader = transaction.reader
             return (try reader.lastRegistrationID(), try reader.lastEventID(), reader.lastJournalID())
         }
