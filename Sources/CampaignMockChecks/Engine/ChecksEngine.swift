@@ -1,4 +1,5 @@
 package import CampaignMockModel
+import CampaignMockSupport
 import CampaignMockSystem
 
 /// The integration checks (docs/checks.md): a state machine over what the store commits. Each
@@ -130,9 +131,10 @@ package struct ChecksEngine: Sendable {
         /// Findings last seen at or after this time (microseconds since 1970).
         package var since: Int64?
 
+        /// `app` and `token` as the findings keep them (``ClientText/key(_:)``).
         package init(app: String? = nil, token: String? = nil, minimum: CheckSeverity? = nil, since: Int64? = nil) {
-            self.app = app
-            self.token = token
+            self.app = app.map(ClientText.key)
+            self.token = token.map(ClientText.key)
             self.minimum = minimum
             self.since = since
         }

@@ -111,38 +111,49 @@ package final class EventHub: Sendable {
         }
     }
 
-    /// The last events, oldest first, for clients that resume. A circular buffer: once full, each new
-    /// event takes the oldest one's place, and nothing is moved.
+    /// The last events, oldest first, for clients that resume: at most `capacity` of them and
+    /// ``byteBudget`` bytes of their data (the oldest go first), so events of large registrations cannot
+    /// make the ring hold hundreds of megabytes. The oldest are skipped by an index and cut off the array
+    /// once they are half of it: nothing is moved per event.
     private struct Ring {
+        /// What the events kept may hold in all: a thousand times a usual registration's event.
+        static let byteBudget = 32 << 20
         let capacity: Int
-        private var slots: [PublishedEvent] = []
-        /// Where the oldest event is once the buffer is full.
+        /// Those before `oldest` are gone (nil: their data is freed at once).
+        private var slots: [PublishedEvent?] = []
         private var oldest = 0
+        private var bytes = 0
 
         init(capacity: Int) {
             precondition(capacity > 0, "the event ring keeps at least one event")
             self.capacity = capacity
         }
 
-        var first: PublishedEvent? { slots.isEmpty ? nil : slots[oldest] }
+        var first: PublishedEvent? { oldest < slots.count ? slots[oldest] : nil }
 
         mutating func append(_ event: PublishedEvent) {
-            if slots.count < capacity {
-                slots.append(event)
-            } else {
-                slots[oldest] = event
-                oldest = (oldest + 1) % capacity
+            slots.append(event)
+            bytes += event.data.count
+            while slots.count - oldest > capacity || (bytes > Self.byteBudget && slots.count - oldest > 1) {
+                bytes -= slots[oldest]?.data.count ?? 0
+                slots[oldest] = nil
+                oldest += 1
+            }
+            if oldest >= 1024 && oldest >= slots.count / 2 {
+                slots.removeFirst(oldest)
+                oldest = 0
             }
         }
 
         mutating func removeAll() {
             slots.removeAll()
             oldest = 0
+            bytes = 0
         }
 
         /// The events after `id`, oldest first.
         func events(after id: UInt64) -> [PublishedEvent] {
-            (slots[oldest...] + slots[..<oldest]).filter { $0.id > id }
+            slots[oldest...].compactMap { $0 }.filter { $0.id > id }
         }
     }
 
