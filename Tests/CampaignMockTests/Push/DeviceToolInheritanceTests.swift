@@ -61,10 +61,13 @@ struct DeviceToolInheritanceTests {
         let secrets = [
             "CAMPAIGN_MOCK_ADMIN_TOKEN": "admin-secret", "CAMPAIGN_MOCK_SOAP_PASSWORD": "soap-secret",
             "CAMPAIGN_MOCK_SOAP_BEARER_TOKENS": "bearer-secret", "CAMPAIGN_MOCK_OPERATORS": "ops:ops-secret",
-            "AWS_SECRET_ACCESS_KEY": "cloud-secret",
+            "AWS_SECRET_ACCESS_KEY": "cloud-secret", "ANDROID_KEYSTORE_PASSWORD": "keystore-secret",
+            "ADB_KEYSTORE_PASS": "adb-secret",
         ]
+        // PATH's relative entries (`.`, empty, `bin`) are left out: the tool gets its absolute ones.
+        let passed = given.merging(["PATH": ".:" + tools + "::bin:/usr/bin:/bin"]) { $1 }
         let (server, port) = try serve(
-            in: directory, environment: given.merging(secrets) { $1 }, arguments: ["--in-memory"])
+            in: directory, environment: passed.merging(secrets) { $1 }, arguments: ["--in-memory"])
         #expect(try get("/_mock/emulators", port: port, token: "admin-secret").status == 200)
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
