@@ -55,10 +55,11 @@ struct CheckCommand: ParsableCommand {
                 message: "error: the server answered \(response.status): \(response.refusalReason)", code: 2)
         }
         if json {
-            Output.standardOutput(response.text)
+            Output.json(response.text)
         } else {
-            for finding in report.findings { Output.standardOutput(Self.text(of: finding)) }
-            Output.standardOutput(Self.summary(report.counts))
+            // Each line of a finding is escaped already.
+            for finding in report.findings { Output.standardOutput("\(trusted: Self.text(of: finding))") }
+            Output.standardOutput("\(Self.summary(report.counts))")
         }
         guard let threshold = failOn.severity else { return }
         let failing = report.findings.count { $0.severity >= threshold }
