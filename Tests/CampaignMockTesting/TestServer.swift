@@ -27,11 +27,12 @@ package protocol TestServer: AnyObject {
 }
 
 extension TestServer {
-    /// Sends a request and returns status, headers and body.
+    /// Sends a request and returns status, headers and body, with `Campaign-Mock-Client` as the clients send
+    /// it (the routes that run a tool want it) unless `headers` name it.
     package func request(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) throws
         -> (status: Int, headers: [String: String], body: String)
     {
-        try send(method, path, body: body, headers: headers)
+        try send(method, path, body: body, headers: ["Campaign-Mock-Client": "test"].merging(headers) { $1 })
     }
 
     /// Decodes a JSON response body.

@@ -44,7 +44,8 @@ struct DeviceToolInheritanceTests {
     private func get(_ path: String, port: UInt16, token: String? = nil) throws -> RawResponse {
         let client = try RawHTTPClient(port: port)
         let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
-        try client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(authorization)Connection: close\r\n\r\n")
+        try client.send(
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nCampaign-Mock-Client: test\r\n\(authorization)Connection: close\r\n\r\n")
         return try client.readResponse()
     }
 
@@ -150,7 +151,7 @@ struct DeviceToolInheritanceTests {
                 in: directory, environment: ["PATH": tools + ":/usr/bin:/bin"], arguments: ["--in-memory"])
 
             let client = try RawHTTPClient(port: port)
-            try client.send("GET /_mock/emulators HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            try client.send("GET /_mock/emulators HTTP/1.1\r\nHost: 127.0.0.1\r\nCampaign-Mock-Client: test\r\n\r\n")
             let patience = Date().addingTimeInterval(10)
             while !FileManager.default.fileExists(atPath: pids), Date() < patience { usleep(10_000) }
             let started = try String(contentsOfFile: pids, encoding: .utf8).split(separator: " ").compactMap {
