@@ -8,10 +8,12 @@ package enum ClientText {
     /// The most a key or subject kept in memory keeps, besides its hash.
     package static let keyBytes = 256
 
-    /// `text` when it has at most `bytes` bytes, else its beginning and `… (N bytes)`.
+    /// `text` when it has at most `bytes` bytes, else its beginning and `… (N bytes)`, `bytes` in all (so a
+    /// text capped twice is cut once).
     package static func capped(_ text: String, bytes: Int = logBytes) -> String {
         guard text.utf8.count > bytes else { return text }
-        return prefix(text, bytes) + "… (\(text.utf8.count) bytes)"
+        let note = "… (\(text.utf8.count) bytes)"
+        return prefix(text, max(0, bytes - note.utf8.count)) + note
     }
 
     /// `text` when it has at most ``keyBytes`` bytes, else its beginning and `…#` with a hash of the whole.

@@ -337,3 +337,20 @@ def test_the_journal_keeps_to_its_byte_budget(tmp_path):
         assert 0 < len(page["requests"]) < 100
         assert page["dropped"] >= 100 - len(page["requests"])
         assert "user99" in page["requests"][0]["body"]
+
+
+def test_a_soap_push_event_naming_a_key_of_a_megabyte_leaves_a_short_log_line():
+    """The journal's index and the log keep 256 and 512 bytes of a key the client chose; the line says how
+    long it was. One 1 MB key made a 3 MB log line."""
+    key = "k" * 1_000_000
+    event = (f'<urn:sessiontoken>admin/admin</urn:sessiontoken><urn:domEvent><rtEvent wishedChannel="41" '
+             f'registrationToken="6e6577"><mobileApp uuid="{key}"/><ctx><title>Hi</title></ctx></rtEvent>'
+             '</urn:domEvent>')
+    with LiveServer("--log-level", "info") as server:
+        status, answer = SOAP(server).call("nms:rtEvent", "PushEvent", event)
+        assert status == 200, answer
+        lines = [line for line in server.log().splitlines() if "soaprouter" in line]
+        assert lines and max(len(line) for line in lines) < 2048, [len(line) for line in lines]
+        assert re.search(r"… \(10000\d\d bytes\)", lines[-1]), lines[-1]
+        page = json.loads(urllib.request.urlopen(server.url + "/_mock/requests?limit=1", timeout=10).read())
+        assert len(page["requests"][0]["appKey"]) < 300
