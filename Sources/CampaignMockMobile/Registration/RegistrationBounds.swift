@@ -48,7 +48,9 @@ package enum RegistrationBounds {
             try bound(param.value, "additionalParams value of '\(param.name)'", paramValue)
             total += param.name.utf8.count + param.value.utf8.count
         }
-        if total > paramBytes { throw .tooLong(field: "additionalParams (names and values together)", limit: paramBytes) }
+        if total > paramBytes {
+            throw .tooLong(field: "additionalParams (names and values together)", limit: paramBytes)
+        }
     }
 
     private static func bound(_ value: String?, _ field: String, _ limit: Int) throws(RegistrationError) {

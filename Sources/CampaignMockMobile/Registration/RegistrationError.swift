@@ -1,6 +1,6 @@
 import CampaignMockHTTP
-import CampaignMockSupport
 package import CampaignMockModel
+import CampaignMockSupport
 
 /// Every way a registration is refused, with the status and body of docs/product.md §3.1. The body is the
 /// `errorReason` a legacy iOS SDK shows.

@@ -45,7 +45,8 @@ struct DeviceToolInheritanceTests {
         let client = try RawHTTPClient(port: port)
         let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
         try client.send(
-            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nCampaign-Mock-Client: test\r\n\(authorization)Connection: close\r\n\r\n")
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nCampaign-Mock-Client: test\r\n\(authorization)Connection: close\r\n\r\n"
+        )
         return try client.readResponse()
     }
 
