@@ -111,22 +111,22 @@ package final class EventHub: Sendable {
         }
     }
 
-    /// The last events, oldest first, for clients that resume: at most `capacity` of them and
-    /// ``byteBudget`` bytes of their data (the oldest go first), so events of large registrations cannot
-    /// make the ring hold hundreds of megabytes. The oldest are skipped by an index and cut off the array
+    /// The last events, oldest first, for clients that resume: at most `capacity` of them and `bytes` of
+    /// their data (the oldest go first), so events of large registrations cannot make the ring hold hundreds
+    /// of megabytes. The oldest are skipped by an index and cut off the array
     /// once they are half of it: nothing is moved per event.
     private struct Ring {
-        /// What the events kept may hold in all: a thousand times a usual registration's event.
-        static let byteBudget = 32 << 20
         let capacity: Int
+        let byteBudget: Int
         /// Those before `oldest` are gone (nil: their data is freed at once).
         private var slots: [PublishedEvent?] = []
         private var oldest = 0
         private var bytes = 0
 
-        init(capacity: Int) {
+        init(capacity: Int, bytes: Int) {
             precondition(capacity > 0, "the event ring keeps at least one event")
             self.capacity = capacity
+            byteBudget = bytes
         }
 
         var first: PublishedEvent? { oldest < slots.count ? slots[oldest] : nil }
@@ -134,7 +134,7 @@ package final class EventHub: Sendable {
         mutating func append(_ event: PublishedEvent) {
             slots.append(event)
             bytes += event.data.count
-            while slots.count - oldest > capacity || (bytes > Self.byteBudget && slots.count - oldest > 1) {
+            while slots.count - oldest > capacity || (bytes > byteBudget && slots.count - oldest > 1) {
                 bytes -= slots[oldest]?.data.count ?? 0
                 slots[oldest] = nil
                 oldest += 1
@@ -173,7 +173,7 @@ package final class EventHub: Sendable {
         var lastSubscriberLeftAt: UInt64 = 0
         var scheduled = false
 
-        init(ringCapacity: Int) { ring = Ring(capacity: ringCapacity) }
+        init(ringCapacity: Int, ringBytes: Int) { ring = Ring(capacity: ringCapacity, bytes: ringBytes) }
     }
 
     private let store: Store
@@ -187,13 +187,15 @@ package final class EventHub: Sendable {
     /// Bytes a slow reader may have waiting before its stream is cut.
     package let bufferLimit: Int
 
+    /// - Parameter ringBytes: the most the ring's events may hold in all (32 MiB: a thousand times a usual
+    ///   registration's event).
     package init(
-        store: Store, heartbeatMilliseconds: Int = 15_000, ringCapacity: Int = 10_000, graceMilliseconds: Int = 300_000,
-        bufferLimit: Int = 1 << 20
+        store: Store, heartbeatMilliseconds: Int = 15_000, ringCapacity: Int = 10_000, ringBytes: Int = 32 << 20,
+        graceMilliseconds: Int = 300_000, bufferLimit: Int = 1 << 20
     ) {
         self.store = store
         self.ringCapacity = ringCapacity
-        state = Mutex(State(ringCapacity: ringCapacity))
+        state = Mutex(State(ringCapacity: ringCapacity, ringBytes: ringBytes))
         self.graceMilliseconds = graceMilliseconds
         self.bufferLimit = bufferLimit
         self.heartbeatMilliseconds = heartbeatMilliseconds
