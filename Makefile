@@ -46,7 +46,7 @@
 #   make clean     remove build products
 #
 # Variables: SWIFT (default: swift), PYTHON (creates .venv; default: python3), PREFIX, ARGS (extra arguments for `make run`, e.g. ARGS="--port 9000"),
-# FUZZ_SECONDS, FUZZ_TARGETS (default: all eleven).
+# FUZZ_SECONDS, FUZZ_TARGETS (default: all thirteen).
 
 SWIFT ?= swift
 # The commit `campaign-mock --version` names, handed to every build (and test) through the environment:
@@ -58,7 +58,7 @@ PREFIX ?= /usr/local
 ARGS ?=
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= http-request form additional-params tracking-id soap-envelope state-document spooled-request \
-	payload-check config-file http2-response redo-log
+	payload-check config-file http2-response redo-log http-response journal-file
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 # What the server needs to build: the SQLite, OpenSSL and nghttp2 (HTTP/2, for APNs) headers, found through
 # pkg-config.

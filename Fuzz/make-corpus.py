@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes Fuzz/corpus/<target>/: the seed inputs of the fuzz targets, taken from the SDK exchanges in
 Fixtures/sdk/ (requests, form bodies, additionalParams, tracking ids) plus SOAP envelopes of every
-method the router speaks, state documents and their imports, payloads to check, config files and
-APNs answers as HTTP/2 frames. Run it from anywhere: python3 Fuzz/make-corpus.py.
+method the router speaks, state documents and their imports, payloads to check, config files,
+APNs answers as HTTP/2 frames, HTTP/1.1 answers and request journal files. Run it from anywhere:
+python3 Fuzz/make-corpus.py.
 """
 import glob
 import hashlib
@@ -162,6 +163,18 @@ def spooled_requests():
     yield b"PUT /_mock/state HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8000\r\n" + b"[]" * 100
 
 
+def http_responses():
+    """What an HTTP/1.1 server answers: upstreams, FCM and its token endpoint, broken ones included."""
+    grant = b'{"access_token": "ya29.x", "expires_in": 3599, "token_type": "Bearer"}'
+    yield b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(grant) + grant
+    yield b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok"
+    yield b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=1\r\nhello\r\n0\r\nX-Trailer: 1\r\n\r\n"
+    yield b"HTTP/1.1 404 Not Found\r\nContent-Length: -1\r\n\r\n"
+    yield b"HTTP/1.1 -5 Status\r\nContent-Length: -5\r\n\r\nhello"
+    yield b"HTTP/1.0 200 OK\r\nConnection: close\r\n\r\nto the end of the connection"
+    yield b"HTTP/1.1 1000000 X\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n"
+
+
 def crc32c(data, crc=0):
     crc ^= 0xFFFFFFFF
     for byte in data:
@@ -205,6 +218,35 @@ def redo_logs():
     yield magic + redo_record(2 ** 63 - 1, [hit, hit])
     yield magic
     yield b"not a redo log"
+
+
+def journal_record(kind, payload, checksummed=True):
+    """A record of the request journal's files (Sources/CampaignMockStorage/Journal/JournalFile.swift)."""
+    head = kind + struct.pack("<I", len(payload))
+    return head + (struct.pack("<I", crc32c(head + payload)) if checksummed else b"") + payload
+
+
+def journal_text(text):
+    return struct.pack("<I", 0xFFFFFFFF) if text is None else struct.pack("<I", len(text)) + text
+
+
+def journal_entry(id, key=b"campaign-mock-demo-ios", kind=b"R"):
+    fields = [b"POST", b"/nms/mobile/1/registerIOS.jssp", b"register", b'[["Host","x"]]', b"token=6e6577",
+              None, key, b"127.0.0.1"] + ([b"[]", b"<ok/>"] if kind == b"R" else [])
+    return kind + struct.pack("<qqqq", id, 1767323045678000 + id, 1200, 200) + b"".join(map(journal_text, fields))
+
+
+def journal_files():
+    """A request journal's files as the server writes them (checksummed), and in the first format."""
+    magic = b"campaign-mock journal 2\n"
+    for checksummed in (True, False):
+        start = journal_record(b"S", struct.pack("<qqq", 3, 0, 1), checksummed)
+        batches = journal_record(b"B", journal_entry(1) + journal_entry(2, kind=b"E"), checksummed)
+        batches += journal_record(b"B", b"T" + struct.pack("<q", 2) + journal_entry(3, key=None), checksummed)
+        batches += journal_record(b"B", b"C" + journal_text(b"other-key"), checksummed)
+        kept = journal_record(b"K", journal_entry(4), checksummed)
+        yield (magic if checksummed else b"") + start + kept + batches
+        yield (magic if checksummed else b"") + start + batches[:-3]
 
 
 def add(target, data):
@@ -252,6 +294,10 @@ def main():
         add("http2-response", answer)
     for log in redo_logs():
         add("redo-log", log)
+    for answer in http_responses():
+        add("http-response", answer)
+    for journal in journal_files():
+        add("journal-file", journal)
     for target in sorted(os.listdir(CORPUS)):
         print(target, len(os.listdir(os.path.join(CORPUS, target))))
 

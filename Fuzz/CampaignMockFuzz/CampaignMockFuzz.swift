@@ -2,7 +2,8 @@
 //
 // Built by `make fuzz` with -sanitize=fuzzer,address and -DFUZZING, it is a libFuzzer binary whose
 // target is chosen by CAMPAIGN_MOCK_FUZZ_TARGET (http-request, form, additional-params, tracking-id,
-// soap-envelope, state-document, spooled-request, payload-check, config-file, http2-response, redo-log). Built
+// soap-envelope, state-document, spooled-request, payload-check, config-file, http2-response, redo-log,
+// http-response, journal-file). Built
 // normally, `campaign-mock-fuzz TARGET FILE...` runs files through the same target, which is how a crash
 // file is replayed while fixing it.
 

@@ -71,7 +71,9 @@ package final class CampaignMockApp: HTTPHandler {
         let startedAt = Clock.monotonicNanoseconds()
         self.configuration = configuration
         dataDirectory = configuration.inMemory ? nil : try DataDirectory(path: configuration.dataDirectory)
-        store = try Store(path: configuration.databasePath, journalLimit: configuration.journalLimit)
+        store = try Store(
+            path: configuration.databasePath, journalLimit: configuration.journalLimit,
+            journalBytes: configuration.journalMaxSize)
         for damage in store.journalDamage { logger.error(damage.description) }
         for note in store.leftoverRedoLog {
             if note.isDamage { logger.error(note.description) } else { logger.info(note.description) }
@@ -274,7 +276,9 @@ package final class CampaignMockApp: HTTPHandler {
         }
         if let upstream = configuration.upstream {
             middleware.append(
-                try UpstreamProxy(upstream: upstream, extraCAFile: configuration.upstreamCAFile, log: log))
+                try UpstreamProxy(
+                    upstream: upstream, extraCAFile: configuration.upstreamCAFile, log: log,
+                    bodyBytes: configuration.http.limits.bodyBytes))
         }
         return middleware
     }

@@ -12,6 +12,11 @@ import CampaignMockSupport
 #else
     import Foundation
 #endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The readers of untrusted bytes, one entry each, for the fuzz targets (`Fuzz/`, `make fuzz`) and the
 /// test that runs their corpus. Each reads what it is given and throws the result away: the only
@@ -40,6 +45,11 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
     case configFile = "config-file"
     /// What an APNs server sends: the bytes an ``HTTP2Connection`` reads while it sends three requests.
     case http2Response = "http2-response"
+    /// What an HTTP/1.1 server sends (an upstream, FCM, a token endpoint): followed as it arrives, in pieces,
+    /// under the FCM client's limits, then read whole.
+    case httpResponse = "http-response"
+    /// A request journal's file (`<data-dir>/…-requests`) read at start, then every entry it kept read back.
+    case journalFile = "journal-file"
     /// A redo log an older build left in a data directory (``LeftoverRedoLog``), read as a start reads it
     /// (the magic is put in front of bytes that lack it).
     case redoLog = "redo-log"
@@ -88,6 +98,10 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
             _ = try? Configuration.resolve(flags: [:], environment: [:], configFile: ("fuzz.json", bytes))
         case .http2Response:
             Self.exchangeHTTP2(bytes)
+        case .httpResponse:
+            Self.readHTTPResponse(bytes)
+        case .journalFile:
+            Self.readJournalFile(bytes)
         case .redoLog:
             Self.readRedoLog(bytes)
         }
@@ -106,6 +120,37 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
             end = damage.offset + damage.length
             _ = damage.lost
         }
+    }
+
+    private static func readHTTPResponse(_ bytes: [UInt8]) {
+        var progress = ResponseProgress(
+            limits: HTTPClient.Limits(headBytes: 64 << 10, bodyBytes: 1 << 20, seconds: nil))
+        // Pieces of 1 to 256 bytes, as reads from a socket hand them over.
+        let piece = bytes.isEmpty ? 1 : Int(bytes[0]) + 1
+        var received: [UInt8] = []
+        var offset = 0
+        while offset < bytes.count {
+            received += bytes[offset..<min(offset + piece, bytes.count)]
+            offset += piece
+            guard let complete = try? progress.isComplete(received) else { return }
+            if complete { break }
+        }
+        _ = try? HTTPResponseReader.read(received)
+    }
+
+    /// The journal file, and the files a start makes beside it (`.old`, `.damaged-…`), live in a folder of
+    /// this process, emptied after each input.
+    private static func readJournalFile(_ bytes: [UInt8]) {
+        let folder = CampaignMockApp.temporaryFolder + "/campaign-mock-fuzz-journal-\(getpid())"
+        _ = FileBytes.makeDirectories(folder)
+        let path = folder + "/state.sqlite-requests"
+        defer { removeFiles(in: folder) }
+        guard FileBytes.writeAtomically(bytes, to: path), let journal = try? JournalLog(path: path, limit: 64) else {
+            return
+        }
+        let last = journal.lastID
+        for id in stride(from: last, to: max(0, last - 128), by: -1) { _ = try? journal.entry(id: id) }
+        _ = try? journal.page(.newestFirst(before: nil), limit: 64, filter: JournalFilter(), upTo: nil, counting: true)
     }
 
     private static func readStateDocument(_ bytes: [UInt8]) {
@@ -206,6 +251,16 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
             _ = try? connection.send("POST", "/3/device/6e6577", headers: headers, body: body)
         }
         connection.close()
+    }
+}
+
+/// Deletes the files in `folder` (not its subfolders).
+private func removeFiles(in folder: String) {
+    guard let directory = opendir(folder) else { return }
+    defer { closedir(directory) }
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { unlink(folder + "/" + name) }
     }
 }
 

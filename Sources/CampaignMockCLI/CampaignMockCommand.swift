@@ -37,7 +37,7 @@ struct CampaignMockCommand: ParsableCommand {
             Output.exitProcess(error.code)
         } catch {
             if exitCode(for: error) == .validationFailure {
-                Output.standardError(fullMessage(for: error))
+                Output.standardError("\(trusted: fullMessage(for: error))")
                 Output.standardError("See 'campaign-mock --help'.")
                 Output.exitProcess(2)
             }
@@ -62,14 +62,15 @@ extension CampaignMockCommand {
         ]
         let guess = (synonyms[first] ?? names.first { $0.hasPrefix(first) }).map { " Did you mean '\($0)'?" } ?? ""
         throw CommandFailure(
-            message: "error: '\(first)' is not a campaign-mock command.\(guess) The commands:\n"
-                + commands.joined(separator: "\n") + "\nSee 'campaign-mock COMMAND --help'.",
+            message: "error: '\(first)' is not a campaign-mock command.\(trusted: guess) The commands:\n"
+                + "\(trusted: commands.joined(separator: "\n"))\nSee 'campaign-mock COMMAND --help'.",
             code: 2)
     }
 }
 
-/// A failure with the exit code to leave with: 2 for bad settings, 1 for everything else.
+/// A failure with the exit code to leave with: 2 for bad settings, 1 for everything else. Its message is
+/// printed through ``Output``: what a server said in it is escaped.
 struct CommandFailure: Error {
-    let message: String
+    let message: TerminalText
     let code: Int32
 }

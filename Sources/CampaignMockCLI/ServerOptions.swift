@@ -33,9 +33,11 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    /// `headers` with the admin token's `Authorization`, when there is a token.
+    /// `headers` with the admin token's `Authorization`, when there is a token, and `Campaign-Mock-Client`
+    /// (which the routes that run xcrun or adb want: a web page cannot send it).
     func authorized(_ headers: HTTPHeaders = HTTPHeaders()) -> HTTPHeaders {
         var headers = headers
+        headers.append(HTTPHeaderName(rawValue: "Campaign-Mock-Client"), "cli")
         if let token = adminToken ?? ProcessInfo.processInfo.environment["CAMPAIGN_MOCK_ADMIN_TOKEN"] {
             headers.append(.authorization, "Bearer \(token)")
         }

@@ -384,6 +384,8 @@ public struct CampaignMockClient: Sendable {
         var request = URLRequest(url: target, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        // What the routes that run a tool on the server's machine want (a web page cannot send it).
+        request.setValue("swift", forHTTPHeaderField: "Campaign-Mock-Client")
         if admin, let adminToken { request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = body
@@ -493,13 +495,34 @@ public enum CampaignMockError: Error, Equatable, CustomStringConvertible, Locali
     public var errorDescription: String? { description }
 
     /// A finding as a failed test shows it: severity, rule and title; what happened; what to change; where.
+    /// What a device chose (a token, a user key in the message) goes into CI logs: escaped (``printable(_:)``).
     private static func describe(_ finding: CheckFinding) -> String {
-        let token = finding.registrationToken.map { "token \($0)" }
-        let message = finding.messageId.map { "_mId \($0)" }
+        let token = finding.registrationToken.map { "token \(printable($0))" }
+        let message = finding.messageId.map { "_mId \(printable($0))" }
         let times = finding.count > 1 ? "\(finding.count) times" : nil
-        let subject = [finding.app.map { "app \($0)" }, token, message, times, finding.doc].compactMap { $0 }
-        return "- \(finding.severity.rawValue) \(finding.rule): \(finding.title)\n  \(finding.message)"
-            + "\n  Fix: \(finding.fix)\n  (\(subject.joined(separator: ", ")))"
+        let subject = [finding.app.map { "app \(printable($0))" }, token, message, times, finding.doc].compactMap { $0 }
+        return "- \(finding.severity.rawValue) \(printable(finding.rule)): \(printable(finding.title))\n  "
+            + "\(printable(finding.message))\n  Fix: \(printable(finding.fix))\n  (\(subject.joined(separator: ", ")))"
+    }
+
+    /// `text` with every C0 and C1 control character and DEL as an escape (`\n`, `\u{1B}`): shown, not acted on.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where isControl(scalar): result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
     }
 }
 

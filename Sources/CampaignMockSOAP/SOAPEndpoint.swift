@@ -32,6 +32,14 @@ package struct SOAPEndpoint: Sendable {
         {
             throw HTTPError(.forbidden, refusal)
         }
+        // Nor a page of another site: it could not read the answer (no CORS), but with the default
+        // operator it could make blind Write, Subscribe or PushEvent calls.
+        if let site = request.crossSiteOrigin {
+            throw HTTPError(
+                .forbidden,
+                "the SOAP router does not answer a page on \(ClientText.capped(site, bytes: 128)); backends send no "
+                    + "Origin")
+        }
         do {
             let call = try SOAPCall(request)
             return try dispatch(call, request)

@@ -8,7 +8,8 @@ import Synchronization
 /// everyone off), and the security token is the session token's own signature. A logon therefore costs
 /// no memory however long its session lives (24 h by default) — a back end that logs on for every run,
 /// never logging off, would otherwise have the server hold every session of the last day. Only a
-/// `Logoff` is remembered, until its session would have expired.
+/// `Logoff` is remembered, in one bit of a bitmap of serials (``LoggedOffSerials``), until its session
+/// would have expired.
 package final class SOAPSessions: Sendable {
     /// What a valid session token says.
     struct Session: Equatable {
@@ -17,8 +18,8 @@ package final class SOAPSessions: Sendable {
         let expiresAt: UInt64
     }
 
-    /// Sessions logged off before they expired: serial → when the session would have expired.
-    private let loggedOff = Mutex<(serials: [UInt64: UInt64], sweptAt: Int)>(([:], 0))
+    /// Sessions logged off before they expired.
+    private let loggedOff = Mutex(LoggedOffSerials())
     private let serials = Atomic<UInt64>(0)
     private let authenticator = MessageAuthenticator()
     /// The operators that may log on; the first is the one a bearer token's session belongs to.
@@ -36,7 +37,9 @@ package final class SOAPSessions: Sendable {
     }
 
     /// How many logged-off sessions are remembered (all the server keeps about sessions).
-    var remembered: Int { loggedOff.withLock { $0.serials.count } }
+    var remembered: Int { loggedOff.withLock { $0.count } }
+    /// The bytes their bitmap takes.
+    var rememberedBytes: Int { loggedOff.withLock { $0.bytes } }
 
     /// Opens a session for valid credentials; returns (session token, security token) or nil.
     func logon(login: String, password: String) -> (String, String)? {
@@ -103,17 +106,11 @@ package final class SOAPSessions: Sendable {
         return operators[session(token)?.operatorIndex ?? 0].login
     }
 
-    /// Ends a live session: remembered until it would have expired. The expired ones are forgotten
-    /// whenever the remembered ones have doubled since the last sweep, so each costs its share once.
+    /// Ends a live session: remembered until it would have expired.
     func logoff(_ token: String) {
-        guard let session = session(token), session.expiresAt > Clock.monotonicNanoseconds() else { return }
-        loggedOff.withLock { state in
-            state.serials[session.serial] = session.expiresAt
-            guard state.serials.count >= 2 * max(state.sweptAt, 64) else { return }
-            let now = Clock.monotonicNanoseconds()
-            state.serials = state.serials.filter { $0.value > now }
-            state.sweptAt = state.serials.count
-        }
+        let now = Clock.monotonicNanoseconds()
+        guard let session = session(token), session.expiresAt > now else { return }
+        loggedOff.withLock { $0.insert(session.serial, expiresAt: session.expiresAt, now: now) }
     }
 
     /// Checks who calls: an accepted `Authorization: Bearer` token (Campaign v8 technical accounts, which
@@ -151,13 +148,63 @@ package final class SOAPSessions: Sendable {
             return
         }
         guard !token.isEmpty else { throw .badSession("no session token (first parameter or Cookie __sessiontoken)") }
-        guard let session = session(token), loggedOff.withLock({ $0.serials[session.serial] }) == nil else {
+        guard let session = session(token), !loggedOff.withLock({ $0.contains(session.serial) }) else {
             throw .badSession("unknown session token")
         }
         guard session.expiresAt > Clock.monotonicNanoseconds() else { throw .badSession("the session expired") }
         guard let securityToken,
             constantTimeEqual(Array(securityToken.utf8), Array(self.securityToken(of: token).utf8))
         else { throw .badSession("missing or wrong X-Security-Token") }
+    }
+}
+
+/// The serials of logged-off sessions, one bit each in blocks of 4,096 consecutive serials (512 bytes), in
+/// whatever order they come: a peer that logs on and off without end, or logs off every other session, costs
+/// at most a bit per session it opened, never a dictionary entry per logoff. A block is forgotten once the
+/// last of its logged-off sessions has expired (they can no longer be used anyway), checked whenever a new
+/// block is made.
+struct LoggedOffSerials {
+    private static let blockSerials: UInt64 = 4096
+
+    private struct Block {
+        /// When the last of its logged-off sessions expires.
+        var expiresAt: UInt64 = 0
+        var words = [UInt64](repeating: 0, count: Int(LoggedOffSerials.blockSerials / 64))
+    }
+
+    /// Block number (serial / 4096) → its bits.
+    private var blocks: [UInt64: Block] = [:]
+    private(set) var count = 0
+
+    /// What the bits take (the dictionary's own entries besides).
+    var bytes: Int { blocks.count * Int(Self.blockSerials / 8) }
+
+    func contains(_ serial: UInt64) -> Bool {
+        guard let block = blocks[serial / Self.blockSerials] else { return false }
+        let bit = serial % Self.blockSerials
+        return block.words[Int(bit / 64)] & (1 << (bit % 64)) != 0
+    }
+
+    mutating func insert(_ serial: UInt64, expiresAt: UInt64, now: UInt64) {
+        let number = serial / Self.blockSerials
+        if blocks[number] == nil {
+            forgetExpired(now: now)
+            blocks[number] = Block()
+        }
+        let bit = serial % Self.blockSerials
+        let mask: UInt64 = 1 << (bit % 64)
+        blocks[number]!.expiresAt = max(blocks[number]!.expiresAt, expiresAt)
+        if blocks[number]!.words[Int(bit / 64)] & mask == 0 {
+            blocks[number]!.words[Int(bit / 64)] |= mask
+            count += 1
+        }
+    }
+
+    private mutating func forgetExpired(now: UInt64) {
+        for (number, block) in blocks where block.expiresAt <= now {
+            count -= block.words.reduce(0) { $0 + $1.nonzeroBitCount }
+            blocks[number] = nil
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 package import CampaignMockHTTP
 package import CampaignMockSystem
 
-/// One log line per request: method, target, status, duration, app key, and the reason of a failure.
+/// One log line per request: method, target, status, duration, app key, and the reason of a failure. The
+/// target, the key and the reason come from the client: each is cut at ``ClientText/logBytes`` bytes (and
+/// says how long it was), so a request of a megabyte makes a line of a few kilobytes at most.
 package struct AccessLog: Sendable {
     let logger: Logger
 
@@ -10,7 +12,9 @@ package struct AccessLog: Sendable {
         let micros = (Clock.monotonicNanoseconds() &- request.receivedAt) / 1000
         let duration = "\(micros / 1000).\(String(micros % 1000 / 10).leftPadded(2))ms"
         let remote = request.remoteAddress?.description ?? "-"
-        let message = "\(request.method) \(Self.redacted(request.target)) \(status) \(duration)"
+        let message = "\(request.method) \(ClientText.capped(Self.redacted(request.target))) \(status) \(duration)"
+        let appKey = appKey.map { ClientText.capped($0) }
+        let reason = reason.map { ClientText.capped($0) }
         switch (appKey, reason) {
         case (let app?, let reason?):
             logger.info(message, ["app": app, "remote": remote, "reason": reason])

@@ -301,6 +301,24 @@ struct CampaignMockClientTests {
         #expect(try await mock.client.checks(since: Date().addingTimeInterval(3600)).findings.isEmpty)
     }
 
+    /// A finding quotes what a device sent (here an unknown integration key holding a window-title sequence,
+    /// a line break and a GitHub workflow command): the error a CI log shows escapes it.
+    @Test func requireNoFindingsEscapesWhatADeviceSent() async throws {
+        let mock = try Mock()
+        let hostile = "campaign-mock-demo-io%1B%5D0%3Bowned%07%0A%3A%3Aerror%3A%3Ax%7F%C2%85"
+        #expect(try await mock.register("ios-1", app: hostile) == 404)
+        _ = try await report(mock) { !$0.findings.isEmpty }
+        do {
+            try await mock.client.requireNoFindings(atOrAbove: .info)
+            Issue.record("no error for a refused registration")
+        } catch let error as CampaignMockError {
+            let words = try #require(error.errorDescription)
+            #expect(words.contains("campaign-mock-demo-io\\u{1B}]0;owned\\u{7}\\n::error::x\\u{7F}\\u{85}"), "\(words)")
+            #expect(!words.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x7F })
+            #expect(!words.split(separator: "\n").contains { $0.hasPrefix("::") })
+        }
+    }
+
     @Test func anAdminTokenIsSentAndAMissingOneIsNamed() async throws {
         let mock = try Mock(adminToken: "s3cret-token")
         #expect(try await mock.client.devices().total == 0)

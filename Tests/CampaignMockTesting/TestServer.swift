@@ -27,11 +27,14 @@ package protocol TestServer: AnyObject {
 }
 
 extension TestServer {
-    /// Sends a request and returns status, headers and body.
+    /// Sends a request and returns status, headers and body; to `/_mock/`, with `Campaign-Mock-Client` as the
+    /// clients send it (the routes that run a tool want it) unless `headers` name it. The SDK endpoints get
+    /// the headers as given: the journal keeps them as they came.
     package func request(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) throws
         -> (status: Int, headers: [String: String], body: String)
     {
-        try send(method, path, body: body, headers: headers)
+        let client = path.hasPrefix("/_mock/") ? ["Campaign-Mock-Client": "test"] : [:]
+        return try send(method, path, body: body, headers: client.merging(headers) { $1 })
     }
 
     /// Decodes a JSON response body.

@@ -619,4 +619,5 @@ def test_without_the_tools_the_console_offers_no_device_buttons(browser, tmp_pat
         compose_in_console(browser, "tok00001")
         assert find(browser, "[data-testid=push-result] pre, #payloads pre"), "the composed payloads are shown"
         assert not find(browser, "[data-testid=push-to-simulator]") and not find(browser, "[data-testid=send-to-emulator]")
-        assert requests.post(f"{server.url}/_mock/push/1/simulator", json={}).status_code == 503
+        assert requests.post(f"{server.url}/_mock/push/1/simulator", json={},
+                             headers={"Campaign-Mock-Client": "test"}).status_code == 503

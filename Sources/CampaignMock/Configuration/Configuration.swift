@@ -26,6 +26,8 @@ package struct Configuration: Sendable, Equatable {
     package var logFormat = LogFormat.text
     /// Most entries kept in the request journal; older ones are dropped and counted.
     package var journalLimit = 10_000
+    /// About the most bytes the journal's two files take (`--journal-max-size`); the oldest entries go first.
+    package var journalMaxSize = 256 << 20
     /// What the store keeps of events, devices and their history (``RetentionPolicy``).
     package var retention = RetentionPolicy()
     /// The longest wait between two sweeps of the store for what `retention` no longer keeps; they come

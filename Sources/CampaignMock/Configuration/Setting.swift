@@ -113,6 +113,12 @@ extension Setting {
             config, value in
             config.journalLimit = try parse(value, as: "count (1 or more)") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
         },
+        Setting(
+            key: "journalMaxSize",
+            help: "About the most the journal's two files take on disk, e.g. 256MiB (the oldest requests go first)."
+        ) { config, value in
+            config.journalMaxSize = try parseSize(value)
+        },
         Setting(key: "retainEvents", help: "Newest tracking events kept (older ones are deleted); 0 keeps all.") {
             config, value in
             config.retention.events = try parse(value, as: "count (0 or more)") {

@@ -331,7 +331,7 @@ extension AdminAPI {
     /// `endpoint`, `status`, `app`, `since`.
     static func journalFilter(_ query: [String: String]) throws -> JournalFilter {
         var filter = JournalFilter(endpoint: query["endpoint"])
-        filter.appKey = query["app"]
+        filter.appKey = query["app"].map(ClientText.key)  // as the journal keeps it
         if query["status"] != nil {
             filter.status = Int(try AdminResponse.integer(query, "status", in: 0...599, default: 0))
         }

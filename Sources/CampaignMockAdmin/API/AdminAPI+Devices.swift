@@ -7,7 +7,24 @@ import CampaignMockStorage
 /// emulator of this machine, in one call; `GET /_mock/simulators` and `/_mock/emulators`: which are
 /// running. The tools run off the event loops (``DeviceRunner``); the answer says what ran and what it
 /// printed.
+///
+/// Each runs its tool only for a request carrying `Campaign-Mock-Client` (any value) or `Authorization`:
+/// headers a page cannot send without a CORS preflight, which the mock never grants. A browser without Fetch
+/// Metadata (Safari before 16.4, some in-app web views) sends a cross-site `<img>` GET with neither `Origin`
+/// nor `Sec-Fetch-Site`, which the admin API's own test cannot tell from curl's; without the header, `428`.
 extension AdminAPI {
+    /// The header the console, the clients, the CLI and the docs' curl lines send to the routes that run a tool.
+    static let clientHeader = HTTPHeaderName(rawValue: "Campaign-Mock-Client")
+
+    /// Throws `428` unless `request` carries ``clientHeader`` or `Authorization`.
+    private static func requireClientHeader(_ request: HTTPRequest) throws {
+        guard request.headers[clientHeader] == nil && request.headers[.authorization] == nil else { return }
+        throw AdminError(
+            .preconditionRequired,
+            "\(request.path) runs a tool on this machine: send the header 'Campaign-Mock-Client: <any value>' "
+                + "(a web page cannot) or the --admin-token's Authorization")
+    }
+
     func registerDevices(on group: inout RouteGroup) {
         group.add(.post, "/_mock/push/{id}/simulator", pushToSimulator)
         group.add(.post, "/_mock/push/{id}/emulator", sendToEmulator)
@@ -28,6 +45,7 @@ extension AdminAPI {
     }
 
     private func pushToSimulator(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
+        try Self.requireClientHeader(request)
         let target = try Self.body(SimulatorTarget(), request)
         let message = try message(of: parameters, token: target.registrationToken, platform: .ios)
         let device = target.device ?? "booted"
@@ -44,6 +62,7 @@ extension AdminAPI {
     }
 
     private func sendToEmulator(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
+        try Self.requireClientHeader(request)
         let target = try Self.body(EmulatorTarget(), request)
         let message = try message(of: parameters, token: target.registrationToken, platform: .android)
         if let serial = target.serial, !Self.isSerial(serial) {
@@ -60,6 +79,7 @@ extension AdminAPI {
     }
 
     private func listSimulators(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
+        try Self.requireClientHeader(request)
         let xcrun = try tool(.xcrun)
         let devices = devices
         try run(devices) {
@@ -71,6 +91,7 @@ extension AdminAPI {
     }
 
     private func listEmulators(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
+        try Self.requireClientHeader(request)
         let adb = try tool(.adb)
         let devices = devices
         try run(devices) {

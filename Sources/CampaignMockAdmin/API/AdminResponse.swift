@@ -2,6 +2,7 @@ import CampaignMockHTTP
 import CampaignMockModel
 import CampaignMockStorage
 import CampaignMockSupport
+import CampaignMockSystem
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -30,8 +31,9 @@ enum AdminResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            let body = try encoder.encode(value)
-            return .content(status, type: "application/json", Array(body))
+            // DEL and C1 escaped too: a device-chosen text reaches the console, the CLI and CI logs.
+            let body = JSONText.escapingControls(Array(try encoder.encode(value)))
+            return .content(status, type: "application/json", body)
         } catch {
             return .content(
                 .internalServerError, type: "application/json",

@@ -41,7 +41,8 @@ struct CertificateAuthorityCommand: ParsableCommand {
         )
 
         func run() throws {
-            Output.standardOutput(try CertificateAuthorityCommand.folder())
+            let folder = try CertificateAuthorityCommand.folder()
+            Output.standardOutput("\(folder)")
         }
     }
 

@@ -78,19 +78,21 @@ struct CheckCommand: ParsableCommand {
                 + "\(Self.seconds(sends.lengthMilliseconds)) s window for its receive (sent-not-received)"
         }
         let threshold = failOn.severity
+        // The JUnit and GitHub documents escape what the app sent themselves (CheckReportFormats), as each
+        // line of a finding's text does; the rest is the command's own words.
         switch format {
-        case .json: Output.standardOutput(response.text)
-        case .junit: Output.standardOutput(CheckReportFormats.junit(report, failingAt: threshold))
+        case .json: Output.json(response.text)
+        case .junit: Output.standardOutput("\(trusted: CheckReportFormats.junit(report, failingAt: threshold))")
         case .github:
             let annotations = CheckReportFormats.github(report, failingAt: threshold)
-            if !annotations.isEmpty { Output.standardOutput(annotations) }
+            if !annotations.isEmpty { Output.standardOutput("\(trusted: annotations)") }
         case .text:
-            if let waited { Output.standardOutput(waited) }
-            for finding in report.findings { Output.standardOutput(Self.text(of: finding)) }
-            Output.standardOutput(Self.summary(report.counts))
+            if let waited { Output.standardOutput("\(trusted: waited)") }
+            for finding in report.findings { Output.standardOutput("\(trusted: Self.text(of: finding))") }
+            Output.standardOutput("\(trusted: Self.summary(report.counts))")
         }
         // Standard output holds the document alone: what the command did goes to standard error.
-        if format != .text, let waited { Output.standardError(waited) }
+        if format != .text, let waited { Output.standardError("\(trusted: waited)") }
         guard let threshold else { return }
         let failing = report.findings.count { $0.severity >= threshold }
         if failing > 0 {

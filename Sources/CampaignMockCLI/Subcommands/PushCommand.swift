@@ -144,9 +144,12 @@ struct PushCommand: ParsableCommand {
         for sent in sends {
             let detail = [sent.status.map(String.init), sent.reason, sent.providerId].compactMap { $0 }.joined(
                 separator: " ")
+            // The token, the reason and the explanation (which quotes the token and the user key) are the
+            // device's and the provider's: escaped, as everything Output prints.
+            let detailText = detail.isEmpty ? "" : " (\(detail))"
             Output.standardError(
-                "\(sent.outcome.rawValue): \(sent.provider.rawValue) token=\(sent.registrationToken)"
-                    + (detail.isEmpty ? "" : " (\(detail))") + " \(sent.explanation)")
+                "\(sent.outcome.rawValue): \(sent.provider.rawValue) token=\(sent.registrationToken)\(detailText) "
+                    + "\(sent.explanation)")
         }
         if sends.contains(where: { $0.outcome != .accepted }) {
             throw CommandFailure(message: "error: not every message was accepted", code: 1)
@@ -230,7 +233,8 @@ struct PushCommand: ParsableCommand {
     }
 
     private func write(_ text: String) throws {
-        guard let out else { return Output.standardOutput(text) }
+        // JSON (the push, an APNs file, an FCM message) with any control character as a JSON escape.
+        guard let out else { return Output.json(text) }
         try save(text, to: out)
     }
 

@@ -81,7 +81,10 @@ struct ReplayCommand: ParsableCommand {
         for (file, recordingID, exchange) in exchanges {
             replayer.recordingID = recordingID
             let result = replayer.replay(exchange, file: file)
-            Output.standardOutput(Replayer.report(result))
+            // What the server answered is in the report: each line escaped.
+            for line in Replayer.report(result).split(separator: "\n", omittingEmptySubsequences: false) {
+                Output.standardOutput(TerminalText(String(line)))
+            }
             if result.passed { passed += 1 } else { failed += 1 }
             if failFast && !result.passed { break }
         }

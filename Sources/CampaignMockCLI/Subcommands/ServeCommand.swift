@@ -57,7 +57,7 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw CommandFailure(message: "error: cannot start: \(error)", code: 1)
         }
-        Output.standardOutput(server.app.banner(command: Invocation.command))
+        Output.standardOutput("\(trusted: server.app.banner(command: Invocation.command))")
 
         let signal = ShutdownSignals.wait()
         logger.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")

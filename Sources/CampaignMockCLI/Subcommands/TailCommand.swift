@@ -127,7 +127,7 @@ struct EventPrinter {
     func print(_ event: EventStreamClient.ServerSentEvent) {
         if json {
             let id = event.id.map { #""id":\#($0),"# } ?? ""
-            Output.standardOutput(#"{\#(id)"type":"\#(event.type)","data":\#(event.data)}"#)
+            Output.json(#"{\#(id)"type":"\#(event.type)","data":\#(event.data)}"#)
             return
         }
         let item = (try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8))) ?? .null
@@ -175,12 +175,12 @@ struct EventPrinter {
         let stamp =
             item["receivedAt"]?.text ?? item["sentAt"]?.text ?? item["updatedAt"]?.text ?? item["createdAt"]?.text ?? ""
         let time = stamp.count > 11 ? String(stamp.dropFirst(11).prefix(12)) : String(repeating: " ", count: 12)
-        let kind = event.type + String(repeating: " ", count: max(0, 12 - event.type.count))
+        let kind = PrintableText.escaped(event.type) + String(repeating: " ", count: max(0, 12 - event.type.count))
         let colours: [StreamEventType: String] = [
             .registration: "32", .receive: "36", .open: "35", .request: "90", .push: "33", .gap: "31",
         ]
         let painted = colour ? "\u{1B}[\(type.flatMap { colours[$0] } ?? "1")m\(kind)\u{1B}[0m" : kind
         // What the app sent (a userKey with ESC or CR LF in it) is shown, not executed.
-        Output.standardOutput("\(time) \(painted) \(PrintableText.escaped(summary))")
+        Output.standardOutput("\(time) \(trusted: painted) \(summary)")
     }
 }

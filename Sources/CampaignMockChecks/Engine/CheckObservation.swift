@@ -1,8 +1,11 @@
 package import CampaignMockModel
+import CampaignMockSupport
 
 /// One thing the integration checks see happen, as the store committed it (``ChecksFeed`` makes these from
 /// the writer's changes). Times are microseconds since 1970; `requestId` is the journaled request it came
-/// with, when there is one.
+/// with, when there is one. What a client chose (tokens, keys, ids, a user agent) is kept at most
+/// ``ClientText/keyBytes`` bytes and a hash (``ClientText/key(_:)``): the checks remember tens of thousands of
+/// devices and messages, and write these texts into findings.
 package enum CheckObservation: Sendable, Equatable {
     /// An SDK registration was accepted and stored.
     case registered(Registration)
@@ -32,10 +35,10 @@ package enum CheckObservation: Sendable, Equatable {
             app: String, platform: Platform, token: String, userKey: String, params: [AdditionalParam],
             identical: Bool, at: Int64, requestId: Int64? = nil
         ) {
-            self.app = app
+            self.app = ClientText.key(app)
             self.platform = platform
-            self.token = token
-            self.userKey = userKey
+            self.token = ClientText.key(token)
+            self.userKey = ClientText.key(userKey)
             self.params = params
             self.identical = identical
             self.at = at
@@ -60,9 +63,9 @@ package enum CheckObservation: Sendable, Equatable {
             at: Int64, requestId: Int64? = nil
         ) {
             self.platform = platform
-            self.app = app
+            self.app = app.map(ClientText.key)
             self.status = status
-            self.reason = reason
+            self.reason = ClientText.capped(reason)
             self.knownKeys = knownKeys
             self.at = at
             self.requestId = requestId
@@ -87,10 +90,10 @@ package enum CheckObservation: Sendable, Equatable {
             at: Int64, requestId: Int64? = nil
         ) {
             self.kind = kind
-            self.trackingId = trackingId
-            self.deliveryId = deliveryId
+            self.trackingId = ClientText.key(trackingId)
+            self.deliveryId = ClientText.key(deliveryId)
             self.link = link
-            self.userAgent = userAgent
+            self.userAgent = userAgent.map { ClientText.capped($0, bytes: ClientText.keyBytes) }
             self.at = at
             self.requestId = requestId
         }
@@ -115,9 +118,9 @@ package enum CheckObservation: Sendable, Equatable {
         ) {
             self.messageId = messageId
             self.deliveryId = deliveryId
-            self.app = app
+            self.app = ClientText.key(app)
             self.platform = platform
-            self.token = token
+            self.token = ClientText.key(token)
             self.receive = receive
             self.silent = silent
             self.at = at
@@ -133,8 +136,8 @@ package enum CheckObservation: Sendable, Equatable {
 
         package init(messageId: String, token: String, app: String, provider: PushProvider, at: Int64) {
             self.messageId = messageId
-            self.token = token
-            self.app = app
+            self.token = ClientText.key(token)
+            self.app = ClientText.key(app)
             self.provider = provider
             self.at = at
         }
@@ -154,7 +157,7 @@ package enum CheckObservation: Sendable, Equatable {
             self.ruleId = ruleId
             self.endpoint = endpoint
             self.status = status
-            self.app = app
+            self.app = app.map(ClientText.key)
             self.at = at
             self.requestId = requestId
         }

@@ -1,4 +1,5 @@
 package import CampaignMockModel
+import CampaignMockSupport
 import CampaignMockSystem
 
 /// The integration checks (docs/checks.md): a state machine over what the store commits. Each
@@ -149,9 +150,10 @@ package struct ChecksEngine: Sendable {
         /// that rests on no request, last seen at or after `at`.
         package var mark: (request: Int64, at: Int64)?
 
+        /// `app` and `token` as the findings keep them (``ClientText/key(_:)``).
         package init(app: String? = nil, token: String? = nil, minimum: CheckSeverity? = nil, since: Int64? = nil) {
-            self.app = app
-            self.token = token
+            self.app = app.map(ClientText.key)
+            self.token = token.map(ClientText.key)
             self.minimum = minimum
             self.since = since
         }

@@ -500,8 +500,9 @@ package struct HTTPRequestParser {
         if codings.count > 1 { throw HTTPError(.badRequest, "chunked applied more than once") }
     }
 
-    /// `value` as a length when it is only digits, at most 15 of them after leading zeros; else nil.
-    private static func plainLength(_ value: String) -> Int? {
+    /// `value` as a length when it is only digits, at most 15 of them after leading zeros; else nil. The HTTP
+    /// client reads an answer's length with it too: `Int(_:)` would take a sign.
+    package static func plainLength(_ value: String) -> Int? {
         var length = 0
         var significant = 0
         for byte in value.utf8 {

@@ -29,6 +29,7 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     package static let uriTooLong = HTTPStatus(code: 414)
     package static let unsupportedMediaType = HTTPStatus(code: 415)
     package static let expectationFailed = HTTPStatus(code: 417)
+    package static let preconditionRequired = HTTPStatus(code: 428)
     package static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
     package static let internalServerError = HTTPStatus(code: 500)
     package static let notImplemented = HTTPStatus(code: 501)
@@ -44,7 +45,7 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
         405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict", 410: "Gone",
         411: "Length Required", 413: "Content Too Large", 414: "URI Too Long",
         415: "Unsupported Media Type", 417: "Expectation Failed", 422: "Unprocessable Content",
-        429: "Too Many Requests", 431: "Request Header Fields Too Large",
+        428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
         500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
         503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
         507: "Insufficient Storage",

@@ -28,25 +28,27 @@ package struct RegistrationEndpoint: Sendable {
                     registration, application: application, receivedAt: Clock.wallClockMicroseconds())
             }
         } catch let error as RegistrationError {
-            guard case .unknownIntegrationKey(let key) = error else {
+            guard case .unknownIntegrationKey = error else {
                 return .refused(error.httpError, appKey: appKey, rejection: error.code)
             }
             // The app gets the documented body; the log and the journal (the console) also say what to do.
             return EndpointResult(
                 response: error.httpError.response, appKey: appKey,
-                reason: error.httpError.reason + "; " + knownKeysHint(unknown: key), rejection: error.code)
+                reason: error.httpError.reason + "; " + knownKeysHint(), rejection: error.code)
         }
     }
 
-    /// Which keys the server knows, and how to add one: for a developer whose app sends another.
-    private func knownKeysHint(unknown key: String) -> String {
+    /// Which keys the server knows, and how to add one: for a developer whose app sends another. The reason
+    /// already names the unknown key: a second copy of client text would double what the log and the
+    /// journal keep of it.
+    private func knownKeysHint() -> String {
         let applications = ((try? store.read { try $0.applications() }) ?? []).filter { $0.platform == platform }
         let known =
             applications.isEmpty
             ? "no \(platform.rawValue) application is configured"
             : "the \(platform.rawValue) keys are "
                 + applications.map { "\($0.integrationKey) (\($0.name))" }.joined(separator: ", ")
-        return "\(known); start with --app \(platform.rawValue):\(key) or POST /_mock/apps to accept this one"
+        return "\(known); start with --app \(platform.rawValue):<that key> or POST /_mock/apps to accept it"
     }
 
     /// The integration key and token a request names, for fault rules (no validation).
@@ -60,12 +62,14 @@ package struct RegistrationEndpoint: Sendable {
         -> (RegistrationRequest, StoredApplication)
     {
         guard request.method == .post else { throw RegistrationError.methodNotAllowed }
+        if let site = request.crossSiteOrigin { throw RegistrationError.fromPage(site) }
         let contentType = request.headers[.contentType]
         guard let contentType, Self.isFormContentType(contentType) else {
             throw RegistrationError.unsupportedContentType(contentType)
         }
         let form = try form.get()
         var registration = try RegistrationRequest(form: form)
+        try RegistrationBounds.check(registration)
         guard !registration.integrationKey.isEmpty else { throw RegistrationError.missingIntegrationKey }
         appKey = registration.integrationKey
         let key = registration.integrationKey
@@ -79,6 +83,7 @@ package struct RegistrationEndpoint: Sendable {
         guard application.enabled else { throw RegistrationError.disabled(name: application.name) }
         guard !registration.registrationToken.isEmpty else { throw RegistrationError.missingRegistrationToken }
         registration.params = try AdditionalParamsReader.parse(form[.additionalParams] ?? "")
+        try RegistrationBounds.check(registration.params)
         return (registration, stored)
     }
 

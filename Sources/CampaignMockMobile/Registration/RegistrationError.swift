@@ -1,5 +1,6 @@
 import CampaignMockHTTP
 package import CampaignMockModel
+import CampaignMockSupport
 
 /// Every way a registration is refused, with the status and body of docs/product.md §3.1. The body is the
 /// `errorReason` a legacy iOS SDK shows.
@@ -13,6 +14,14 @@ package enum RegistrationError: Error, Equatable {
     case malformed(String)
     case unsupportedContentType(String?)
     case methodNotAllowed
+    /// A field over its bound (``RegistrationBounds``): the field and the bound, in bytes.
+    case tooLong(field: String, limit: Int)
+    /// More params than ``RegistrationBounds/params``.
+    case tooManyParams(Int)
+    /// A registration token holding a control character (C0, DEL, C1): no provider issues one.
+    case controlCharacter(field: String)
+    /// From another site's page (``HTTPRequest/crossSiteOrigin``): no SDK is a browser.
+    case fromPage(String)
 
     /// A short code for metrics labels.
     var code: String {
@@ -25,6 +34,8 @@ package enum RegistrationError: Error, Equatable {
         case .malformed: return "malformed"
         case .unsupportedContentType: return "content_type"
         case .methodNotAllowed: return "method"
+        case .tooLong, .tooManyParams, .controlCharacter: return "too_long"
+        case .fromPage: return "cross_site"
         }
     }
 
@@ -48,6 +59,17 @@ package enum RegistrationError: Error, Equatable {
                 "Expected Content-Type application/x-www-form-urlencoded, got \(type.map { "'\($0)'" } ?? "none")")
         case .methodNotAllowed:
             return HTTPError(.methodNotAllowed, "Registration takes POST", headers: [.allow: "POST"])
+        case .tooLong(let field, let limit):
+            return HTTPError(.badRequest, "\(field) is longer than \(limit) bytes")
+        case .tooManyParams(let limit):
+            return HTTPError(.badRequest, "additionalParams holds more than \(limit) params")
+        case .controlCharacter(let field):
+            return HTTPError(.badRequest, "\(field) holds a control character")
+        case .fromPage(let site):
+            return HTTPError(
+                .forbidden,
+                "Registration refused: it comes from a page on \(ClientText.capped(site, bytes: 128)); no SDK is a "
+                    + "browser")
         }
     }
 }

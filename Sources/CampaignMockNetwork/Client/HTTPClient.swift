@@ -155,7 +155,7 @@ package enum HTTPClient {
 
 /// Follows a response as its bytes arrive: says when it is complete (its `Content-Length` reached), so the
 /// client need not wait for the end of the connection, and refuses a head or a body over the limits.
-struct ResponseProgress {
+package struct ResponseProgress {
     let limits: HTTPClient.Limits
     /// Where the head being looked for starts (after the informational answers before it).
     private var headStart = 0
@@ -164,11 +164,11 @@ struct ResponseProgress {
     private var bodyStart: Int?
     private var contentLength: Int?
 
-    init(limits: HTTPClient.Limits) {
+    package init(limits: HTTPClient.Limits) {
         self.limits = limits
     }
 
-    mutating func isComplete(_ received: [UInt8]) throws(HTTPClientError) -> Bool {
+    package mutating func isComplete(_ received: [UInt8]) throws(HTTPClientError) -> Bool {
         while bodyStart == nil {
             guard let end = HTTPResponseReader.find([13, 10, 13, 10], in: received, from: max(headStart, scanned - 3))
             else {
@@ -185,7 +185,7 @@ struct ResponseProgress {
             }
             bodyStart = end + 4
             if !head.headers.hasToken("chunked", in: .transferEncoding) {
-                contentLength = head.headers[.contentLength].flatMap { Int($0) }
+                contentLength = try HTTPResponseReader.contentLength(head.headers)
             }
         }
         if let contentLength, contentLength > limits.bodyBytes { throw Self.overBody(limits) }
@@ -227,7 +227,7 @@ package enum HTTPResponseReader {
             var body = Array(bytes[(end + 4)...])
             if head.headers.hasToken("chunked", in: .transferEncoding) {
                 body = try dechunk(body)
-            } else if let length = head.headers[.contentLength].flatMap({ Int($0) }) {
+            } else if let length = try contentLength(head.headers) {
                 guard body.count >= length else {
                     throw HTTPClientError("the body ended after \(body.count) of \(length) bytes")
                 }
@@ -235,6 +235,16 @@ package enum HTTPResponseReader {
             }
             return HTTPClient.Response(status: head.status, headers: head.headers, body: body)
         }
+    }
+
+    /// The `Content-Length`, nil without one. Only a plain run of digits is a length, as for the server's own
+    /// requests: `-1` reached `prefix(_:)` and stopped the whole server.
+    static func contentLength(_ headers: HTTPHeaders) throws(HTTPClientError) -> Int? {
+        guard let value = headers[.contentLength] else { return nil }
+        guard let length = HTTPRequestParser.plainLength(value) else {
+            throw HTTPClientError("bad Content-Length '\(value.prefix(32))'")
+        }
+        return length
     }
 
     /// A status line and its headers.

@@ -164,18 +164,29 @@ package enum ToolProcess {
         return .success((pid, output.read, errors.read))
     }
 
-    /// What a tool gets of the server's environment: the search path, the home and temporary folders, the
-    /// Xcode and Android settings (xcrun reads `DEVELOPER_DIR`, adb `ANDROID_*` and `ADB_*`) and the locale.
-    /// Nothing else: not the admin token, the SOAP passwords or the provider keys, which adb's server,
-    /// living on after the mock, would keep too.
+    /// What a tool gets of the server's environment, by name: the search path (its absolute folders only:
+    /// `.`, an empty entry or `bin` would name the folder the server runs in), the home and temporary
+    /// folders, the locale, and the variables xcrun and adb read (``passedToTools``). Nothing else: not
+    /// the admin token, the SOAP passwords or the provider keys, nor an `ANDROID_KEYSTORE_PASSWORD`, which
+    /// adb's server, living on after the mock, would keep too.
     static func environment(from variables: [String: String]) -> [String] {
-        variables.filter { isPassedToTools($0.key) }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        variables.compactMap { name, value -> String? in
+            guard passedToTools.contains(name) else { return nil }
+            guard name == "PATH" else { return "\(name)=\(value)" }
+            return "PATH=" + value.split(separator: ":").filter { $0.hasPrefix("/") }.joined(separator: ":")
+        }.sorted()
     }
 
-    private static func isPassedToTools(_ name: String) -> Bool {
-        ["PATH", "HOME", "TMPDIR", "DEVELOPER_DIR", "LANG"].contains(name)
-            || ["LC_", "ANDROID_", "ADB_"].contains { name.hasPrefix($0) }
-    }
+    /// xcrun and simctl read `DEVELOPER_DIR`, `TOOLCHAINS` and `SDKROOT`; adb reads its server's address and
+    /// port, the device to use, its keys, its tracing and transport switches, and where the SDK and the
+    /// user's Android folder are.
+    static let passedToTools: Set = [
+        "PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
+        "DEVELOPER_DIR", "TOOLCHAINS", "SDKROOT",
+        "ANDROID_HOME", "ANDROID_SDK_ROOT", "ANDROID_SDK_HOME", "ANDROID_USER_HOME", "ANDROID_SERIAL",
+        "ANDROID_ADB_SERVER_ADDRESS", "ANDROID_ADB_SERVER_PORT", "ADB_SERVER_SOCKET", "ADB_VENDOR_KEYS",
+        "ADB_TRACE", "ADB_LIBUSB", "ADB_MDNS_AUTO_CONNECT", "ADB_MDNS_OPENSCREEN", "ADB_LOCAL_TRANSPORT_MAX_PORT",
+    ]
 
     // MARK: - Output and exit
 

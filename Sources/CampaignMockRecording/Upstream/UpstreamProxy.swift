@@ -12,16 +12,20 @@ package final class UpstreamProxy: Middleware {
     private let tls: TLSClientContext?
     private let log: AccessLog
     private let timeoutSeconds: Int
+    /// How much of an answer is read, and for how long: a 64 KiB head, a body as large as a request's, and the
+    /// timeout for the whole exchange (as for FCM), so a broken upstream costs a request at most that.
+    private let limits: HTTPClient.Limits
     /// Forwarding blocks, so it runs here and never on an event loop.
     private let queue = DispatchQueue(label: "campaign-mock.upstream", attributes: .concurrent)
 
     /// - Parameters:
     ///   - upstream: `http://…` or `https://…`.
     ///   - extraCAFile: more CAs to trust for an https upstream (besides the system's).
+    ///   - bodyBytes: the largest answer body relayed (the server's request body limit).
     /// - Throws: ``ConfigurationError`` for a URL or CA file that cannot be used.
-    package init(upstream: String, extraCAFile: String?, log: AccessLog, timeoutSeconds: Int = 30)
-        throws(ConfigurationError)
-    {
+    package init(
+        upstream: String, extraCAFile: String?, log: AccessLog, bodyBytes: Int = 1 << 20, timeoutSeconds: Int = 30
+    ) throws(ConfigurationError) {
         do {
             self.upstream = try HTTPClient.Endpoint(url: upstream, allowHTTPS: true)
         } catch {
@@ -34,6 +38,7 @@ package final class UpstreamProxy: Middleware {
         }
         self.log = log
         self.timeoutSeconds = timeoutSeconds
+        limits = HTTPClient.Limits(headBytes: 64 << 10, bodyBytes: bodyBytes, seconds: timeoutSeconds)
     }
 
     /// Answers without `next`: the local endpoints never see the request.
@@ -54,7 +59,12 @@ package final class UpstreamProxy: Middleware {
         do {
             let answer = try HTTPClient.send(
                 request.method, request.target, to: upstream, headers: headers, body: request.body,
-                timeoutSeconds: timeoutSeconds, tls: tls)
+                timeoutSeconds: timeoutSeconds, tls: tls, limits: limits)
+            // A final answer is 200-599 (the informational ones before it are read past; 101 cannot be relayed).
+            guard (200...599).contains(answer.status) else {
+                let reason = "upstream \(upstream.host):\(upstream.port): answered status \(answer.status)"
+                return (HTTPError(.badGateway, reason).response, reason)
+            }
             var relayed = HTTPHeaders()
             for (name, value) in answer.headers where !name.isPerConnection {
                 relayed.append(name, value)

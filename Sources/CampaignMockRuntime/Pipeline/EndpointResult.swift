@@ -1,13 +1,16 @@
 package import CampaignMockHTTP
 package import CampaignMockStorage
+import CampaignMockSupport
 
 /// What a Campaign endpoint decided for one request: the answer, and the state change to commit
 /// before the answer is sent.
 package struct EndpointResult: Sendable {
     package var response: HTTPResponse
-    /// The integration key the request named, for the journal and the log.
+    /// The integration key the request named, for the journal (its index in memory) and the log: at most
+    /// ``ClientText/keyBytes`` bytes and a hash (``ClientText/key(_:)``).
     package var appKey: String?
-    /// Why the request was refused, or a note on what it did (a package installed), for the journal and the log.
+    /// Why the request was refused, or a note on what it did (a package installed), for the journal and the
+    /// log: at most ``ClientText/logBytes`` bytes (``ClientText/capped(_:bytes:)``).
     package var reason: String?
     /// A short code for the metrics when the request was refused (`unknown_key`, `malformed`, …).
     package var rejection: String?
@@ -20,8 +23,8 @@ package struct EndpointResult: Sendable {
         change: (@Sendable (StoreTransaction) throws -> Void)? = nil
     ) {
         self.response = response
-        self.appKey = appKey
-        self.reason = reason
+        self.appKey = appKey.map(ClientText.key)
+        self.reason = reason.map { ClientText.capped($0) }
         self.rejection = rejection
         self.change = change
     }

@@ -111,38 +111,49 @@ package final class EventHub: Sendable {
         }
     }
 
-    /// The last events, oldest first, for clients that resume. A circular buffer: once full, each new
-    /// event takes the oldest one's place, and nothing is moved.
+    /// The last events, oldest first, for clients that resume: at most `capacity` of them and `bytes` of
+    /// their data (the oldest go first), so events of large registrations cannot make the ring hold hundreds
+    /// of megabytes. The oldest are skipped by an index and cut off the array
+    /// once they are half of it: nothing is moved per event.
     private struct Ring {
         let capacity: Int
-        private var slots: [PublishedEvent] = []
-        /// Where the oldest event is once the buffer is full.
+        let byteBudget: Int
+        /// Those before `oldest` are gone (nil: their data is freed at once).
+        private var slots: [PublishedEvent?] = []
         private var oldest = 0
+        private var bytes = 0
 
-        init(capacity: Int) {
+        init(capacity: Int, bytes: Int) {
             precondition(capacity > 0, "the event ring keeps at least one event")
             self.capacity = capacity
+            byteBudget = bytes
         }
 
-        var first: PublishedEvent? { slots.isEmpty ? nil : slots[oldest] }
+        var first: PublishedEvent? { oldest < slots.count ? slots[oldest] : nil }
 
         mutating func append(_ event: PublishedEvent) {
-            if slots.count < capacity {
-                slots.append(event)
-            } else {
-                slots[oldest] = event
-                oldest = (oldest + 1) % capacity
+            slots.append(event)
+            bytes += event.data.count
+            while slots.count - oldest > capacity || (bytes > byteBudget && slots.count - oldest > 1) {
+                bytes -= slots[oldest]?.data.count ?? 0
+                slots[oldest] = nil
+                oldest += 1
+            }
+            if oldest >= 1024 && oldest >= slots.count / 2 {
+                slots.removeFirst(oldest)
+                oldest = 0
             }
         }
 
         mutating func removeAll() {
             slots.removeAll()
             oldest = 0
+            bytes = 0
         }
 
         /// The events after `id`, oldest first.
         func events(after id: UInt64) -> [PublishedEvent] {
-            (slots[oldest...] + slots[..<oldest]).filter { $0.id > id }
+            slots[oldest...].compactMap { $0 }.filter { $0.id > id }
         }
     }
 
@@ -162,7 +173,7 @@ package final class EventHub: Sendable {
         var lastSubscriberLeftAt: UInt64 = 0
         var scheduled = false
 
-        init(ringCapacity: Int) { ring = Ring(capacity: ringCapacity) }
+        init(ringCapacity: Int, ringBytes: Int) { ring = Ring(capacity: ringCapacity, bytes: ringBytes) }
     }
 
     private let store: Store
@@ -189,13 +200,15 @@ package final class EventHub: Sendable {
     /// Bytes a slow reader may have waiting before its stream is cut.
     package let bufferLimit: Int
 
+    /// - Parameter ringBytes: the most the ring's events may hold in all (32 MiB: a thousand times a usual
+    ///   registration's event).
     package init(
-        store: Store, heartbeatMilliseconds: Int = 15_000, ringCapacity: Int = 10_000, graceMilliseconds: Int = 300_000,
-        bufferLimit: Int = 1 << 20
+        store: Store, heartbeatMilliseconds: Int = 15_000, ringCapacity: Int = 10_000, ringBytes: Int = 32 << 20,
+        graceMilliseconds: Int = 300_000, bufferLimit: Int = 1 << 20
     ) {
         self.store = store
         self.ringCapacity = ringCapacity
-        state = Mutex(State(ringCapacity: ringCapacity))
+        state = Mutex(State(ringCapacity: ringCapacity, ringBytes: ringBytes))
         self.graceMilliseconds = graceMilliseconds
         self.bufferLimit = bufferLimit
         self.heartbeatMilliseconds = heartbeatMilliseconds

@@ -28,9 +28,10 @@ package enum JournalChange: Sendable {
 /// docs/architecture.md, "The request journal").
 ///
 /// Two files: the current one, and the one before it (`.old`). When the current file holds `limit`
-/// entries it becomes the old one, replacing the one before, and a new file begins (with a copy of any
+/// entries, or half of `byteBudget` bytes, it becomes the old one, replacing the one before, and a new file begins (with a copy of any
 /// entry still kept that only the replaced file held, which only clears of one application's entries
-/// leave behind). A trim is written as the lowest id it kept, with the next batch; a start reads both
+/// leave behind). The entries kept take at most half of `byteBudget` (the oldest go first), so the two
+/// files together take about `byteBudget` on disk, whatever the size of the requests. A trim is written as the lowest id it kept, with the next batch; a start reads both
 /// files in order and ends with the same entries, ids and dropped count.
 package final class JournalLog: Sendable {
     /// What the index keeps of an entry: what filters compare, and where its bytes are.
@@ -63,6 +64,8 @@ package final class JournalLog: Sendable {
         /// Entries by id; those before `first` are trimmed (removed from the array in chunks).
         var entries: [Indexed] = []
         var first = 0
+        /// The bytes of the visible entries in their files.
+        var visibleBytes = 0
         var dropped: Int64 = 0
         /// The highest id ever written.
         var lastID: Int64 = 0
@@ -76,6 +79,7 @@ package final class JournalLog: Sendable {
 
         mutating func add(_ entry: Indexed) {
             entries.append(entry)
+            visibleBytes += entry.count
             lastID = max(lastID, entry.id)
         }
 
@@ -87,6 +91,21 @@ package final class JournalLog: Sendable {
                 dropped = 0
             }
             first = 0
+            visibleBytes = entries.reduce(0) { $0 + $1.count }
+        }
+
+        /// Drops the oldest entries (keeping the newest) until the others take at most `bytes`; returns the
+        /// lowest id kept, if any went.
+        mutating func trim(toBytes bytes: Int) -> Int64? {
+            var excess = 0
+            var over = visibleBytes - bytes
+            while over > 0 && first + excess < entries.count - 1 {
+                over -= entries[first + excess].count
+                excess += 1
+            }
+            guard excess > 0 else { return nil }
+            drop(excess)
+            return entries[first].id
         }
 
         /// Drops the oldest entries beyond `limit` and counts them; returns the lowest id kept, if any went.
@@ -106,6 +125,7 @@ package final class JournalLog: Sendable {
         }
 
         private mutating func drop(_ count: Int) {
+            for entry in entries[first..<first + count] { visibleBytes -= entry.count }
             first += count
             dropped += Int64(count)
             if first >= 4096 && first >= entries.count / 2 {
@@ -126,6 +146,8 @@ package final class JournalLog: Sendable {
 
     /// Most entries kept.
     package let limit: Int
+    /// About the most bytes the two files take (the entries kept, half of it).
+    package let byteBudget: Int
     /// The current file, nil in memory.
     private let path: String?
     private let state: Mutex<State>
@@ -142,9 +164,10 @@ package final class JournalLog: Sendable {
     /// this one.
     ///
     /// - Throws: ``JournalFileError`` when a file cannot be opened, read or repaired.
-    package init(path: String?, limit: Int) throws(JournalFileError) {
+    package init(path: String?, limit: Int, byteBudget: Int = 256 << 20) throws(JournalFileError) {
         self.path = path
         self.limit = limit
+        self.byteBudget = byteBudget
         guard let path else {
             let storage = JournalMemoryStorage()
             let start = JournalFile.fileStart(lastID: 0, dropped: 0, lowestKept: 0)
@@ -165,7 +188,8 @@ package final class JournalLog: Sendable {
         let replayed = Self.replay(bytes, from: current, into: &state, isCurrent: true)
         found.append((path, replayed))
         // A trim the process had no batch left to write with.
-        state.unwrittenTrim = state.trim(to: limit)
+        let trimmed = state.trim(to: limit)
+        state.unwrittenTrim = state.trim(toBytes: byteBudget / 2) ?? trimmed
         state.current = current
         state.currentSize = replayed.validSize
         state.currentEntries = replayed.entries
@@ -348,6 +372,7 @@ package final class JournalLog: Sendable {
             var seen: Set<Int64> = []
             state.entries = state.visible.sorted { $0.id < $1.id }.filter { seen.insert($0.id).inserted }
             state.first = 0
+            state.visibleBytes = state.entries.reduce(0) { $0 + $1.count }
         }
     }
 
@@ -432,9 +457,10 @@ package final class JournalLog: Sendable {
                 }
             }
             if written.wroteTrim { state.unwrittenTrim = nil }
-            if let lowestKept = state.trim(to: limit) { state.unwrittenTrim = lowestKept }
+            let trimmed = state.trim(to: limit)
+            if let lowestKept = state.trim(toBytes: byteBudget / 2) ?? trimmed { state.unwrittenTrim = lowestKept }
             state.currentEntries += written.indexed.count
-            if state.currentEntries >= limit { beginNewFile(&state) }
+            if state.currentEntries >= limit || state.currentSize >= byteBudget / 2 { beginNewFile(&state) }
         }
     }
 

@@ -50,8 +50,10 @@ package final class Store: Sendable {
     ///   - checkpoints: when the WAL is copied into the database file and started again.
     ///   - journalLimit: most entries the request journal keeps; its files are `path` + `-requests`
     ///     and `-requests.old` (see ``JournalLog``).
+    ///   - journalBytes: about the most bytes those two files take (the oldest entries go first).
     package init(
-        path: String?, checkpoints: CheckpointPolicy = CheckpointPolicy(), journalLimit: Int = 10_000
+        path: String?, checkpoints: CheckpointPolicy = CheckpointPolicy(), journalLimit: Int = 10_000,
+        journalBytes: Int = 256 << 20
     ) throws {
         self.path = path
         let connection = try SQLiteConnection(path: path ?? ":memory:")
@@ -64,7 +66,7 @@ package final class Store: Sendable {
         // The writer's page cache: 8 MiB (why not more: docs/performance.md, "Settings chosen by measurement").
         try connection.execute(
             "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-8192; " + Self.fullSyncPragmas)
-        journal = try JournalLog(path: path.map { $0 + "-requests" }, limit: journalLimit)
+        journal = try JournalLog(path: path.map { $0 + "-requests" }, limit: journalLimit, byteBudget: journalBytes)
         try journal.importTable(from: connection)  // before migration 0013 drops that table
         // The data directory's format, said by the database (`PRAGMA user_version`): a build refuses one it
         // does not know, before any migration runs, and marks an older one as its own after them.

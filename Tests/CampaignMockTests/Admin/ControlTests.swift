@@ -213,6 +213,9 @@ struct AdminAccessTests {
         #expect(access.refusal(for: request("/_mock/health", from: "192.0.2.7")) == nil)
         #expect(constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
         #expect(!constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+        // Lengths 256 apart, the longer padded with NULs: the difference once folded into 8 bits.
+        #expect(!constantTimeEqual(Array("abc".utf8), Array("abc".utf8) + [UInt8](repeating: 0, count: 256)))
+        #expect(!constantTimeEqual([], [UInt8](repeating: 0, count: 512)))
     }
 
     @Test func theRouterRefusesARemoteClientWithoutToken() throws {

@@ -187,14 +187,16 @@ struct WebPageAndLANTests {
                 answers.append(
                     Result {
                         let client = try RawHTTPClient(port: port, timeoutSeconds: 60)
-                        try client.send("GET /_mock/emulators HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                        try client.send(
+                            "GET /_mock/emulators HTTP/1.1\r\nHost: 127.0.0.1\r\nCampaign-Mock-Client: test\r\n"
+                                + "Connection: close\r\n\r\n")
                         return try client.readResponse().status
                     })
             }
         }
         // Both runs have started when both recorded their arguments.
         while (try? tools.calls().count) ?? 0 < 2 { Thread.sleep(forTimeInterval: 0.02) }
-        let third = try live.send("GET", "/_mock/emulators", body: nil, headers: [:])
+        let third = try live.request("GET", "/_mock/emulators")
         #expect(third.status == 503)
         #expect(third.body.contains("2 xcrun or adb runs are under way"), "\(third.body)")
         #expect(try tools.calls().count == 2)
@@ -203,7 +205,7 @@ struct WebPageAndLANTests {
         group.wait()
         #expect(try answers.values.map { try $0.get() } == [200, 200])
         // Once they are done, the next one runs.
-        #expect(try live.send("GET", "/_mock/emulators", body: nil, headers: [:]).status == 200)
+        #expect(try live.request("GET", "/_mock/emulators").status == 200)
     }
 }
 

@@ -44,7 +44,9 @@ struct DeviceToolInheritanceTests {
     private func get(_ path: String, port: UInt16, token: String? = nil) throws -> RawResponse {
         let client = try RawHTTPClient(port: port)
         let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
-        try client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(authorization)Connection: close\r\n\r\n")
+        try client.send(
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nCampaign-Mock-Client: test\r\n\(authorization)Connection: close\r\n\r\n"
+        )
         return try client.readResponse()
     }
 
@@ -61,10 +63,13 @@ struct DeviceToolInheritanceTests {
         let secrets = [
             "CAMPAIGN_MOCK_ADMIN_TOKEN": "admin-secret", "CAMPAIGN_MOCK_SOAP_PASSWORD": "soap-secret",
             "CAMPAIGN_MOCK_SOAP_BEARER_TOKENS": "bearer-secret", "CAMPAIGN_MOCK_OPERATORS": "ops:ops-secret",
-            "AWS_SECRET_ACCESS_KEY": "cloud-secret",
+            "AWS_SECRET_ACCESS_KEY": "cloud-secret", "ANDROID_KEYSTORE_PASSWORD": "keystore-secret",
+            "ADB_KEYSTORE_PASS": "adb-secret",
         ]
+        // PATH's relative entries (`.`, empty, `bin`) are left out: the tool gets its absolute ones.
+        let passed = given.merging(["PATH": ".:" + tools + "::bin:/usr/bin:/bin"]) { $1 }
         let (server, port) = try serve(
-            in: directory, environment: given.merging(secrets) { $1 }, arguments: ["--in-memory"])
+            in: directory, environment: passed.merging(secrets) { $1 }, arguments: ["--in-memory"])
         #expect(try get("/_mock/emulators", port: port, token: "admin-secret").status == 200)
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
@@ -147,7 +152,7 @@ struct DeviceToolInheritanceTests {
                 in: directory, environment: ["PATH": tools + ":/usr/bin:/bin"], arguments: ["--in-memory"])
 
             let client = try RawHTTPClient(port: port)
-            try client.send("GET /_mock/emulators HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            try client.send("GET /_mock/emulators HTTP/1.1\r\nHost: 127.0.0.1\r\nCampaign-Mock-Client: test\r\n\r\n")
             let patience = Date().addingTimeInterval(10)
             while !FileManager.default.fileExists(atPath: pids), Date() < patience { usleep(10_000) }
             let started = try String(contentsOfFile: pids, encoding: .utf8).split(separator: " ").compactMap {

@@ -39,6 +39,26 @@ private final class Collected: Sendable {
 
 @Suite("event ring", .timeLimit(.minutes(1)))
 struct EventRingTests {
+    /// The ring keeps `ringBytes` of its events' data at most (32 MiB by default) as well as `ringCapacity`
+    /// events, the oldest going first: 10,000 events of large registrations would otherwise be gigabytes.
+    @Test func theRingKeepsItsBytesAsWellAsItsCount() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3")
+        defer { store.close() }
+        let hub = EventHub(store: store, ringCapacity: 10_000, ringBytes: 4096)
+        let live = Collected(hub.subscribe(filter: EventHub.Filter(), after: nil))
+        for _ in 0..<2000 where live.isEmpty { usleep(1000) }
+        let pad = String(repeating: "x", count: 1000)
+        for index in 1...40 { hub.publish(.app, ["n": "\(index)", "pad": pad], facts: [:]) }
+        for _ in 0..<2000 where live.events.count < 40 { usleep(1000) }
+
+        let resumed = Collected(hub.subscribe(filter: EventHub.Filter(), after: 0))
+        for _ in 0..<2000 where resumed.events.last != "40 app" { usleep(1000) }
+        // Four events of 1,019 bytes fit in 4 KiB; the older ones went.
+        let kept = resumed.events.filter { $0.hasSuffix(" app") }
+        #expect(kept == (37...40).map { "\($0) app" }, "\(resumed.events)")
+    }
+
     /// Once the ring has wrapped around, a resume gets exactly the events after its cursor, oldest first,
     /// and a resume from before the oldest kept event starts with a gap that says where to resume from.
     @Test func aWrappedRingResumesExactlyAndAnOlderCursorGetsAGap() throws {

@@ -31,7 +31,8 @@ function time(iso) {
 class Unauthorized extends Error {}
 
 async function api(path, options = {}) {
-  const headers = Object.assign({ Accept: "application/json" }, options.headers || {});
+  // Campaign-Mock-Client: the routes that run xcrun or adb want it (a page elsewhere cannot send it).
+  const headers = Object.assign({ Accept: "application/json", "Campaign-Mock-Client": "console" }, options.headers || {});
   if (state.token) headers.Authorization = `Bearer ${state.token}`;
   if (options.body !== undefined && typeof options.body !== "string") {
     options = Object.assign({}, options, { body: JSON.stringify(options.body) });

@@ -164,6 +164,23 @@ class CampaignMockClientTest {
         throw new AssertionError("the integration checks never listed " + count + " findings: " + mock.checks(null));
     }
 
+    /** A finding quotes what a device sent (an unknown key holding a window-title sequence, a line break and a
+     * GitHub workflow command): the error a CI log shows escapes it. */
+    @Test
+    void requireNoFindingsEscapesWhatADeviceSent(CampaignMockClient mock) throws Exception {
+        String body = "registrationToken=fcm-x&userKey=&mobileAppUuid=campaign-mock-demo-androi%1B%5D0%3Bowned%07%0A%3A%3Aerror%3A%3Ax";
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/nms/mobile/1/registerAndroid.jssp"))
+                .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        assertEquals(404, HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).statusCode());
+        findings(mock, 1);
+        AssertionError failure = assertThrows(AssertionError.class, () -> mock.requireNoFindings("info"));
+        String words = failure.getMessage();
+        assertTrue(words.contains("campaign-mock-demo-androi\\u001b]0;owned\\u0007\\n::error::x"), words);
+        assertFalse(words.chars().anyMatch((c) -> c == 0x1B || c == 0x07), words);
+        for (String line : words.split("\n")) assertFalse(line.startsWith("::"), words);
+    }
+
     @Test
     void requireNoFindingsFailsWithEachFindingsWords(CampaignMockClient mock) throws Exception {
         // The Android app's devices call the same param `plan` and `Plan` (param-drift, a warning) ...

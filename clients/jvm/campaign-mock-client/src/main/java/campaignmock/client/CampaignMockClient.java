@@ -465,6 +465,8 @@ public final class CampaignMockClient {
             connection.setConnectTimeout(10_000);
             connection.setReadTimeout((int) (timeoutSeconds * 1000));
             connection.setRequestProperty("Accept", "application/json");
+            // What the routes that run a tool on the server's machine want (a web page cannot send it).
+            connection.setRequestProperty("Campaign-Mock-Client", "jvm");
             if (adminToken != null) connection.setRequestProperty("Authorization", "Bearer " + adminToken);
             if (body != null) {
                 byte[] bytes = body.getBytes(StandardCharsets.UTF_8);

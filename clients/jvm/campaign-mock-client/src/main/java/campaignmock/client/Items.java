@@ -130,17 +130,37 @@ public final class Items {
 
         /** The finding in words, as a failed test shows it: severity, rule and title, what it means, what to change, where. */
         public String describe() {
-            StringBuilder text = new StringBuilder("- " + severity() + " " + rule() + ": " + title());
-            if (message() != null) text.append("\n  ").append(message());
-            if (fix() != null) text.append("\n  Fix: ").append(fix());
+            // What a device chose (a token, a user key in the message) goes into CI logs: escaped.
+            StringBuilder text = new StringBuilder("- " + printable(severity()) + " " + printable(rule()) + ": "
+                    + printable(title()));
+            if (message() != null) text.append("\n  ").append(printable(message()));
+            if (fix() != null) text.append("\n  Fix: ").append(printable(fix()));
             List<String> where = new ArrayList<>();
-            if (app() != null) where.add("app " + app());
-            if (registrationToken() != null) where.add("token " + registrationToken());
-            if (messageId() != null) where.add("_mId " + messageId());
+            if (app() != null) where.add("app " + printable(app()));
+            if (registrationToken() != null) where.add("token " + printable(registrationToken()));
+            if (messageId() != null) where.add("_mId " + printable(messageId()));
             if (count() > 1) where.add(count() + " times");
             if (doc() != null) where.add(doc());
             if (!where.isEmpty()) text.append("\n  (").append(join(where)).append(")");
             return text.toString();
+        }
+
+        /** {@code text} with every C0 and C1 control and DEL as an escape ({@code \\n}, {@code \\u001b}): shown, not acted on. */
+        static String printable(String text) {
+            if (text == null) return null;
+            StringBuilder result = null;
+            for (int index = 0; index < text.length(); index++) {
+                char c = text.charAt(index);
+                boolean control = c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0);
+                if (control && result == null) result = new StringBuilder(text.substring(0, index));
+                if (result == null) continue;
+                if (!control) result.append(c);
+                else if (c == '\n') result.append("\\n");
+                else if (c == '\r') result.append("\\r");
+                else if (c == '\t') result.append("\\t");
+                else result.append(String.format("\\u%04x", (int) c));
+            }
+            return result == null ? text : result.toString();
         }
 
         // String.join needs Android API 26 (android-api-denylist.txt).
