@@ -131,7 +131,7 @@ struct CertificateAuthorityCommand: ParsableCommand {
                             : "They belong in the debug build's resources: move xml/ and raw/ into app/src/debug/res/.\n")
                         + "Then add android:networkSecurityConfig=\"@xml/network_security_config\" to <application> in "
                         + "app/src/debug/AndroidManifest.xml.")
-                if let clash = Self.ownConfigClash(debugResources: out) { Output.standardError(clash) }
+                if let clash = Self.ownConfigClash(debugResources: out) { Output.standardError("\(trusted: clash)") }
                 return
             }
             guard let out else {
