@@ -34,7 +34,7 @@ import Testing
         arguments: [
             (["--no-such-flag"], "unknown option '--no-such-flag'"),
             (["--prot", "9000"], "unknown option '--prot' (did you mean --port?)"),
-            (["--journal", "9"], "unknown option '--journal' (did you mean --journal-limit?)"),
+            (["--journal-limt", "9"], "unknown option '--journal-limt' (did you mean --journal-limit?)"),
             (["--alowed-host", "x"], "unknown option '--alowed-host' (did you mean --allowed-host?)"),
             (["--no-such-flag=1"], "unknown option '--no-such-flag'"),
             (["--port"], "--port needs a value"),
