@@ -395,7 +395,7 @@ public struct CampaignMockClient: Sendable {
         let response: URLResponse
         do {
             (data, response) = try await session.data(for: request)
-        } catch let error as URLError where Self.certificateFailures.contains(error.code) {
+        } catch where Self.isCertificateFailure(error) {
             throw CampaignMockError.untrustedCertificate(url: url, reason: error.localizedDescription)
         } catch {
             throw CampaignMockError.unreachable(url: url, reason: error.localizedDescription)
@@ -411,6 +411,17 @@ public struct CampaignMockClient: Sendable {
     }
 
     /// The errors of a TLS handshake that reached the server but did not trust its certificate.
+    /// Whether URLSession failed on the server's certificate. Compared as the error's domain and code:
+    /// Foundation on Linux reports these as an `NSError` that a `URLError` pattern does not always match.
+    /// Foundation on Linux (libcurl) gives no code for it (`NSURLErrorUnknown`), only curl's own words, which
+    /// begin "SSL certificate problem" for a peer it could not verify.
+    static func isCertificateFailure(_ error: any Error) -> Bool {
+        let error = error as NSError
+        guard error.domain == NSURLErrorDomain else { return false }
+        return certificateFailures.contains { $0.rawValue == error.code }
+            || (error.code == NSURLErrorUnknown && error.localizedDescription.hasPrefix("SSL certificate problem"))
+    }
+
     static let certificateFailures: Set<URLError.Code> = [
         .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
         .serverCertificateNotYetValid, .secureConnectionFailed,

@@ -274,7 +274,7 @@ struct DurabilityTests {
 }
 
 /// Stock HTTP clients, run as they are.
-@Suite("stock HTTP clients", .timeLimit(.minutes(1)))
+@Suite("stock HTTP clients", .timeLimit(.minutes(3)))
 struct StockClientTests {
     /// ApacheBench speaks HTTP/1.0; with -k it keeps connections only when the answer says keep-alive.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ab"), "needs ab (apache2-utils)"))

@@ -1,5 +1,6 @@
 import CampaignMock
 import CampaignMockClient
+import CampaignMockHTTP
 import CampaignMockTestSupport
 import CampaignMockTesting
 import Foundation
@@ -42,6 +43,31 @@ final class Mock {
 
 @Suite(.timeLimit(.minutes(2)))
 struct CampaignMockClientTests {
+    /// A server over HTTPS whose CA this machine does not trust: the error names the CA and how to trust it,
+    /// not "cannot be reached".
+    @Test func anUntrustedCertificateIsSaidAsSuch() async throws {
+        let data = TemporaryDirectory()
+        let server = try LiveServer(directory: data) { configuration in
+            configuration.tls = "auto"
+            configuration.tlsPort = 0
+            configuration.certificateAuthorityFolder = data.path + "/ca"
+        }
+        let tlsPort = try #require(server.server.tlsAddress?.port)
+        let client = CampaignMockClient(url: URL(string: "https://localhost:\(tlsPort)")!)
+        do {
+            _ = try await client.devices()
+            Issue.record("a certificate from a CA this machine does not know was accepted")
+        } catch let error as CampaignMockError {
+            guard case .untrustedCertificate = error else {
+                Issue.record("not said as an untrusted certificate: \(error)")
+                return
+            }
+            #expect(error.description.contains("certificate is not trusted"))
+            #expect(error.description.contains("network security config"))
+            #expect(error.description.contains("add-root-cert"))
+        }
+    }
+
     @Test func trustsListsPushesAndRemovesADevice() async throws {
         let mock = try Mock()
         let client = mock.client

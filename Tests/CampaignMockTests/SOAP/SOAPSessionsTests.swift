@@ -5,7 +5,7 @@ import Testing
 
 /// What the server keeps about SOAP sessions: a back end that logs on for every run and never logs off
 /// must not make it hold a day of sessions (the default lifetime), so a logon keeps nothing.
-@Suite("SOAP sessions", .timeLimit(.minutes(1)))
+@Suite("SOAP sessions", .timeLimit(.minutes(3)))
 struct SOAPSessionsTests {
     private static let operators = [
         SOAPOperator(login: "admin", password: "admin"), SOAPOperator(login: "mc", password: "mc"),

@@ -10,7 +10,7 @@ import Testing
 
 /// The schema catalogue is the one source for GetEntityIfMoreRecent, the WSDL, the router's methods and
 /// the fields ExecuteQuery accepts; these tests keep the other places in step with it.
-@Suite("schema catalogue", .timeLimit(.minutes(1)))
+@Suite("schema catalogue", .timeLimit(.minutes(3)))
 struct SchemaCatalogueTests {
     private static let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../..").standardized
@@ -119,7 +119,7 @@ struct SchemaCatalogueTests {
     }
 }
 
-@Suite("SOAP sessions beyond Logon", .timeLimit(.minutes(1)))
+@Suite("SOAP sessions beyond Logon", .timeLimit(.minutes(3)))
 struct SOAPSessionModesTests {
     @Test func bearerTokensAreConfigurableAndOthersAreRefused() throws {
         let live = try InProcessServer.withSDKApplications { $0.soapBearerTokens = ["token-a", "token-b"] }

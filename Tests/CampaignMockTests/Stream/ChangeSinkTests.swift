@@ -8,7 +8,7 @@ import Testing
 @testable import CampaignMockStorage
 
 /// The store's sink: what the waiters, the event stream and any other subscriber learn of a change.
-@Suite("the store's sink of committed changes", .timeLimit(.minutes(1)))
+@Suite("the store's sink of committed changes", .timeLimit(.minutes(3)))
 struct ChangeSinkTests {
     /// A subscriber gets every row a request wrote, in the order written, the journal entry last (that
     /// they come before the answer is held by `StoreTests.subscribersGetABatchBeforeItsCompletions`: here

@@ -37,7 +37,7 @@ private final class Collected: Sendable {
     var isEmpty: Bool { text.withLock { $0.isEmpty } }
 }
 
-@Suite("event ring", .timeLimit(.minutes(1)))
+@Suite("event ring", .timeLimit(.minutes(3)))
 struct EventRingTests {
     /// The ring keeps `ringBytes` of its events' data at most (32 MiB by default) as well as `ringCapacity`
     /// events, the oldest going first: 10,000 events of large registrations would otherwise be gigabytes.

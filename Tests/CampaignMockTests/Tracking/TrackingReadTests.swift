@@ -9,7 +9,7 @@ import Testing
 
 /// The tracking route reads a hit once for the fault rules and the answer: its `id` parsed once, its
 /// issued message looked up at most once on a reader (then once more in the write that links it).
-@Suite("tracking endpoint's shared read", .timeLimit(.minutes(1)))
+@Suite("tracking endpoint's shared read", .timeLimit(.minutes(3)))
 struct TrackingReadTests {
     @Test func theFaultRulesAndTheStrictCheckShareOneLookupOfTheMessage() throws {
         let live = try InProcessServer.withSDKApplications()

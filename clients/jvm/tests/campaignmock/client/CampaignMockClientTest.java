@@ -88,6 +88,36 @@ class CampaignMockClientTest {
     }
 
     @Test
+    void anUntrustedCertificateIsSaidAsSuch() throws Exception {
+        // A server over HTTPS with a CA of its own, which this JVM's trust store does not hold.
+        String binary = java.nio.file.Path.of(System.getenv().getOrDefault("CAMPAIGN_MOCK_BINARY", "../../.build/debug/campaign-mock"))
+                .toAbsolutePath().normalize().toString();
+        java.nio.file.Path folder = java.nio.file.Files.createTempDirectory("campaign-mock-untrusted");
+        ProcessBuilder builder = new ProcessBuilder(binary, "serve", "--port", "0", "--in-memory", "--tls", "auto",
+                "--tls-port", "0").directory(folder.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("CAMPAIGN_MOCK_CAROOT", folder.resolve("ca").toString());
+        Process server = builder.start();
+        try {
+            java.io.BufferedReader banner = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+            java.util.regex.Pattern https = java.util.regex.Pattern.compile("https://localhost:\\d+");
+            String url = null;
+            for (String line = banner.readLine(); line != null && url == null; line = banner.readLine()) {
+                java.util.regex.Matcher match = https.matcher(line);
+                if (match.find()) url = match.group();
+            }
+            assertNotNull(url, "the server printed no HTTPS address");
+            CampaignMockClient untrusting = new CampaignMockClient(url);
+            CampaignMockException failure = assertThrows(CampaignMockException.class, () -> untrusting.devices(null, 10, null));
+            assertTrue(failure.getMessage().contains("certificate is not trusted"), failure.getMessage());
+            assertTrue(failure.getMessage().contains("network security config"), failure.getMessage());
+            assertFalse(failure.getMessage().contains("is it running"), failure.getMessage());
+        } finally {
+            server.destroy();
+        }
+    }
+
+    @Test
     void theExtensionResetsBeforeEachTestWhenAsked(CampaignMockClient mock) throws Exception {
         assertEquals(0, mock.devices(null, 100, null).total());
         assertEquals(200, register("left-behind", "", "x"));
