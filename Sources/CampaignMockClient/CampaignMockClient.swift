@@ -395,7 +395,7 @@ public struct CampaignMockClient: Sendable {
         let response: URLResponse
         do {
             (data, response) = try await session.data(for: request)
-        } catch  where Self.isCertificateFailure(error) {
+        } catch let error where Self.isCertificateFailure(error) {
             throw CampaignMockError.untrustedCertificate(url: url, reason: error.localizedDescription)
         } catch {
             throw CampaignMockError.unreachable(url: url, reason: error.localizedDescription)
