@@ -58,26 +58,36 @@ enum CheckReportFormats {
     }
 
     private static func xmlEscaped(_ text: String, inAttribute: Bool) -> String {
+        replacing(text) { value in
+            switch value {
+            case 0x26: "&amp;"
+            case 0x3C: "&lt;"
+            case 0x3E: "&gt;"
+            case 0x22 where inAttribute: "&quot;"
+            case 0x09, 0x0A, 0x0D: inAttribute ? "&#\(value);" : nil
+            case 0..<0x20, 0x7F, 0x80..<0xA0, 0xFFFE, 0xFFFF: visible(value)
+            default: nil
+            }
+        }
+    }
+
+    /// `text` with each scalar that `replacement` gives a text for replaced by it.
+    private static func replacing(_ text: String, _ replacement: (UInt32) -> String?) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x26: result += "&amp;"
-            case 0x3C: result += "&lt;"
-            case 0x3E: result += "&gt;"
-            case 0x22 where inAttribute: result += "&quot;"
-            case 0x09, 0x0A, 0x0D:
-                if inAttribute { result += "&#\(scalar.value);" } else { result.unicodeScalars.append(scalar) }
-            case 0..<0x20, 0x7F, 0x80..<0xA0, 0xFFFE, 0xFFFF: result += visible(scalar)
-            default: result.unicodeScalars.append(scalar)
+            if let replaced = replacement(scalar.value) {
+                result += replaced
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return result
     }
 
     /// `\u{1B}`: a control character as text.
-    private static func visible(_ scalar: Unicode.Scalar) -> String {
-        "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    private static func visible(_ value: UInt32) -> String {
+        "\\u{" + String(value, radix: 16, uppercase: true) + "}"
     }
 
     // MARK: - GitHub Actions
@@ -111,19 +121,16 @@ enum CheckReportFormats {
     }
 
     private static func workflowEscaped(_ text: String, property: Bool) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x25: result += "%25"
-            case 0x0D: result += "%0D"
-            case 0x0A: result += "%0A"
-            case 0x3A where property: result += "%3A"
-            case 0x2C where property: result += "%2C"
-            case 0..<0x20, 0x7F, 0x80..<0xA0: result += visible(scalar)
-            default: result.unicodeScalars.append(scalar)
+        replacing(text) { value in
+            switch value {
+            case 0x25: "%25"
+            case 0x0D: "%0D"
+            case 0x0A: "%0A"
+            case 0x3A where property: "%3A"
+            case 0x2C where property: "%2C"
+            case 0..<0x20, 0x7F, 0x80..<0xA0: visible(value)
+            default: nil
             }
         }
-        return result
     }
 }
