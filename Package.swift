@@ -278,7 +278,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CampaignMockClientTests",
-            dependencies: ["CampaignMockClient", "CampaignMock", "CampaignMockTestSupport", "CampaignMockTesting"],
+            dependencies: [
+                "CampaignMockClient", "CampaignMock", "CampaignMockHTTP", "CampaignMockTestSupport",
+                "CampaignMockTesting",
+            ],
             swiftSettings: swiftSettings
         ),
     ],

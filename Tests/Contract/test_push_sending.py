@@ -555,36 +555,49 @@ def push_event(server, token, title, headers=None):
     raise AssertionError(f"no send stored for push {event_id}")
 
 
+def refused_to_a_page(request):
+    """The status a request a page sends (cross-site Origin and Fetch Metadata) is answered with."""
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    return refused.value.code
+
+
 def test_a_web_page_or_a_lan_peer_cannot_make_the_mock_send(certificates, apns_key):
-    """The documented setup, --auto-send with a userKey: allow-list: a page (cross-site Origin) or a LAN peer
-    registers its own token under the allowed userKey and sends a PushEvent; nothing reaches APNs. The
-    developer's phone, trusted on this machine, gets a backend's push, and still never a page's."""
+    """The documented setup, --auto-send with a userKey: allow-list. A page (cross-site Origin) can neither
+    register a token nor send a PushEvent: both are refused before anything is stored. A LAN peer registers
+    its own token under the allowed userKey and sends a PushEvent: composed, but nothing reaches APNs. The
+    developer's phone, trusted on this machine, gets a backend's push, and never a page's."""
     with ios_sender(certificates, apns_key, "--send-allow", "userKey:*@example.com", "--auto-send") as (apns, server):
         apns.register(ATTACKER_TOKEN)
-        register(server, "ios", ATTACKER_TOKEN, "shop-ios", headers=PAGE)
-        [sent] = push_event(server, ATTACKER_TOKEN, "Free money", headers=PAGE)["sends"]
-        assert sent["outcome"] == "blocked" and "from a web page (http://evil.example)" in sent["explanation"], sent
+        form = urllib.parse.urlencode(
+            {"registrationToken": ATTACKER_TOKEN, "mobileAppUuid": "shop-ios", "userKey": "jane@example.com"})
+        assert refused_to_a_page(urllib.request.Request(
+            server.url + "/nms/mobile/1/registerIOS.jssp", data=form.encode(), headers=PAGE)) == 403
+        assert call(server, "GET", f"/_mock/devices/{ATTACKER_TOKEN}")[0] == 404
 
         # Without browser headers, as a LAN peer sends it: composed and auto-sent, but the token is its own.
         register(server, "ios", ATTACKER_TOKEN, "shop-ios")
         [sent] = push_event(server, ATTACKER_TOKEN, "Free money")["sends"]
         assert sent["outcome"] == "blocked" and "not confirmed on this machine" in sent["explanation"], sent
 
-        # The developer trusts their phone here: a backend's PushEvent reaches it, a page's does not.
+        # The developer trusts their phone here: a backend's PushEvent reaches it; a page's is refused.
         assert call(server, "POST", f"/_mock/devices/{IOS_TOKEN}/trust")[0] == 200
-        [sent] = push_event(server, IOS_TOKEN, "Free money", headers=PAGE)["sends"]
-        assert sent["outcome"] == "blocked" and "web page" in sent["explanation"]
+        envelope = (
+            '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:urn="urn:nms:rtEvent">'
+            "<soapenv:Body><urn:PushEvent><urn:sessiontoken>admin/admin</urn:sessiontoken><urn:domEvent>"
+            f'<rtEvent type="rt_Sale" registrationToken="{IOS_TOKEN}" xmlns=""><mobileApp uuid="shop-ios"/>'
+            "<ctx><title>Free money</title></ctx></rtEvent></urn:domEvent></urn:PushEvent></soapenv:Body></soapenv:Envelope>")
+        assert refused_to_a_page(urllib.request.Request(
+            server.url + "/nl/jsp/soaprouter.jsp", data=envelope.encode(), method="POST",
+            headers={"Content-Type": "text/plain", "SOAPAction": "nms:rtEvent#PushEvent", **PAGE})) == 403
         [sent] = push_event(server, IOS_TOKEN, "Flash sale")["sends"]
         assert sent["outcome"] == "accepted", sent
         assert [(request.device_token, request.payload["aps"]["alert"]["title"]) for request in apns.requests] == \
             [(IOS_TOKEN, "Flash sale")]
 
-        # A page cannot trust a token for itself, nor send a composed push.
-        request = urllib.request.Request(server.url + f"/_mock/devices/{ATTACKER_TOKEN}/trust", method="POST",
-                                         headers=PAGE)
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(request, timeout=10)
-        assert refused.value.code == 403
+        # A page cannot trust a token for itself either.
+        assert refused_to_a_page(urllib.request.Request(
+            server.url + f"/_mock/devices/{ATTACKER_TOKEN}/trust", method="POST", headers=PAGE)) == 403
 
 
 def test_a_token_pattern_confirms_its_token_and_no_other(certificates, apns_key):
