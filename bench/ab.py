@@ -85,6 +85,24 @@ def run_wrk(port, script, seconds, path="/"):
     return bench.wrk_figures(output)
 
 
+def write_scripts(work):
+    """The wrk scripts of LOADS, written into `work`: their paths by load name."""
+    scripts = {}
+    for name, _, text in LOADS:
+        scripts[name] = os.path.join(work, f"{name}.lua")
+        with open(scripts[name], "w") as handle:
+            handle.write(text)
+    return scripts
+
+
+def summarise(load):
+    """The medians of a load's rounds per build (req/s, p99), kept in `load` beside the rounds."""
+    medians = {build: statistics.median(f["requests_per_second"] for f in load[build]) for build in load}
+    p99 = {build: statistics.median(f["p99_ms"] for f in load[build]) for build in load}
+    load["median_requests_per_second"], load["median_p99_ms"] = medians, p99
+    return medians, p99
+
+
 def failed(figures):
     return figures["non_2xx"] > 0 or bool(figures["socket_errors"])
 
@@ -113,11 +131,7 @@ def main():
     print(f"BASE {commit} against HEAD {head_commit}: {rounds} rounds, wrk -t{bench.THREADS} "
           f"-c{bench.CONNECTIONS} {seconds} s a load, server arguments {arguments or 'the defaults'}", flush=True)
     with tempfile.TemporaryDirectory(prefix="campaign-mock-ab-") as work:
-        scripts = {}
-        for name, _, text in LOADS:
-            scripts[name] = os.path.join(work, f"{name}.lua")
-            with open(scripts[name], "w") as handle:
-                handle.write(text)
+        scripts = write_scripts(work)
         for round_number in range(1, rounds + 1):
             order = (("BASE", base), ("HEAD", head)) if round_number % 2 else (("HEAD", head), ("BASE", base))
             for name, label, _ in LOADS:
@@ -135,12 +149,9 @@ def main():
           f"{'BASE p99 ms':>13}{'HEAD p99 ms':>13}")
     for name, label, _ in LOADS:
         load = results["loads"][name]
-        medians = {build: statistics.median(f["requests_per_second"] for f in load[build]) for build in load}
-        p99 = {build: statistics.median(f["p99_ms"] for f in load[build]) for build in load}
         p99_range = {build: (min(f["p99_ms"] for f in load[build]), max(f["p99_ms"] for f in load[build]))
                      for build in load}
-        load["median_requests_per_second"] = medians
-        load["median_p99_ms"] = p99
+        medians, p99 = summarise(load)
         load["ratio"] = medians["HEAD"] / medians["BASE"]
         print(f"{label:<28}{medians['BASE']:>12,.0f}{medians['HEAD']:>12,.0f}{load['ratio']:>10.2f}×"
               f"{p99['BASE']:>13.2f}{p99['HEAD']:>13.2f}")

@@ -20,7 +20,6 @@ import json
 import os
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -111,11 +110,7 @@ def main():
           f"wrk -t{bench.THREADS} -c{bench.CONNECTIONS} {seconds} s a load, WireMock warmed {warmup} s a load",
           flush=True)
     with tempfile.TemporaryDirectory(prefix="campaign-mock-peers-") as work:
-        scripts = {}
-        for name, _, text in ab.LOADS:
-            scripts[name] = os.path.join(work, f"{name}.lua")
-            with open(scripts[name], "w") as handle:
-                handle.write(text)
+        scripts = ab.write_scripts(work)
         wiremock_port, wiremock = start_wiremock(work)
         try:
             for round_number in range(1, rounds + 1):
@@ -145,9 +140,7 @@ def main():
     print(f"\n{'load':<28}{'mock req/s':>12}{'WireMock':>12}{'mock/WM':>9}{'mock p99':>11}{'WM p99':>10}")
     for name, label, _ in ab.LOADS:
         load = results["loads"][name]
-        medians = {server: statistics.median(f["requests_per_second"] for f in load[server]) for server in load}
-        p99 = {server: statistics.median(f["p99_ms"] for f in load[server]) for server in load}
-        load["median_requests_per_second"], load["median_p99_ms"] = medians, p99
+        medians, p99 = ab.summarise(load)
         load["ratio"] = medians["campaign-mock"] / medians["WireMock"]
         rounds_ratios = [m["requests_per_second"] / w["requests_per_second"]
                          for m, w in zip(load["campaign-mock"], load["WireMock"])]
