@@ -1,5 +1,6 @@
 package import CampaignMockModel
 package import CampaignMockStorage
+import CampaignMockSupport
 import CampaignMockSystem
 import Dispatch
 import Synchronization
@@ -80,8 +81,11 @@ package final class IntegrationChecks: Sendable {
 
     /// Clears the findings (of `app`, or all), remembering what was seen (``ChecksEngine/clearFindings(app:)``).
     /// Returns how many cleared.
+    /// The app and token given here are the client's text, keyed as the observations keep them
+    /// (``ClientText/key(_:)``).
     package func clearFindings(app: String?) -> Int {
-        queue.sync {
+        let app = app.map(ClientText.key)
+        return queue.sync {
             let changes = engine.withLock { $0.clearFindings(app: app) }
             publish(changes)
             return changes.count
@@ -90,13 +94,15 @@ package final class IntegrationChecks: Sendable {
 
     /// The devices (of `app`, or all) were deleted (``ChecksEngine/forgetDevices(app:)``).
     package func forgetDevices(app: String?) {
+        let app = app.map(ClientText.key)
         queue.sync { engine.withLock { $0.forgetDevices(app: app) } }
     }
 
     /// The device of `token` in `app` was removed: the findings about it clear. Returns how many did, once
     /// every batch committed before this call is in.
     package func forgetDevice(app: String, token: String) -> Int {
-        queue.sync {
+        let (app, token) = (ClientText.key(app), ClientText.key(token))
+        return queue.sync {
             let changes = engine.withLock { $0.forgetDevice(app: app, token: token) }
             publish(changes)
             return changes.filter { $0.change == .cleared && $0.finding.registrationToken == token }.count

@@ -16,13 +16,15 @@ package enum ClientText {
         return prefix(text, max(0, bytes - note.utf8.count)) + note
     }
 
-    /// `text` when it has at most ``keyBytes`` bytes, else its beginning and `…#` with a hash of the whole.
+    /// `text` when it has at most ``keyBytes`` bytes, else its beginning and `…#` with a hash of the whole,
+    /// ``keyBytes`` in all: a key of a key is the key, so whoever compares with one may key what it is given.
     package static func key(_ text: String) -> String {
         guard text.utf8.count > keyBytes else { return text }
         // FNV-1a, 64 bits: stable across runs (Hasher is not), for telling texts apart, not for secrets.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return prefix(text, keyBytes) + "…#" + String(hash, radix: 16)
+        let suffix = "…#" + String(hash, radix: 16)
+        return prefix(text, keyBytes - suffix.utf8.count) + suffix
     }
 
     /// The longest beginning of `text` of at most `bytes` bytes that does not cut a UTF-8 sequence.

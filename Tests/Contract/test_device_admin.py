@@ -161,3 +161,37 @@ def test_a_list_filtered_by_an_unknown_key_says_so_as_a_wait_does():
         assert "warning" not in call(server, "GET", "/_mock/devices?app=shop-ios")[1]
         assert call(server, "GET", "/_mock/requests?app=YOUR-KEY")[1]["warning"] == page["warning"]
         assert "warning" not in call(server, "GET", "/_mock/requests?app=shop-ios")[1]
+
+
+def test_a_reset_of_an_applications_devices_takes_back_the_trust_of_their_tokens_only():
+    android_token = "fcm-" + "a" * 60
+    with LiveServer(*APPS) as server:
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        register(server, "android", android_token, "shop-android")
+        for token in (IOS_TOKEN, android_token):
+            assert call(server, "POST", f"/_mock/devices/{token}/trust")[0] == 200
+        assert call(server, "POST", "/_mock/reset?only=devices&app=shop-ios")[0] == 200
+        # Its device is gone, so is its trust; the other application's device keeps its own.
+        assert call(server, "GET", f"/_mock/devices/{IOS_TOKEN}")[0] == 404
+        assert call(server, "GET", f"/_mock/devices/{android_token}/trust")[1]["trusted"] is True
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        assert call(server, "GET", f"/_mock/devices/{IOS_TOKEN}/trust")[1]["trusted"] is False
+        assert call(server, "POST", "/_mock/reset?only=devices")[0] == 200
+        register(server, "android", android_token, "shop-android")
+        assert call(server, "GET", f"/_mock/devices/{android_token}/trust")[1]["trusted"] is False
+
+
+def test_removing_a_device_with_a_long_token_clears_the_findings_about_it():
+    """Tokens up to 4 KiB are taken, and the checks keep a long one shortened (with a hash): removing the
+    device still finds what they remember of it."""
+    long_token = "f" * 300
+    with LiveServer(*APPS) as server:
+        register(server, "ios", long_token, "shop-ios", user_key="")
+        register(server, "ios", IOS_TOKEN, "shop-ios")
+        register(server, "ios", OTHER_TOKEN, "shop-ios", user_key="joe@example.com")
+        findings = call(server, "GET", "/_mock/checks")[1]["findings"]
+        assert any(finding["rule"] == "user-key-missing" for finding in findings), findings
+        status, removed = call(server, "DELETE", f"/_mock/devices/{long_token}")
+        assert status == 200 and removed["findingsCleared"] >= 1, removed
+        after = call(server, "GET", "/_mock/checks")[1]["findings"]
+        assert not any(long_token[:200] in json.dumps(finding) for finding in after), after

@@ -42,7 +42,7 @@ extension AdminAPI {
         } catch let conflict as StoreConflict {
             throw AdminError(.notFound, conflict.message)
         }
-        if parts.contains(.devices) && application == nil { sender.distrustAll() }
+        if parts.contains(.devices) { try distrustTokensWithoutDevice() }
         if parts.contains(.faults) {
             let rules = faults.rules.filter { application == nil || $0.appKey == application }
             for rule in rules { _ = faults.remove(id: rule.id ?? "") }

@@ -165,12 +165,11 @@ extension AdminAPI {
             throw AdminError(.notFound, "no device with registration token '\(token)' in application '\(key)'")
         }
         // Trust is by token: it goes only when no other application has the token.
-        let elsewhere = try !store.read { try $0.devices(token: token, applicationKey: nil) }.isEmpty
         let wasTrusted = sender.isTrusted(token)
-        if !elsewhere { sender.distrust(token) }
+        try distrustTokensWithoutDevice()
         let findings = checks.forgetDevice(app: key, token: token)
         let answer = DeviceDeletion(
-            deleted: removal, trustRemoved: wasTrusted && !elsewhere, findingsCleared: findings)
+            deleted: removal, trustRemoved: wasTrusted && !sender.isTrusted(token), findingsCleared: findings)
         return AdminResponse.json(.ok, answer)
     }
 

@@ -21,11 +21,26 @@ extension AdminAPI {
     /// Whether the token is trusted for real sends (explicit trust only; the device's JSON says which
     /// allow-list pattern matches it).
     private func showTrust(_ request: HTTPRequest, _ parameters: RouteParameters) throws -> HTTPResponse {
-        let token = parameters["token"] ?? ""
-        guard try !store.read({ try $0.devices(token: token, applicationKey: nil) }).isEmpty else {
-            throw AdminError(.notFound, "no device with registration token '\(token)'")
-        }
+        let token = try knownToken(parameters)
         return AdminResponse.json(.ok, DeviceTrust(registrationToken: token, trusted: sender.isTrusted(token)))
+    }
+
+    /// The `{token}` of the route, which some application has a device of (trust is by token), else `404`.
+    private func knownToken(_ parameters: RouteParameters) throws -> String {
+        let token = parameters["token"] ?? ""
+        guard try hasDevice(token) else { throw AdminError(.notFound, "no device with registration token '\(token)'") }
+        return token
+    }
+
+    /// Whether any application has a device of `token`.
+    func hasDevice(_ token: String) throws -> Bool {
+        try !store.read { try $0.devices(token: token, applicationKey: nil) }.isEmpty
+    }
+
+    /// Trust is by token and lasts while a device has it: the trusted tokens no device has any more (a
+    /// device removed, an application's devices reset) are trusted no more.
+    func distrustTokensWithoutDevice() throws {
+        for token in sender.trustedTokens where try !hasDevice(token) { sender.distrust(token) }
     }
 
     /// `GET /_mock/push`: the composed pushes, newest first, each with its sends and hits.
@@ -40,10 +55,7 @@ extension AdminAPI {
     /// Trusts the token for real sends (``PushSender/trust(_:)``), or takes it back: a step the developer
     /// takes on this machine, through the admin API's access checks, which a device cannot take for itself.
     private func trust(_ parameters: RouteParameters, _ trusted: Bool) throws -> HTTPResponse {
-        let token = parameters["token"] ?? ""
-        guard try !store.read({ try $0.devices(token: token, applicationKey: nil) }).isEmpty else {
-            throw AdminError(.notFound, "no device with registration token '\(token)'")
-        }
+        let token = try knownToken(parameters)
         if trusted { sender.trust(token) } else { sender.distrust(token) }
         return AdminResponse.json(.ok, DeviceTrust(registrationToken: token, trusted: trusted))
     }

@@ -116,6 +116,9 @@ package final class PushSender: Sendable {
         trusted.withLock { $0.removeAll() }
     }
 
+    /// The tokens trusted now (``trust(_:)``).
+    package var trustedTokens: Set<String> { trusted.withLock { $0 } }
+
     package func isTrusted(_ token: String) -> Bool {
         trusted.withLock { $0.contains(token) }
     }
