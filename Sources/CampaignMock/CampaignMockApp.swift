@@ -72,7 +72,7 @@ package final class CampaignMockApp: HTTPHandler {
         self.configuration = configuration
         dataDirectory = configuration.inMemory ? nil : try DataDirectory(path: configuration.dataDirectory)
         store = try Store(
-            path: configuration.databasePath, journalLimit: configuration.journalLimit,
+            path: dataDirectory?.databasePath, journalLimit: configuration.journalLimit,
             journalBytes: configuration.journalMaxSize)
         for damage in store.journalDamage { logger.error(damage.description) }
         for note in store.leftoverRedoLog {

@@ -126,3 +126,15 @@ def test_ca_export_android_nsc_says_when_the_app_has_its_own_network_security_co
     assert "main/res/xml/network_security_config.xml exists" in clashing.stderr, clashing.stderr
     assert 'android:networkSecurityConfig="@xml/network_rules"' in clashing.stderr
     assert 'tools:replace="android:networkSecurityConfig"' in clashing.stderr
+
+
+def test_a_data_directory_under_a_linked_folder_serves_and_keeps_its_files_where_the_link_leads(tmp_path):
+    """A home folder or a workspace that is a link (macOS's /tmp is one): the server starts there and its
+    database lands in the folder the link leads to."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "linked").symlink_to(real)
+    with LiveServer("--app", "ios:shop-ios", data_dir=str(tmp_path / "linked" / "data")) as server:
+        register(server)
+        assert get(server, f"/_mock/devices/{TOKEN}")["registrationToken"] == TOKEN
+    assert (real / "data" / "campaign-mock.sqlite3").is_file()

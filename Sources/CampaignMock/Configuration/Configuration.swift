@@ -195,11 +195,6 @@ package struct Configuration: Sendable, Equatable {
         http.eventLoopCount = Configuration.defaultEventLoops
     }
 
-    /// The SQLite file, or nil in memory.
-    package var databasePath: String? {
-        inMemory ? nil : dataDirectory + "/campaign-mock.sqlite3"
-    }
-
     /// One loop per core, at least one.
     package static var defaultEventLoops: Int { max(1, ProcessorInfo.activeProcessorCount) }
 }

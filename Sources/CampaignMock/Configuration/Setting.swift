@@ -115,9 +115,15 @@ extension Setting {
         },
         Setting(
             key: "journalMaxSize",
-            help: "About the most the journal's two files take on disk, e.g. 256MiB (the oldest requests go first)."
+            help:
+                "About the most the journal's two files take on disk, 1MiB or more, e.g. 256MiB (the oldest requests go first)."
         ) { config, value in
-            config.journalMaxSize = try parseSize(value)
+            // Less would start a new file at every batch: half the budget is what the entries kept may take.
+            let size = try parseSize(value)
+            guard size >= 1 << 20 else {
+                throw ConfigurationError("'\(value)' is below the journal's least size, 1MiB")
+            }
+            config.journalMaxSize = size
         },
         Setting(key: "retainEvents", help: "Newest tracking events kept (older ones are deleted); 0 keeps all.") {
             config, value in

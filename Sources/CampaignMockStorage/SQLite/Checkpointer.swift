@@ -180,10 +180,12 @@ final class WALSyncer: @unchecked Sendable {
         if !pending.exchange(true, ordering: .acquiringAndReleasing) { wakeup.signal() }
     }
 
+    /// Stops the thread; a commit not synced yet is synced now, whatever the writer's last checkpoint did.
     func close() {
         closing.store(true, ordering: .releasing)
         wakeup.signal()
         thread?.join()
+        if pending.exchange(false, ordering: .acquiringAndReleasing) { sync() }
     }
 
     private func run() {
@@ -215,12 +217,28 @@ final class WALSyncer: @unchecked Sendable {
         }
         var status = stat()
         let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-        #if canImport(Darwin)
-            guard fcntl(descriptor, F_FULLFSYNC) == 0 || fsync(descriptor) == 0 else { return }
-        #else
-            guard fsync(descriptor) == 0 else { return }
-        #endif
+        guard syncToDisk(descriptor) == 0 else { return }
+        // The WAL may have been made at this start: its name in the directory is synced once too, or a power
+        // cut could lose the whole file.
+        if !directorySynced { directorySynced = Self.syncDirectory(of: path) }
         synced?(size)
+    }
+
+    /// Whether the WAL's directory entry has been synced. The syncing thread's (or the closing one's, after it).
+    private var directorySynced = false
+
+    private static func syncDirectory(of path: String) -> Bool {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let descriptor = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer {
+            #if canImport(Glibc)
+                Glibc.close(descriptor)
+            #else
+                Darwin.close(descriptor)
+            #endif
+        }
+        return syncToDisk(descriptor) == 0
     }
 }
 

@@ -27,6 +27,12 @@ package final class DataDirectory: Sendable {
 
     /// The directory as given.
     package let path: String
+    /// The directory with every link on its way resolved, which the store's files are opened through: SQLite
+    /// opens them with `SQLITE_OPEN_NOFOLLOW`, which refuses a link anywhere in the path (a home folder that
+    /// is a link, macOS's `/tmp`), while a link in the directory itself is refused by name (``openFile``).
+    package let resolvedPath: String
+    /// The database file, through ``resolvedPath``.
+    package var databasePath: String { resolvedPath + "/" + Self.files[0] }
     /// The open directory and lock file, both locked; empty once released.
     private let lockDescriptors: Mutex<[Int32]>
 
@@ -39,6 +45,11 @@ package final class DataDirectory: Sendable {
         // A directory this server made (`.campaign-mock/` in an app's repository) keeps itself out of git, as
         // Python's venv does; one that existed is the user's to manage.
         if !existed { Self.writeGitignore(path) }
+        guard let resolved = realpath(path, nil) else {
+            throw StoreError.dataDirectoryUnusable(path: path, reason: String(cString: strerror(errno)))
+        }
+        resolvedPath = String(cString: resolved)
+        free(resolved)
         let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else {
             throw StoreError.dataDirectoryUnusable(path: path, reason: String(cString: strerror(errno)))
@@ -46,10 +57,10 @@ package final class DataDirectory: Sendable {
         var descriptors = [directory]
         do throws(StoreError) {
             try Self.checkOwnedAndPrivate(directory, path: path)
-            guard flock(directory, LOCK_EX | LOCK_NB) == 0 else { throw StoreError.dataDirectoryInUse(path: path) }
+            try Self.lock(directory, path)
             let lock = try Self.openFile(path + "/campaign-mock.lock", create: true)
             descriptors.append(lock)
-            guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { throw StoreError.dataDirectoryInUse(path: path) }
+            try Self.lock(lock, path)
             // Made before SQLite opens it, so that it (and the files SQLite makes beside it) is owner-only.
             close(try Self.openFile(path + "/" + Self.files[0], create: true))
             for file in Self.files.dropFirst() where file != "campaign-mock.lock" {
@@ -128,6 +139,17 @@ package final class DataDirectory: Sendable {
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return cwd + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
+    /// Takes the lock on `descriptor`: held by another process is "in use"; a file system that has no such
+    /// locks (some network shares) is said as it is.
+    private static func lock(_ descriptor: Int32, _ path: String) throws(StoreError) {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { return }
+        guard errno == EWOULDBLOCK else {
+            throw StoreError.dataDirectoryUnusable(
+                path: path, reason: "cannot lock it: " + String(cString: strerror(errno)))
+        }
+        throw StoreError.dataDirectoryInUse(path: path)
     }
 
     /// `.gitignore` holding `*`: git leaves the directory and everything in it alone.

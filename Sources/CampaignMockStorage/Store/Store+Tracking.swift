@@ -164,7 +164,7 @@ extension StoreTransaction {
     ) throws {
         let message: IssuedMessage?
         if let lookedUp {
-            message = lookedUp
+            message = try stillAsLookedUp(lookedUp) ? lookedUp : reader.issuedMessage(for: id)
         } else {
             if connection.mayHaveMessages == nil {
                 connection.mayHaveMessages =
@@ -176,6 +176,21 @@ extension StoreTransaction {
         try insertTrackingHit(
             id, userAgent: userAgent, remoteAddress: remoteAddress, receivedAt: receivedAt, messageRef: message?.id,
             deviceID: message?.deviceID, applicationID: message?.applicationID, link: message?.link)
+    }
+
+    /// Whether the message a read found before this transaction is still issued to the same device and
+    /// application: a removal (a device, an application, a sweep, a reset) between the two unlinks or deletes
+    /// it, and a hit written with the read's ids would then break a foreign key. A lookup by the message's
+    /// row id, not the hit's id again.
+    private func stillAsLookedUp(_ lookedUp: IssuedMessage?) throws -> Bool {
+        guard let lookedUp else { return true }
+        guard
+            let row = try connection.query(
+                "SELECT device_id, application_id FROM messages WHERE id = ?", [lookedUp.id]
+            ).first
+        else { return false }
+        return try row["device_id"].integer == lookedUp.deviceID
+            && row["application_id"].integer == lookedUp.applicationID
     }
 
     /// Stores a hit with the given link (snapshot import keeps the links it had). `link` is what the event

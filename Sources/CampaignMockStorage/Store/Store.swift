@@ -57,6 +57,11 @@ package final class Store: Sendable {
     ) throws {
         self.path = path
         let connection = try SQLiteConnection(path: path ?? ":memory:")
+        // The data directory's format, said by the database (`PRAGMA user_version`): a build refuses one it
+        // does not know before it touches anything of it (the journal's files included), and marks an older
+        // one as its own after the migrations.
+        let format = try connection.integer("PRAGMA user_version")
+        guard format <= Self.dataFormat else { throw StoreError.newerFormat(found: format, known: Self.dataFormat) }
         if path != nil {
             let mode = try connection.scalar("PRAGMA journal_mode=WAL").text
             guard mode == "wal" else {
@@ -68,10 +73,6 @@ package final class Store: Sendable {
             "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-8192; " + Self.fullSyncPragmas)
         journal = try JournalLog(path: path.map { $0 + "-requests" }, limit: journalLimit, byteBudget: journalBytes)
         try journal.importTable(from: connection)  // before migration 0013 drops that table
-        // The data directory's format, said by the database (`PRAGMA user_version`): a build refuses one it
-        // does not know, before any migration runs, and marks an older one as its own after them.
-        let format = try connection.integer("PRAGMA user_version")
-        guard format <= Self.dataFormat else { throw StoreError.newerFormat(found: format, known: Self.dataFormat) }
         try SQLiteMigrator.migrate(connection, Schema.migrations, current: Schema.current)
         if format < Self.dataFormat { try connection.execute("PRAGMA user_version = \(Self.dataFormat)") }
         readers = path.map { ReaderPool(path: $0) }

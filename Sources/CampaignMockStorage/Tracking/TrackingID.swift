@@ -1,4 +1,5 @@
 package import CampaignMockModel
+
 /// The `id` of a push tracking hit, `h<messageId>,<deliveryId>,<tag>` (docs/protocol.md §4.1).
 package struct TrackingID: Sendable, Equatable {
     /// The broadLog id as the SDK encoded it.

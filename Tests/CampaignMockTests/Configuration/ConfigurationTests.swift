@@ -16,7 +16,7 @@ import Testing
         let configuration = try Configuration.resolve(flags: [:], environment: [:], configFile: nil)
         #expect(configuration.http.address.host == "127.0.0.1")
         #expect(configuration.http.address.port == 8080)
-        #expect(configuration.databasePath == ".campaign-mock/campaign-mock.sqlite3")
+        #expect(configuration.dataDirectory == ".campaign-mock" && !configuration.inMemory)
         #expect(configuration.journalLimit == 10_000)
     }
 
@@ -46,7 +46,7 @@ import Testing
     @Test func inMemoryHasNoDatabaseFile() throws {
         let configuration = try Configuration.resolve(
             flags: [:], environment: ["CAMPAIGN_MOCK_IN_MEMORY": "true"], configFile: nil)
-        #expect(configuration.databasePath == nil)
+        #expect(configuration.inMemory)
     }
 
     struct BadValue: Sendable, CustomTestStringConvertible {
@@ -76,6 +76,9 @@ import Testing
         .init(
             flags: ["journalLimit": "0"], environment: [:], json: nil,
             message: "--journal-limit: '0' is not a valid count (1 or more)"),
+        .init(
+            flags: ["journalMaxSize": "64KiB"], environment: [:], json: nil,
+            message: "--journal-max-size: '64KiB' is below the journal's least size, 1MiB"),
         .init(
             flags: [:], environment: [:], json: #"{"prot": 1}"#, message: "campaign-mock.json: prot: unknown setting"),
         .init(

@@ -100,4 +100,19 @@ struct DataDirectoryTests {
         #expect(Self.mode(data + "/campaign-mock.sqlite3") == 0o600)
         #expect(Self.mode(data + "/campaign-mock.lock") == 0o600)
     }
+
+    /// A folder on the way to the data directory may be a link (a home folder, macOS's `/tmp`): the store is
+    /// opened through the resolved path, since SQLite's no-follow open refuses a link anywhere in a path.
+    @Test func aDataDirectoryUnderALinkedFolderStartsAndKeepsItsFilesWhereTheLinkLeads() throws {
+        let real = TemporaryDirectory()
+        let links = TemporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: links.path + "/linked", withDestinationPath: real.path)
+        let directory = try DataDirectory(path: links.path + "/linked/data")
+        let store = try Store(path: directory.databasePath)
+        store.close()
+        directory.release()
+        #expect(FileManager.default.fileExists(atPath: real.path + "/data/campaign-mock.sqlite3"))
+        // The path as given is what the messages name.
+        #expect(directory.path == links.path + "/linked/data")
+    }
 }

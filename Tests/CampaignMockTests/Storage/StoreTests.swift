@@ -396,6 +396,39 @@ struct StoreTests {
         #expect(events.sorted { $0.id < $1.id }.map { $0.linked?.messageId } == [nil, "12345", "12345"])
     }
 
+    /// The device of a message a read found is removed before the hit's write: the hit is stored, linked to
+    /// the message as it is now (to no device), not refused by a foreign key.
+    @Test func aHitWhoseDeviceWentAfterItsLookupIsStoredAsTheMessageIsNow() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3")
+        defer { store.close() }
+        try store.writeAndWait { try $0.insertApplication(Application(name: "A", platform: .ios, integrationKey: "k")) }
+        let application = try #require(try store.application(key: "k"))
+        let request = RegistrationRequest(
+            registrationToken: "tok", integrationKey: "k", userKey: "", device: DeviceFields(), params: [])
+        _ = try store.writeAndWait { try $0.register(request, application: application, receivedAt: 1) }
+        try store.writeAndWait { transaction in
+            let ids = try #require(
+                try transaction.connection.query(
+                    "SELECT id, application_id FROM devices WHERE registration_token = 'tok'"
+                )
+                .first)
+            _ = try transaction.insertMessage(
+                messageID: "12345", deliveryID: "d7", deviceID: try ids["id"].integer,
+                applicationID: try ids["application_id"].integer)
+        }
+        let id = try TrackingID(parsing: "h3039,d7,1")
+        let found = try #require(try store.read { try $0.issuedMessage(for: id) })
+        #expect(found.deviceID != nil)
+        _ = try store.writeAndWait { try $0.deleteDevice(token: "tok", applicationKey: "k") }
+        try store.writeAndWait {
+            try $0.recordHit(id, userAgent: nil, remoteAddress: nil, receivedAt: 2, lookedUp: .some(found))
+        }
+        let events = try store.read { try $0.events(matching: EventFilter(), after: 0, limit: 10).events }
+        #expect(events.map { $0.linked?.messageId } == ["12345"])
+        #expect(events.first?.linked?.registrationToken == nil)
+    }
+
     @Test func writesAfterCloseFailWithAReason() throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.path + "/db.sqlite3")
