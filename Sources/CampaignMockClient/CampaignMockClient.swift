@@ -164,11 +164,9 @@ public struct CampaignMockClient: Sendable {
 
     /// One device with its registration history and the pushes composed for it; nil when none.
     public func device(token: String, app: String? = nil) async throws -> Device? {
-        let path =
-            "/_mock/devices/"
-            + (token.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? token)
         let (status, body) = try await send(
-            "GET", path, query: app.map { [URLQueryItem(name: "app", value: $0)] } ?? [], expecting: [200, 404])
+            "GET", Self.devicePath(token), query: app.map { [URLQueryItem(name: "app", value: $0)] } ?? [],
+            expecting: [200, 404])
         return status == 404 ? nil : try decode((status, body))
     }
 
@@ -313,11 +311,7 @@ public struct CampaignMockClient: Sendable {
     ) async throws -> CheckReport {
         let rfc3339 = ISO8601DateFormatter()
         rfc3339.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let filters = [
-            "app": app, "token": token, "severity": severity?.rawValue, "since": since.map { rfc3339.string(from: $0) },
-        ].compactMapValues { $0 }
-        let query = filters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        return try await decode(send("GET", "/_mock/checks", query: query, expecting: [200]))
+        return try await checks(app: app, token: token, severity: severity, since: since.map(rfc3339.string))
     }
 
     /// The findings since a mark (``mark()``: those with a request of their evidence after it, whenever
@@ -325,7 +319,13 @@ public struct CampaignMockClient: Sendable {
     public func checks(
         app: String? = nil, token: String? = nil, severity: CheckSeverity? = nil, since: Since
     ) async throws -> CheckReport {
-        let filters = ["app": app, "token": token, "severity": severity?.rawValue, "since": since.queryValue]
+        try await checks(app: app, token: token, severity: severity, since: since.queryValue)
+    }
+
+    private func checks(app: String?, token: String?, severity: CheckSeverity?, since: String?) async throws
+        -> CheckReport
+    {
+        let filters = ["app": app, "token": token, "severity": severity?.rawValue, "since": since]
             .compactMapValues { $0 }
         let query = filters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         return try await decode(send("GET", "/_mock/checks", query: query, expecting: [200]))
@@ -344,7 +344,8 @@ public struct CampaignMockClient: Sendable {
     ) async throws {
         var report = try await checks(app: app, token: token, severity: severity, since: since)
         if wait, let window = report.windows?.openReceive, window.closesInMilliseconds > 0 {
-            let milliseconds = min(window.closesInMilliseconds, window.lengthMilliseconds) + 100
+            // The window's own length bounds the wait, whatever a server answers.
+            let milliseconds = max(0, min(window.closesInMilliseconds, window.lengthMilliseconds, 600_000)) + 100
             try await Task.sleep(nanoseconds: UInt64(milliseconds) * 1_000_000)
             report = try await checks(app: app, token: token, severity: severity, since: since)
         }

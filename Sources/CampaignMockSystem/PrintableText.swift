@@ -5,17 +5,7 @@ package enum PrintableText {
     /// `text` with every C0 and C1 control character and DEL escaped; the text itself when it has none.
     package static func escaped(_ text: String) -> String {
         // Most text has no control character: one pass over the bytes to find out.
-        var clean = true
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
-            // C0 and DEL are single bytes; C1 (U+0080–U+009F) is 0xC2 0x80–0x9F in UTF-8.
-            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) {
-                clean = false
-                break
-            }
-            previous = byte
-        }
-        if clean { return text }
+        guard hasControlCharacter(text) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
@@ -29,5 +19,16 @@ package enum PrintableText {
             }
         }
         return result
+    }
+
+    /// Whether `text` holds a C0 control (below U+0020), DEL (U+007F) or a C1 control (U+0080 to U+009F).
+    package static func hasControlCharacter(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            // C0 and DEL are single bytes; C1 (U+0080–U+009F) is 0xC2 0x80–0x9F in UTF-8.
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
+            previous = byte
+        }
+        return false
     }
 }

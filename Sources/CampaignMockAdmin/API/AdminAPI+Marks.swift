@@ -15,6 +15,9 @@ extension AdminAPI {
     /// checks find later in a request that came before it is not counted since it.
     private func takeMark(_ request: HTTPRequest) throws -> HTTPResponse {
         try AdminResponse.allowOnly(try AdminResponse.query(request), [])
+        let epoch = marks.epoch
+        // Through the writer's queue, not a reader: every batch queued before this one has then been committed
+        // and handed to the sink (the checks' feed, the journal), which a committed row alone does not promise.
         let (registration, event, requestID) = try store.writeAndWait { transaction in
             let reader = transaction.reader
             return (try reader.lastRegistrationID(), try reader.lastEventID(), reader.lastJournalID())
@@ -22,7 +25,7 @@ extension AdminAPI {
         checks.settle()
         let mark = marks.add(
             registration: registration, event: event, request: requestID, streamEvent: stream.mark(),
-            at: Clock.wallClockMicroseconds())
+            at: Clock.wallClockMicroseconds(), epoch: epoch)
         return AdminResponse.json(.ok, ["mark": mark.name])
     }
 

@@ -38,7 +38,7 @@ extension ChecksEngine {
                     rule: .unknownMessage, subject: "\(facts.app):\(facts.token):platform", severity: .warning,
                     title: "A \(sender.rawValue) app tracked a message composed for \(facts.platform.rawValue)",
                     message:
-                        "\(action == "open" ? "An" : "A") \(action) hit for message \(facts.messageId) came from \(sender.withArticle) SDK "
+                        "\(Self.aHit(action)) for message \(facts.messageId) came from \(sender.withArticle) SDK "
                         + "(User-Agent '\(hit.userAgent ?? "")'), but the message was composed for "
                         + "\(facts.platform.withArticle) device (\(facts.token), application \(facts.app)).",
                     fix:
@@ -54,7 +54,7 @@ extension ChecksEngine {
                     rule: .unknownMessage, subject: "\(facts.app):\(facts.token):delivery", severity: .warning,
                     title: "A hit names another delivery than its message's",
                     message:
-                        "\(action == "open" ? "An" : "A") \(action) hit for message \(facts.messageId) names delivery '\(hit.deliveryId)', but the "
+                        "\(Self.aHit(action)) for message \(facts.messageId) names delivery '\(hit.deliveryId)', but the "
                         + "message was composed in delivery '\(facts.deliveryId)' (device \(facts.token)).",
                     fix:
                         "Pass the push's own _dId to the SDK's tracking call, as the string the payload carries "
@@ -85,6 +85,11 @@ extension ChecksEngine {
         messages.update(link.messageId) { $0 = message }
     }
 
+    /// `An open hit`, `A receive hit`: how a finding's message begins.
+    private static func aHit(_ action: String) -> String {
+        "\(action == "open" ? "An" : "A") \(action) hit"
+    }
+
     private mutating func unknownMessage(_ hit: CheckObservation.Hit, _ action: String, _ changes: inout [CheckChange])
     {
         // `h<messageId>,<deliveryId>`, in bytes: the tracking id parsed, its message id is hex or a UUID.
@@ -98,7 +103,7 @@ extension ChecksEngine {
                 rule: .unknownMessage, subject: "never-composed", severity: .warning,
                 title: "Hits for messages this mock never composed",
                 message:
-                    "\(action == "open" ? "An" : "A") \(action) hit arrived for message id '\(messageID)' of delivery '\(hit.deliveryId)' "
+                    "\(Self.aHit(action)) arrived for message id '\(messageID)' of delivery '\(hit.deliveryId)' "
                     + "(/r/?id=\(hit.trackingId),\(hit.kind.tag)); this mock composed no such message, so it is linked to "
                     + "no device.",
                 fix:

@@ -1,4 +1,5 @@
 import CampaignMockModel
+import CampaignMockSystem
 
 /// The largest fields a registration may carry, in bytes of UTF-8 (docs/protocol.md §3.2, "Bounds"): far
 /// above what the SDKs send (APNs tokens are 64 to 200 hex digits, FCM tokens about 160 characters, keys
@@ -34,7 +35,7 @@ package enum RegistrationBounds {
         try bound(device.osName, "osName", deviceField)
         try bound(device.osVersion, "osVersion", deviceField)
         try bound(device.osLanguage, "osLanguage", deviceField)
-        if hasControlCharacter(registration.registrationToken) {
+        if PrintableText.hasControlCharacter(registration.registrationToken) {
             throw .controlCharacter(field: "registrationToken")
         }
     }
@@ -55,15 +56,5 @@ package enum RegistrationBounds {
 
     private static func bound(_ value: String?, _ field: String, _ limit: Int) throws(RegistrationError) {
         if let value, value.utf8.count > limit { throw .tooLong(field: field, limit: limit) }
-    }
-
-    /// C0 (below U+0020), DEL (U+007F) or C1 (U+0080 to U+009F, in UTF-8 C2 80 to C2 9F).
-    static func hasControlCharacter(_ text: String) -> Bool {
-        var afterC2 = false
-        for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x7F || (afterC2 && byte >= 0x80 && byte <= 0x9F) { return true }
-            afterC2 = byte == 0xC2
-        }
-        return false
     }
 }

@@ -34,7 +34,8 @@ package enum RegistrationError: Error, Equatable {
         case .malformed: return "malformed"
         case .unsupportedContentType: return "content_type"
         case .methodNotAllowed: return "method"
-        case .tooLong, .tooManyParams, .controlCharacter: return "too_long"
+        case .tooLong, .tooManyParams: return "too_long"
+        case .controlCharacter: return "control_character"
         case .fromPage: return "cross_site"
         }
     }

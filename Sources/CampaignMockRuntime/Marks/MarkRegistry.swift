@@ -54,14 +54,20 @@ package final class MarkRegistry: Sendable {
             && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
-    /// A new mark at these cursors.
-    package func add(registration: Int64, event: Int64, request: Int64, streamEvent: UInt64, at: Int64) -> Mark {
+    /// Which clearing the marks handed out now belong to: read before the cursors of a new mark, so that a
+    /// reset between the two leaves that mark refused rather than counting from the rows it removed.
+    package var epoch: Int { state.withLock { $0.epoch } }
+
+    /// A new mark at these cursors, read after ``epoch`` gave `epoch`.
+    package func add(
+        registration: Int64, event: Int64, request: Int64, streamEvent: UInt64, at: Int64, epoch: Int
+    ) -> Mark {
         state.withLock { state in
             let number = state.next
             state.next += 1
             let mark = Mark(
                 name: "m\(number)", registration: registration, event: event, request: request,
-                streamEvent: streamEvent, at: at, epoch: state.epoch)
+                streamEvent: streamEvent, at: at, epoch: epoch)
             state.marks[number] = mark
             if state.marks.count > Self.limit { state.marks[number - UInt64(Self.limit)] = nil }
             return mark

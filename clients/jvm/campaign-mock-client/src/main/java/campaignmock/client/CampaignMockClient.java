@@ -410,7 +410,7 @@ public final class CampaignMockClient {
             long length = ((Number) ((Map<String, Object>) open).get("lengthMilliseconds")).longValue();
             if (closes > 0) {
                 try {
-                    Thread.sleep(Math.min(closes, length) + 100);
+                    Thread.sleep(Math.max(0, Math.min(Math.min(closes, length), 600_000)) + 100); // bounded by the window, whatever a server answers
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                     throw new CampaignMockException("interrupted while waiting out the checks' windows", 0);
