@@ -15,7 +15,8 @@ final class SnapshotFile: ByteSource {
 
     /// - Throws: ``SystemCallError`` when the file cannot be opened or is not a regular file.
     init(path: String) throws(SystemCallError) {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: a FIFO named here is refused below instead of holding the start.
+        descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw SystemCallError(operation: "open", errno: errno) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {

@@ -393,8 +393,13 @@ struct PerUserCertificateAuthorityTests {
         let server = try TLSServer(directory: directory, environment: ["CAMPAIGN_MOCK_CAROOT": caroot.path + "/ca"])
         #expect(server.fingerprint == olderFingerprint)
         // The server names the folder from its working directory as getcwd gives it, symbolic links resolved
-        // (on macOS /tmp is a link to /private/tmp): the same path, resolved.
-        let resolved = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path
+        // (on macOS /tmp is a link to /private/tmp): the same path, resolved as getcwd resolves it (Foundation's
+        // resolvingSymlinksInPath gives /tmp back on macOS).
+        let resolved = try #require(
+            realpath(directory.path, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            })
         #expect(server.banner.contains("moved there from \(resolved)/.campaign-mock/tls"), "\(server.banner)")
         #expect(try fingerprint(caroot.path + "/ca/ca-cert.pem") == olderFingerprint)
         #expect(!FileManager.default.fileExists(atPath: tls + "/ca-key.pem"))

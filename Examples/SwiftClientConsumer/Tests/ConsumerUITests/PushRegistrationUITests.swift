@@ -48,6 +48,8 @@ final class PushRegistrationUITests: XCTestCase {
 
     /// Composes a push for the application's newest device (registered in this run, maybe by an earlier
     /// test) and puts it on the booted simulator; returns its message id.
+    /// On the main actor, as the UI test that calls it (see expectRegistration).
+    @MainActor
     func deliverAPush(app: String) async throws -> String {
         let token = try await mock.devices(app: app, limit: 1).items[0].registrationToken
         let push = try await mock.push(PushRequest(token: token, title: "Sale", body: "20% off"))
@@ -56,6 +58,7 @@ final class PushRegistrationUITests: XCTestCase {
     }
 
     /// The receive (the app's handler) and the open (the tap) of the message, since this test's mark.
+    @MainActor
     func expectTracking(of messageId: String) async throws {
         _ = try await mock.waitForEvent(.receive, messageId: messageId, since: start, timeout: 30)
         _ = try await mock.waitForEvent(.open, messageId: messageId, since: start, timeout: 30)
