@@ -29,6 +29,17 @@ def page_fits(driver):
     return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
 
 
+def click(driver, selector):
+    """Clicks the first match, again if the console redrew it between the find and the click."""
+    wait_for(lambda: find(driver, selector)[0].click() or True, what=f"a click on {selector}")
+
+
+def trust_state(driver):
+    """The drawer's trust state as (data-trusted, text), read together so a redraw cannot split them."""
+    state = find(driver, "[data-testid=device-trust-state]")[0]
+    return state.get_attribute("data-trusted"), state.text
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_every_page_fits_and_a_device_request_and_push_have_links_that_open_them(browser, width):
     browser.set_window_size(width, 900)
@@ -102,28 +113,27 @@ def test_trust_is_shown_as_state_and_a_device_is_removed_from_its_drawer(browser
         token = "tok00010"
         requests.post(f"{server.url}/_mock/push", json={"token": token, "body": "Hi"}).raise_for_status()
         browser.get(f"{server.url}/_mock/ui/#devices/{token}?app=campaign-mock-demo-ios")
-        state = wait_for(lambda: find(browser, "[data-testid=device-trust-state]"), 10, "the trust state")[0]
-        assert state.get_attribute("data-trusted") == "false" and "not trusted" in state.text
-        find(browser, "[data-testid=device-trust]")[0].click()
-        wait_for(lambda: find(browser, "[data-testid=device-trust-state]")[0].get_attribute("data-trusted") == "true",
-                 what="trusted")
-        assert find(browser, "[data-testid=device-trust]")[0].text == "Stop trusting"
+        trusted, text = wait_for(lambda: trust_state(browser), 10, "the trust state")
+        assert trusted == "false" and "not trusted" in text, (trusted, text)
+        click(browser, "[data-testid=device-trust]")
+        wait_for(lambda: trust_state(browser)[0] == "true", what="trusted")
+        wait_for(lambda: find(browser, "[data-testid=device-trust]")[0].text == "Stop trusting", what="Stop trusting")
         assert requests.get(f"{server.url}/_mock/devices/{token}/trust").json()["trusted"] is True
         # It survives reopening, and the list marks the device.
-        find(browser, "[data-testid=drawer-close]")[0].click()
+        click(browser, "[data-testid=drawer-close]")
         find(browser, "[data-testid=device-search]")[0].send_keys(token)
-        row = wait_for(lambda: [r for r in find(browser, "[data-testid=device-row]")
-                                if r.get_attribute("data-token") == token and find(r, "[data-testid=device-trusted]")],
-                       what="the trusted marker")[0]
-        row.click()
-        wait_for(lambda: find(browser, "[data-testid=device-trust-state]")[0].get_attribute("data-trusted") == "true",
-                 what="still trusted")
+
+        def open_the_marked_row():
+            rows = [r for r in find(browser, "[data-testid=device-row]")
+                    if r.get_attribute("data-token") == token and find(r, "[data-testid=device-trusted]")]
+            return rows and (rows[0].click() or True)
+        wait_for(open_the_marked_row, what="the trusted marker")
+        wait_for(lambda: trust_state(browser)[0] == "true", what="still trusted")
         screenshot(browser, f"links-trusted-{width}")
-        find(browser, "[data-testid=device-trust]")[0].click()
-        wait_for(lambda: find(browser, "[data-testid=device-trust-state]")[0].get_attribute("data-trusted") == "false",
-                 what="no longer trusted")
+        click(browser, "[data-testid=device-trust]")
+        wait_for(lambda: trust_state(browser)[0] == "false", what="no longer trusted")
         # Remove it: the drawer closes, the notice counts what went and what stayed.
-        find(browser, "[data-testid=device-remove]")[0].click()
+        click(browser, "[data-testid=device-remove]")
         browser.switch_to.alert.accept()
         notice = wait_for(lambda: find(browser, "[data-testid=devices-notice]")[0].text, what="the removal's notice")
         assert f"Removed {token}" in notice and "1 push kept" in notice, notice
