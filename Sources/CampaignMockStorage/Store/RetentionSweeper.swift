@@ -4,7 +4,7 @@ import Synchronization
 
 /// Sweeps the store for what the ``RetentionPolicy`` no longer keeps: a second after the start, then as
 /// ``RetentionPace`` says, `intervalMilliseconds` apart at most. Each sweep is one bounded job of the
-/// store's writer (see ``StoreTransaction/sweep(_:now:historyAfter:)``).
+/// store's writer (see ``StoreTransaction/sweep(_:now:historyAfter:settledAt:batch:)``).
 package final class RetentionSweeper: Sendable {
     private let store: Store
     private let policy: RetentionPolicy
@@ -22,6 +22,11 @@ package final class RetentionSweeper: Sendable {
         var lastStarted: UInt64 = 0
         /// Whether the last sweep left nothing to delete.
         var settled = false
+        /// The next sweep's batch, a fraction of the largest (``RetentionPace/batch(pressure:)``).
+        var batch = 1.0
+        /// The writer's idle nanoseconds when the last sweep began, and how long it took.
+        var lastIdle: UInt64 = 0
+        var lastTook: UInt64 = 0
         /// What the sweeps deleted since the last log line, and when that was: one line a minute at
         /// most, once the store is within its caps.
         var deleted = RetentionSweep()
@@ -49,31 +54,38 @@ package final class RetentionSweeper: Sendable {
     private func schedule(after milliseconds: Int) {
         queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
             guard !stopped.load(ordering: .relaxed) else { return }
-            let (after, settledAt) = progress.withLock {
-                ($0.historyCheckedUpTo, $0.settled ? $0.newestWrites : [])
+            let (after, settledAt, batch) = progress.withLock {
+                ($0.historyCheckedUpTo, $0.settled ? $0.newestWrites : [], $0.batch)
             }
-            store.write { [policy] transaction in
-                let started = Clock.monotonicNanoseconds()
-                let sweep = try transaction.sweep(policy, historyAfter: after, settledAt: settledAt)
-                return (sweep, started, Clock.monotonicNanoseconds() - started)
+            store.write { [policy, store] transaction in
+                let (started, idle) = (Clock.monotonicNanoseconds(), store.writerIdleNanoseconds)
+                let sweep = try transaction.sweep(policy, historyAfter: after, settledAt: settledAt, batch: batch)
+                return Outcome(sweep: sweep, started: started, took: Clock.monotonicNanoseconds() - started, idle: idle)
             } completion: { [self] outcome in
                 schedule(after: next(after: outcome))
             }
         }
     }
 
+    /// A sweep, when it began and how long it took, and the writer's idle nanoseconds when it began.
+    private struct Outcome: Sendable {
+        var sweep: RetentionSweep
+        var started: UInt64
+        var took: UInt64
+        var idle: UInt64
+    }
+
     /// When the next sweep runs, given how this one went.
-    private func next(after outcome: Result<(RetentionSweep, UInt64, UInt64), any Error>) -> Int {
-        let sweep: RetentionSweep
-        let started: UInt64
-        let nanoseconds: UInt64
-        switch outcome {
-        case .success(let result): (sweep, started, nanoseconds) = result
+    private func next(after result: Result<Outcome, any Error>) -> Int {
+        let outcome: Outcome
+        switch result {
+        case .success(let success): outcome = success
         case .failure(let error):
             logger.error("retention: the sweep failed: \(error)")
             return max(intervalMilliseconds, Self.afterAFailureMilliseconds)
         }
-        let (idle, deleted, growth) = progress.withLock { progress in
+        let (sweep, started) = (outcome.sweep, outcome.started)
+        let (idle, deleted, growth, pressure) = progress.withLock { progress in
             let idle = progress.newestWrites == sweep.newestWrites
             // Registrations and events written since the last sweep, and in how long (none known at first).
             let growth =
@@ -85,7 +97,6 @@ package final class RetentionSweeper: Sendable {
                 : nil
             progress.historyCheckedUpTo = sweep.historyCheckedUpTo
             progress.newestWrites = sweep.newestWrites
-            progress.lastStarted = started
             progress.settled = !sweep.more
             progress.deleted.events += sweep.events
             progress.deleted.devices += sweep.devices
@@ -94,7 +105,17 @@ package final class RetentionSweeper: Sendable {
             if !sweep.more && !progress.deleted.isEmpty && started - progress.loggedAt >= 60_000_000_000 {
                 (deleted, progress.deleted, progress.loggedAt) = (progress.deleted, RetentionSweep(), started)
             }
-            return (idle, deleted, growth)
+            // How busy the writes kept the writer from the end of the last sweep to the start of this one
+            // (none known at first).
+            let between = started &- progress.lastStarted &- progress.lastTook
+            let pressure =
+                progress.lastStarted == 0 || between > started
+                ? 0
+                : RetentionPace.pressure(
+                    busy: RetentionPace.busy(between: between, idle: outcome.idle &- progress.lastIdle))
+            (progress.lastStarted, progress.lastIdle, progress.lastTook) = (started, outcome.idle, outcome.took)
+            progress.batch = sweep.more ? RetentionPace.batch(pressure: pressure) : 1
+            return (idle, deleted, growth, pressure)
         }
         guard sweep.more else {
             if !deleted.isEmpty {
@@ -105,29 +126,30 @@ package final class RetentionSweeper: Sendable {
             }
             return growth.map(pace.wait(within:)) ?? intervalMilliseconds
         }
-        return idle ? 1 : pace.pause(after: nanoseconds, leaving: sweep)
+        return idle ? 1 : pace.pause(after: outcome.took, share: RetentionPace.share(pressure: pressure))
     }
 }
 
-/// When the sweeps run, so that the store stays close to its caps under a steady load and comes back to
-/// them after a flood, without holding the writes queued behind a sweep for longer than one sweep.
+/// When the sweeps run and how much each takes, so that the store stays close to its caps under a steady
+/// load and comes back to them after a flood, without taking from a flood the writer's time its writes need.
 ///
 /// - Within its caps, the store is looked at again when it may have grown by ``lookAgainAt`` of a cap at
 ///   the pace it grew since the last look (every registration counted as a new device): 10 ms to the
 ///   longest wait apart.
-/// - Over them, sweeps follow one another, each a bounded batch (``RetentionPolicy/deviceBatch``,
-///   ``RetentionPolicy/eventBatch``), with a pause after each that gives them a share of the writer's
-///   time: ``baseShare`` when the store is just over its caps, growing in proportion to how far over
-///   it is, up to ``fullShare`` at ``fullShareOver`` over a cap and beyond. The batches stay the same
-///   size, so a write waits for one batch at most; the writes get a smaller share of the writer while
-///   the store is far over.
+/// - Over them, sweeps follow one another, with a pause after each that gives them a share of the writer's
+///   time, and each takes a batch of a size, both set by the writes' ``pressure(busy:)``: how much of the
+///   writer's time they took since the last sweep. With a fifth or less (a steady load, or none),
+///   ``fullShare`` and the largest batch (``RetentionPolicy/deviceBatch``, ``RetentionPolicy/eventBatch``);
+///   with four fifths or more (a flood), ``baseShare`` and a tenth of the batch, so a write queued behind
+///   a sweep waits a millisecond or two and the flood keeps nine tenths of the writer; in between, in
+///   proportion. A flood can so take the store past its caps; the sweeps take it back once it stops.
 package struct RetentionPace: Sendable, Equatable {
-    /// The sweeps' share of the writer's time while the store is just over its caps.
+    /// The sweeps' share of the writer's time under a flood.
     package static let baseShare = 0.1
-    /// Their share while it is `fullShareOver` or more over a cap.
+    /// Their share while the writes leave the writer mostly idle.
     package static let fullShare = 0.5
-    /// How far over a cap (a fraction of it) the sweeps take their full share.
-    package static let fullShareOver = 0.2
+    /// A sweep's batch under a flood, as a fraction of the largest.
+    package static let smallestBatch = 0.1
     /// How much the store may grow (a fraction of a cap) before the next look, while within its caps.
     package static let lookAgainAt = 0.05
     /// The shortest wait between two looks.
@@ -155,24 +177,30 @@ package struct RetentionPace: Sendable, Equatable {
         }
     }
 
-    /// How many devices beyond the cap of `cap` a sweep counts (those left to delete): enough to tell
-    /// how far over the cap the store is, up to where the sweeps take their full share.
-    package static func counted(beyond cap: Int) -> Int {
-        Int((Double(cap) * fullShareOver).rounded(.up)) + 1
+    /// The fraction of `nanoseconds` the writer was busy, having been idle for `idle` of them.
+    package static func busy(between nanoseconds: UInt64, idle: UInt64) -> Double {
+        nanoseconds == 0 ? 0 : 1 - min(1, Double(idle) / Double(nanoseconds))
     }
 
-    /// The sweeps' share of the writer's time after a sweep that left `sweep.devicesOver` devices and
-    /// `sweep.eventsOver` events beyond the caps.
-    package func share(leaving sweep: RetentionSweep) -> Double {
-        let over = max(
-            Self.fraction(sweep.devicesOver, of: policy.devices), Self.fraction(sweep.eventsOver, of: policy.events))
-        return Self.baseShare + (Self.fullShare - Self.baseShare) * min(1, over / Self.fullShareOver)
+    /// How hard the writes press on the writer, from 0 to 1, by the fraction of its time they kept it
+    /// `busy`: 0 at a fifth or less, 1 at four fifths or more.
+    package static func pressure(busy: Double) -> Double {
+        min(1, max(0, (busy - 0.2) / 0.6))
+    }
+
+    /// The sweeps' share of the writer's time under `pressure`.
+    package static func share(pressure: Double) -> Double {
+        fullShare - (fullShare - baseShare) * pressure
+    }
+
+    /// The next sweep's batch under `pressure`, as a fraction of the largest.
+    package static func batch(pressure: Double) -> Double {
+        1 - (1 - smallestBatch) * pressure
     }
 
     /// Milliseconds from the end of a sweep that took `nanoseconds` and left more to delete to the next
-    /// one, so that the sweeps take ``share(leaving:)`` of the writer's time.
-    package func pause(after nanoseconds: UInt64, leaving sweep: RetentionSweep) -> Int {
-        let share = share(leaving: sweep)
+    /// one, so that the sweeps take `share` of the writer's time.
+    package func pause(after nanoseconds: UInt64, share: Double) -> Int {
         let pause = Double(nanoseconds) / 1_000_000 * (1 - share) / share
         return min(longestWaitMilliseconds, max(1, Int(pause.rounded())))
     }
@@ -187,9 +215,5 @@ package struct RetentionPace: Sendable, Equatable {
             wait = min(wait, Self.lookAgainAt * Double(cap) / (Double(written) / seconds) * 1000)
         }
         return min(longestWaitMilliseconds, max(Self.shortestWaitMilliseconds, Int(wait)))
-    }
-
-    private static func fraction(_ over: Int, of cap: Int) -> Double {
-        cap > 0 ? Double(over) / Double(cap) : 0
     }
 }

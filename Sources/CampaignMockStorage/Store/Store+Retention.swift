@@ -18,7 +18,8 @@ package struct RetentionPolicy: Sendable, Equatable {
     package init() {}
 
     /// Devices one sweep deletes at most (with their history): about 10 ms of the writer's time, during
-    /// which the writes queued behind it wait.
+    /// which the writes queued behind it wait. Under a flood of writes a sweep takes a tenth of each
+    /// (``RetentionPace/batch(pressure:)``).
     static let deviceBatch = 500
     /// Tracking events one sweep deletes at most: the oldest, a range of ids.
     static let eventBatch = 5_000
@@ -33,12 +34,6 @@ package struct RetentionSweep: Sendable, Equatable {
     package var registrations = 0
     /// Whether a table had more to delete than one sweep takes.
     package var more = false
-    /// Devices beyond `--retain-devices` the sweep left (when it had more to delete than it takes), counted
-    /// up to ``RetentionPace/counted(beyond:)``: how far over its cap the store still is.
-    package var devicesOver = 0
-    /// Tracking events the sweep left that the policy no longer keeps, by their ids (as the event bound
-    /// counts them).
-    package var eventsOver = 0
     /// The newest registration the history check looked at; the next sweep starts after it.
     package var historyCheckedUpTo: Int64 = 0
     /// The newest registration and tracking event ids when the sweep ran: unchanged from one sweep to
@@ -49,18 +44,23 @@ package struct RetentionSweep: Sendable, Equatable {
 }
 
 extension StoreTransaction {
-    /// Deletes what `policy` no longer keeps, a bounded amount per call (``RetentionPolicy/deviceBatch``,
-    /// ``RetentionPolicy/eventBatch``, ``RetentionPolicy/historyWindow``), every step through an index, so
-    /// that a sweep costs the same at 100,000 devices as at a million. The history of only the devices
+    /// Deletes what `policy` no longer keeps, a bounded amount per call: `batch` (0 to 1) of
+    /// ``RetentionPolicy/deviceBatch``, ``RetentionPolicy/eventBatch`` and ``RetentionPolicy/historyWindow``,
+    /// every row found through an index. The history of only the devices
     /// registered after registration `historyAfter` is checked (the last sweep's
     /// ``RetentionSweep/historyCheckedUpTo``). With `settledAt`, the ``RetentionSweep/newestWrites`` of a
     /// sweep that left nothing to delete, and no `days` bound (which ages rows without a write), a store
     /// nobody wrote to since is left as it is: an idle store costs a sweep two lookups.
     package func sweep(
         _ policy: RetentionPolicy, now: Int64 = Clock.wallClockMicroseconds(), historyAfter: Int64 = 0,
-        settledAt: [Int64] = []
+        settledAt: [Int64] = [], batch: Double = 1
     ) throws -> RetentionSweep {
         var sweep = RetentionSweep()
+        func part(of largest: Int) -> Int { max(1, Int((Double(largest) * min(1, batch)).rounded())) }
+        let (deviceBatch, eventBatch, historyWindow) = (
+            part(of: RetentionPolicy.deviceBatch), part(of: RetentionPolicy.eventBatch),
+            part(of: RetentionPolicy.historyWindow)
+        )
         let newestEvent = try connection.scalar("SELECT max(id) FROM tracking_events").integer ?? 0
         let newestRegistration = try connection.scalar("SELECT max(id) FROM registrations").integer ?? 0
         sweep.newestWrites = [newestRegistration, newestEvent]
@@ -84,42 +84,23 @@ extension StoreTransaction {
         if lastDoomedEvent > 0 {
             try connection.query(
                 "DELETE FROM tracking_events WHERE id IN (SELECT id FROM tracking_events WHERE id <= ? ORDER BY id LIMIT ?)",
-                [lastDoomedEvent, Int64(RetentionPolicy.eventBatch)])
+                [lastDoomedEvent, Int64(eventBatch)])
             sweep.events = connection.changes
-            if sweep.events == RetentionPolicy.eventBatch {
-                let oldest = try connection.scalar("SELECT min(id) FROM tracking_events").integer ?? lastDoomedEvent
-                sweep.eventsOver = Int(max(0, lastDoomedEvent - oldest + 1))
-            }
         }
 
         // Devices: the registered longest ago beyond the newest `devices`, and those not seen since the
-        // cutoff, oldest first, through the index by last registration.
-        var doomed = Int64(RetentionPolicy.deviceBatch)
-        if policy.devices > 0,
-            let boundary = try connection.query(
-                "SELECT updated_at, id FROM devices ORDER BY updated_at DESC, id DESC LIMIT 1 OFFSET ?",
-                [Int64(policy.devices)]
-            ).first
-        {
-            try connection.query(
-                """
-                DELETE FROM devices WHERE id IN (
-                    SELECT id FROM devices WHERE (updated_at, id) <= (?, ?) ORDER BY updated_at, id LIMIT ?)
-                """, [try boundary.integer("updated_at"), try boundary.integer("id"), doomed])
-            sweep.devices = connection.changes
-            doomed -= Int64(sweep.devices)
-            if doomed == 0 {
-                sweep.devicesOver = Int(
-                    try connection.scalar(
-                        """
-                        SELECT count(*) FROM (
-                            SELECT 1 FROM devices WHERE (updated_at, id) <= (?, ?) ORDER BY updated_at, id LIMIT ?)
-                        """,
-                        [
-                            try boundary.integer("updated_at"), try boundary.integer("id"),
-                            Int64(RetentionPace.counted(beyond: policy.devices)),
-                        ]
-                    ).integer ?? 0)
+        // cutoff, oldest first, through the index by last registration. The count reads the smallest index
+        // page by page, several times faster than stepping `devices` rows to the boundary.
+        var doomed = Int64(deviceBatch)
+        if policy.devices > 0 {
+            let beyond = (try connection.scalar("SELECT count(*) FROM devices").integer ?? 0) - Int64(policy.devices)
+            if beyond > 0 {
+                try connection.query(
+                    "DELETE FROM devices WHERE id IN (SELECT id FROM devices ORDER BY updated_at, id LIMIT ?)",
+                    [min(doomed, beyond)])
+                sweep.devices = connection.changes
+                doomed -= Int64(sweep.devices)
+                if beyond > Int64(sweep.devices) { sweep.more = true }
             }
         }
         if let cutoff, doomed > 0 {
@@ -133,7 +114,7 @@ extension StoreTransaction {
         // of registrations since the last check.
         sweep.historyCheckedUpTo = historyAfter
         if policy.historyPerDevice > 0 && newestRegistration > historyAfter {
-            let windowEnd = min(newestRegistration, historyAfter + Int64(RetentionPolicy.historyWindow))
+            let windowEnd = min(newestRegistration, historyAfter + Int64(historyWindow))
             let busy = try connection.query(
                 """
                 SELECT device_id FROM registrations WHERE id > ? AND id <= ? GROUP BY device_id
@@ -151,9 +132,7 @@ extension StoreTransaction {
             sweep.historyCheckedUpTo = windowEnd
             if windowEnd < newestRegistration { sweep.more = true }
         }
-        if sweep.events == RetentionPolicy.eventBatch || sweep.devices == RetentionPolicy.deviceBatch {
-            sweep.more = true
-        }
+        if sweep.events == eventBatch || doomed == 0 { sweep.more = true }
         return sweep
     }
 }

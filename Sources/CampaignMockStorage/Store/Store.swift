@@ -158,6 +158,10 @@ package final class Store: Sendable {
         return try result.withLock { $0! }.get()
     }
 
+    /// Nanoseconds the writer has waited for work since the store opened (the sweeps read how busy the
+    /// writes keep it).
+    package var writerIdleNanoseconds: UInt64 { writer.idleNanoseconds.load(ordering: .relaxed) }
+
     /// Runs `work` on a reader connection, which sees the last commit: every write answered so far (an
     /// answer is sent after its commit). It neither waits for the writer nor commits.
     package func read<T: Sendable>(_ work: @escaping @Sendable (StoreReader) throws -> T) throws -> T {
@@ -201,6 +205,8 @@ extension Store {
         /// Where the rows noted in a batch go after its commit.
         private let sink: ChangeSink
         private let wakeup = DispatchSemaphore(value: 0)
+        /// Nanoseconds the writer has waited for work since it started: what the writes left of its time.
+        let idleNanoseconds = Atomic<UInt64>(0)
         private var thread: SystemThread?
         private static let batchLimit = 2048
 
@@ -246,7 +252,9 @@ extension Store {
 
         private func run() {
             while true {
+                let waiting = Clock.monotonicNanoseconds()
                 wakeup.wait()
+                idleNanoseconds.add(Clock.monotonicNanoseconds() - waiting, ordering: .relaxed)
                 let (jobs, closing) = queue.withLock { state in
                     let batch = Array(state.jobs.prefix(Self.batchLimit))
                     state.jobs.removeFirst(batch.count)

@@ -82,9 +82,9 @@ struct RetentionTests {
         #expect(try live.app.store.writeAndWait { try $0.sweep(RetentionPolicy()) }.isEmpty)
     }
 
-    /// A sweep that leaves more to delete says how far over its caps the store still is: the devices
-    /// beyond the cap (counted up to where the sweeps take their full share) and the events by their ids.
-    @Test func aSweepSaysHowFarOverTheCapsTheStoreIs() throws {
+    /// A sweep deletes its batch of the oldest devices and events beyond the caps, says whether it left
+    /// more, and takes a part of its batch when told to (under a flood of writes).
+    @Test func aSweepTakesItsBatchOfTheOldestAndSaysWhetherItLeftMore() throws {
         let live = try InProcessServer.withSDKApplications { $0.retentionSweepMilliseconds = 3_600_000 }
         // 2,000 devices registered at 1…2000 and 7,000 events, written straight into the store.
         try live.app.store.writeAndWait { transaction in
@@ -101,25 +101,26 @@ struct RetentionTests {
         var policy = RetentionPolicy()
         policy.devices = 1_000
         policy.events = 1_000
-        #expect(RetentionPace.counted(beyond: 1_000) == 201)
+        func oldestDevice() throws -> Int64? {
+            try live.app.store.read { try $0.connection.scalar("SELECT min(updated_at) FROM devices").integer }
+        }
 
-        var sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy) }
-        #expect(sweep.devices == 500 && sweep.events == 5_000 && sweep.more)
-        #expect(sweep.devicesOver == 201, "500 left, counted up to 201")
-        #expect(sweep.eventsOver == 1_000)
+        // A tenth of the batch: 50 devices and 500 events, the oldest.
+        var sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy, batch: 0.1) }
+        #expect(sweep.devices == 50 && sweep.events == 500 && sweep.more)
+        #expect(try oldestDevice() == 51)
 
         sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy) }
-        #expect(sweep.devices == 500 && sweep.events == 1_000 && sweep.more)
-        #expect(sweep.devicesOver == 0 && sweep.eventsOver == 0)
+        #expect(sweep.devices == 500 && sweep.events == 5_000 && sweep.more)
+        // 450 devices and 500 events left beyond the caps: fewer than a batch, so none left after.
+        sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        #expect(sweep.devices == 450 && sweep.events == 500 && !sweep.more)
 
         sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy) }
         #expect(sweep.isEmpty && !sweep.more)
         let counted = try counts(live)
         #expect(counted.devices == 1_000 && counted.events == 1_000)
-        let oldestKept = try live.app.store.read {
-            try $0.connection.scalar("SELECT min(updated_at) FROM devices").integer
-        }
-        #expect(oldestKept == 1_001)
+        #expect(try oldestDevice() == 1_001)
     }
 
     /// A sweep told that the store was settled at its newest writes leaves a store nobody wrote to since
@@ -190,8 +191,9 @@ struct ResetSpaceTests {
     }
 }
 
-/// The sweeps' pace: their share of the writer grows with how far over its caps the store is, and within
-/// them the next look comes before the store can grow by more than a twentieth of a cap.
+/// The sweeps' pace: while the writes keep the writer busy (a flood) they take a tenth of it in small
+/// batches, while they leave it mostly idle half of it in whole ones; within the caps the next look comes before the store can
+/// grow by more than a twentieth of a cap.
 @Suite
 struct RetentionPaceTests {
     let pace: RetentionPace = {
@@ -201,35 +203,39 @@ struct RetentionPaceTests {
         return RetentionPace(policy: policy, longestWaitMilliseconds: 1_000)
     }()
 
-    func leaving(devices: Int = 0, events: Int = 0) -> RetentionSweep {
-        var sweep = RetentionSweep()
-        sweep.more = true
-        sweep.devicesOver = devices
-        sweep.eventsOver = events
-        return sweep
+    func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    @Test func thePressureIsHowBusyTheWritesKeptTheWriter() {
+        // Measured: a flood of registrations (64 connections) kept the writer busy 92 % of the time, one
+        // connection 53 %, a steady 750 requests/s a few percent.
+        #expect(RetentionPace.busy(between: 1_000_000_000, idle: 80_000_000) == 0.92)
+        #expect(RetentionPace.busy(between: 1_000_000_000, idle: 2_000_000_000) == 0, "a clock read late")
+        #expect(RetentionPace.busy(between: 0, idle: 0) == 0)
+        func pressure(_ busy: Double) -> Double { rounded(RetentionPace.pressure(busy: busy)) }
+        #expect(pressure(0) == 0)
+        #expect(pressure(0.05) == 0, "a steady load")
+        #expect(pressure(0.2) == 0)
+        #expect(pressure(0.5) == 0.5)
+        #expect(pressure(0.8) == 1, "a flood")
+        #expect(pressure(0.92) == 1)
     }
 
-    func share(devices: Int = 0, events: Int = 0) -> Double {
-        (pace.share(leaving: leaving(devices: devices, events: events)) * 1000).rounded() / 1000
-    }
-
-    @Test func theShareGrowsWithHowFarOverACapTheStoreIs() {
-        #expect(share() == 0.1)  // just over: a tenth of the writer
-        #expect(share(devices: 250) == 0.2)  // 1.05 × the device cap
-        #expect(share(devices: 500) == 0.3)  // 1.1 ×
-        #expect(share(devices: 1_000) == 0.5)  // 1.2 ×: the full share
-        #expect(share(devices: 50_000) == 0.5)  // and no more beyond
-        #expect(share(events: 2_000) == 0.3)  // 1.1 × the event cap
-        #expect(share(devices: 250, events: 4_000) == 0.5)  // the cap the store is farther over counts
+    @Test func theShareAndTheBatchShrinkWithThePressure() {
+        #expect(rounded(RetentionPace.share(pressure: 0)) == 0.5)
+        #expect(rounded(RetentionPace.share(pressure: 0.5)) == 0.3)
+        #expect(rounded(RetentionPace.share(pressure: 1)) == 0.1)
+        #expect(rounded(RetentionPace.batch(pressure: 0)) == 1)
+        #expect(rounded(RetentionPace.batch(pressure: 0.5)) == 0.55)
+        #expect(rounded(RetentionPace.batch(pressure: 1)) == 0.1)
     }
 
     @Test func thePauseAfterASweepGivesItItsShare() {
         // A sweep of 10 ms: nine times as long after it at a tenth, as long at a half.
-        #expect(pace.pause(after: 10_000_000, leaving: leaving()) == 90)
-        #expect(pace.pause(after: 10_000_000, leaving: leaving(devices: 500)) == 23)
-        #expect(pace.pause(after: 10_000_000, leaving: leaving(devices: 5_000)) == 10)
-        #expect(pace.pause(after: 200_000_000, leaving: leaving()) == 1_000, "the longest wait")
-        #expect(pace.pause(after: 100_000, leaving: leaving(devices: 5_000)) == 1, "1 ms at least")
+        #expect(pace.pause(after: 10_000_000, share: 0.1) == 90)
+        #expect(pace.pause(after: 10_000_000, share: 0.3) == 23)
+        #expect(pace.pause(after: 10_000_000, share: 0.5) == 10)
+        #expect(pace.pause(after: 200_000_000, share: 0.1) == 1_000, "the longest wait")
+        #expect(pace.pause(after: 100_000, share: 0.5) == 1, "1 ms at least")
     }
 
     @Test func withinTheCapsTheNextLookComesBeforeAGrowthOfATwentiethOfACap() {
@@ -245,10 +251,9 @@ struct RetentionPaceTests {
         // 30,000 registrations a second: 10 ms at least; nothing written: the longest wait.
         #expect(wait(registrations: 30_000, events: 0, milliseconds: 1_000) == 10)
         #expect(wait(registrations: 0, events: 0, milliseconds: 1_000) == 1_000)
-        // A bound turned off neither paces the looks nor adds to the share.
+        // A bound turned off does not pace the looks.
         var unbounded = pace
         unbounded.policy.devices = 0
         #expect(unbounded.wait(within: .init(registrations: 30_000, events: 0, nanoseconds: 1_000_000_000)) == 1_000)
-        #expect(unbounded.share(leaving: leaving(devices: 5_000)) == 0.1)
     }
 }
