@@ -37,6 +37,8 @@ package enum JournalFile {
     static let entryWithResponse: UInt8 = 0x52  // R
     static let clear: UInt8 = 0x43  // C
     static let trim: UInt8 = 0x54  // T
+    /// The kinds of record a journal file holds.
+    static let records = [start, kept, batch]
     /// What a file of this format begins with.
     static let magic = Array("campaign-mock journal 2\n".utf8)
     /// Kind, length and checksum.
@@ -139,6 +141,18 @@ package enum JournalFile {
             else { return nil }
         }
         return (kind, payload)
+    }
+
+    /// Whether the bytes from `start` on are what a write cut short leaves (nobody got an answer for what it
+    /// held): zeros (a file grown but not yet written, after a power loss), too few for a header, or a
+    /// record of one of `kinds` that runs past the end.
+    static func isCutShort(_ bytes: [UInt8], from start: Int, kinds: [UInt8], format: Format = .checksummed) -> Bool {
+        if bytes[start...].allSatisfy({ $0 == 0 }) || bytes.count - start < format.headerSize { return true }
+        var header = Reader(bytes, from: start)
+        guard let kind = try? header.byte(), kinds.contains(kind), let length = try? header.length() else {
+            return false
+        }
+        return Int(length) > bytes.count - start - format.headerSize
     }
 
     /// The CRC-32C of a record's kind and length (at `record`) and its payload.
@@ -356,20 +370,7 @@ final class JournalFileStorage: JournalStorage {
     }
 
     func read(offset: Int, count: Int) throws(JournalFileError) -> [UInt8] {
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while initialized < count {
-                let got = pread(
-                    descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
-                if got < 0 && errno == EINTR { continue }
-                if got <= 0 {
-                    failed = true
-                    return
-                }
-                initialized += got
-            }
-        }
-        if failed { throw .system(path, "read") }
+        guard let bytes = DataFile.read(descriptor, offset: offset, count: count) else { throw .system(path, "read") }
         return bytes
     }
 

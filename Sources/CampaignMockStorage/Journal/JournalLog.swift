@@ -209,12 +209,7 @@ package final class JournalLog: Sendable {
         }
         let rewrite = found.contains { !$0.replay.damage.isEmpty || $0.replay.format == .first }
         if rewrite {
-            let stamp = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())
-                .filter { $0.isNumber || $0 == "T" }
-            for index in damage.indices where rename(damage[index].path, damage[index].path + ".damaged-" + stamp) == 0
-            {
-                damage[index].keptAs = damage[index].path + ".damaged-" + stamp
-            }
+            for index in damage.indices { damage[index].keptAs = DataFile.moveAside(damage[index].path) }
             // Every entry kept is copied into the new file: the one before it has nothing more to give.
             try Self.writeFile(path, &state, copying: { _ in true })
             unlink(path + ".old")
@@ -283,7 +278,7 @@ package final class JournalLog: Sendable {
             if result.damage.isEmpty { result.validSize = position }
         }
         if let start = damagedFrom {
-            if Self.isIncompleteWrite(bytes, from: start, format: format) {
+            if JournalFile.isCutShort(bytes, from: start, kinds: JournalFile.records, format: format) {
                 // The process stopped while writing it: nobody got an answer for what it held.
                 if result.damage.isEmpty { result.validSize = start }
             } else {
@@ -300,7 +295,7 @@ package final class JournalLog: Sendable {
     ) -> (kind: UInt8, end: Int, changes: [FileChange])? {
         guard
             let (kind, payload) = JournalFile.wholeRecord(
-                in: bytes, at: position, kinds: [JournalFile.start, JournalFile.kept, JournalFile.batch], format: format
+                in: bytes, at: position, kinds: JournalFile.records, format: format
             )
         else { return nil }
         var reader = JournalFile.Reader(bytes, from: payload.lowerBound, end: payload.upperBound)
@@ -374,17 +369,6 @@ package final class JournalLog: Sendable {
             state.first = 0
             state.visibleBytes = state.entries.reduce(0) { $0 + $1.count }
         }
-    }
-
-    /// Whether the bytes from `start` on are what a write cut short leaves: too few for a header, a
-    /// record that runs past the end, or zeros (a file grown but not yet written, after a power loss).
-    private static func isIncompleteWrite(_ bytes: [UInt8], from start: Int, format: JournalFile.Format) -> Bool {
-        if bytes[start...].allSatisfy({ $0 == 0 }) || bytes.count - start < format.headerSize { return true }
-        var header = JournalFile.Reader(bytes, from: start)
-        guard let kind = try? header.byte(), [JournalFile.start, JournalFile.kept, JournalFile.batch].contains(kind),
-            let length = try? header.length()
-        else { return false }
-        return Int(length) > bytes.count - start - format.headerSize
     }
 
     /// The highest id written so far (0 when none).

@@ -84,7 +84,7 @@ package enum LeftoverRedoLog {
                 unlink(path)
                 return []
             }
-            let kept = DataFile.moveAside(path)
+            let kept = DataFile.moveAsideSaying(path)
             return [Note(isDamage: true, description: "redo log \(path) does not begin as one: \(kept), not read")]
         }
         let contents = read(bytes)
@@ -117,7 +117,7 @@ package enum LeftoverRedoLog {
         if contents.damage.isEmpty {
             unlink(path)
         } else {
-            let kept = DataFile.moveAside(path)
+            let kept = DataFile.moveAsideSaying(path)
             for damage in contents.damage {
                 notes.append(
                     Note(
@@ -153,20 +153,11 @@ package enum LeftoverRedoLog {
             last = operations[operations.count - 1].sequence
             position = next
         }
-        if let start = damagedFrom, !isCutShort(bytes, from: start) {
+        if let start = damagedFrom, !JournalFile.isCutShort(bytes, from: start, kinds: [batch]) {
             contents.damage.append(
                 Damage(offset: start, length: bytes.count - start, lastBefore: last, firstAfter: nil))
         }
         return contents
-    }
-
-    /// Whether the bytes from `start` are a last record the process was killed while writing (its length
-    /// runs past the end), or zeros: nobody got an answer for what it held.
-    private static func isCutShort(_ bytes: [UInt8], from start: Int) -> Bool {
-        if bytes[start...].allSatisfy({ $0 == 0 }) || bytes.count - start < JournalFile.headerSize { return true }
-        var header = JournalFile.Reader(bytes, from: start)
-        guard (try? header.byte()) == batch, let length = try? header.length() else { return false }
-        return Int(length) > bytes.count - start - JournalFile.headerSize
     }
 
     /// The operations of the whole record at `position` and where the next begins; nil when there is
