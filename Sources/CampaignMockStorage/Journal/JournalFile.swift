@@ -143,6 +143,32 @@ package enum JournalFile {
         return (kind, payload)
     }
 
+    /// Reads `bytes` from `start` on, a record after another: `record` parses the one at a position and says
+    /// where it ends (nil: none begins there), and `found` takes each, with the stretch before it that held
+    /// no record (nil: none). Such a stretch is stepped over a byte at a time up to the next record; one that
+    /// runs to the end is returned by where it begins (nil: none), for the caller to tell whether a write was
+    /// cut short there (``isCutShort(_:from:kinds:format:)``). With `stoppingAtDamage`, the first position
+    /// that holds no record ends the reading instead (nothing is returned).
+    static func scan<Record>(
+        _ bytes: [UInt8], from start: Int, stoppingAtDamage: Bool = false, record: (Int) -> (Record, end: Int)?,
+        found: (Record, _ end: Int, _ damagedBefore: Range<Int>?) -> Void
+    ) -> Int? {
+        var position = start
+        var damagedFrom: Int?
+        while position < bytes.count {
+            guard let (parsed, end) = record(position) else {
+                if stoppingAtDamage { return nil }
+                if damagedFrom == nil { damagedFrom = position }
+                position += 1
+                continue
+            }
+            found(parsed, end, damagedFrom.map { $0..<position })
+            damagedFrom = nil
+            position = end
+        }
+        return damagedFrom
+    }
+
     /// Whether the bytes from `start` on are what a write cut short leaves (nobody got an answer for what it
     /// held): zeros (a file grown but not yet written, after a power loss), too few for a header, or a
     /// record of one of `kinds` that runs past the end.

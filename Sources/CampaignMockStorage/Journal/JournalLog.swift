@@ -251,33 +251,25 @@ package final class JournalLog: Sendable {
             return result
         }
         result.format = format
-        var position = format.firstRecord
-        result.validSize = position
-        var damagedFrom: Int?
-        while position < bytes.count {
-            guard let record = Self.record(in: bytes, at: position, format: format, storage: storage) else {
-                // The first format has no checksums to find the next record by: it stops here.
-                if format == .first { break }
-                if damagedFrom == nil { damagedFrom = position }
-                position += 1
-                continue
-            }
-            if let start = damagedFrom {
+        result.validSize = format.firstRecord
+        // The first format has no checksums to find the next record by: it stops at the first that is not one.
+        let damagedEnd = JournalFile.scan(bytes, from: format.firstRecord, stoppingAtDamage: format == .first) {
+            Self.record(in: bytes, at: $0, format: format, storage: storage)
+        } found: { record, end, damaged in
+            if let damaged {
                 let firstID = record.changes.lazy.compactMap { change -> Int64? in
                     if case .append(let entry) = change { return entry.id }
                     return nil
                 }.first
-                result.damage.append((start, position - start, state.lastID, firstID))
-                damagedFrom = nil
+                result.damage.append((damaged.lowerBound, damaged.count, state.lastID, firstID))
             }
             apply(record.changes, kept: record.kind == JournalFile.kept, to: &state, isCurrent: isCurrent)
             if record.kind == JournalFile.batch {
                 result.entries += record.changes.count { if case .append = $0 { true } else { false } }
             }
-            position = record.end
-            if result.damage.isEmpty { result.validSize = position }
+            if result.damage.isEmpty { result.validSize = end }
         }
-        if let start = damagedFrom {
+        if let start = damagedEnd {
             if JournalFile.isCutShort(bytes, from: start, kinds: JournalFile.records, format: format) {
                 // The process stopped while writing it: nobody got an answer for what it held.
                 if result.damage.isEmpty { result.validSize = start }
@@ -292,7 +284,7 @@ package final class JournalLog: Sendable {
     /// an unknown kind, a checksum that does not match, changes that do not parse).
     private static func record(
         in bytes: [UInt8], at position: Int, format: JournalFile.Format, storage: any JournalStorage
-    ) -> (kind: UInt8, end: Int, changes: [FileChange])? {
+    ) -> ((kind: UInt8, changes: [FileChange]), end: Int)? {
         guard
             let (kind, payload) = JournalFile.wholeRecord(
                 in: bytes, at: position, kinds: JournalFile.records, format: format
@@ -300,7 +292,7 @@ package final class JournalLog: Sendable {
         else { return nil }
         var reader = JournalFile.Reader(bytes, from: payload.lowerBound, end: payload.upperBound)
         guard let changes = try? Self.changes(kind, &reader, storage: storage) else { return nil }
-        return (kind, payload.upperBound, changes)
+        return ((kind, changes), payload.upperBound)
     }
 
     /// A record's changes; read whole before any of it counts: a record is all or nothing.

@@ -134,26 +134,20 @@ package enum LeftoverRedoLog {
     /// `Int64.max`, is damage.
     package static func read(_ bytes: [UInt8]) -> Contents {
         var contents = Contents()
-        var position = magic.count
         var last: Int64 = 0
-        var damagedFrom: Int?
-        while position < bytes.count {
-            guard let (operations, next) = record(in: bytes, at: position, after: last) else {
-                if damagedFrom == nil { damagedFrom = position }
-                position += 1
-                continue
-            }
-            if let start = damagedFrom {
+        let damagedEnd = JournalFile.scan(bytes, from: magic.count) {
+            record(in: bytes, at: $0, after: last)
+        } found: { operations, _, damaged in
+            if let damaged {
                 contents.damage.append(
                     Damage(
-                        offset: start, length: position - start, lastBefore: last, firstAfter: operations[0].sequence))
-                damagedFrom = nil
+                        offset: damaged.lowerBound, length: damaged.count, lastBefore: last,
+                        firstAfter: operations[0].sequence))
             }
             contents.operations += operations
             last = operations[operations.count - 1].sequence
-            position = next
         }
-        if let start = damagedFrom, !JournalFile.isCutShort(bytes, from: start, kinds: [batch]) {
+        if let start = damagedEnd, !JournalFile.isCutShort(bytes, from: start, kinds: [batch]) {
             contents.damage.append(
                 Damage(offset: start, length: bytes.count - start, lastBefore: last, firstAfter: nil))
         }
@@ -163,7 +157,7 @@ package enum LeftoverRedoLog {
     /// The operations of the whole record at `position` and where the next begins; nil when there is
     /// none (not whole, a checksum that does not match, fields that do not parse, no operation, a first
     /// sequence number not above `last`, or one that would pass `Int64.max`).
-    private static func record(in bytes: [UInt8], at position: Int, after last: Int64) -> ([Found], next: Int)? {
+    private static func record(in bytes: [UInt8], at position: Int, after last: Int64) -> ([Found], end: Int)? {
         guard let (_, payload) = JournalFile.wholeRecord(in: bytes, at: position, kinds: [batch]) else { return nil }
         var reader = JournalFile.Reader(bytes, from: payload.lowerBound, end: payload.upperBound)
         var operations: [Found] = []
