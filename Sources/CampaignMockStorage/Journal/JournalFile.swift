@@ -143,12 +143,9 @@ package enum JournalFile {
         return (kind, payload)
     }
 
-    /// Reads `bytes` from `start` on, a record after another: `record` parses the one at a position and says
-    /// where it ends (nil: none begins there), and `found` takes each, with the stretch before it that held
-    /// no record (nil: none). Such a stretch is stepped over a byte at a time up to the next record; one that
-    /// runs to the end is returned by where it begins (nil: none), for the caller to tell whether a write was
-    /// cut short there (``isCutShort(_:from:kinds:format:)``). With `stoppingAtDamage`, the first position
-    /// that holds no record ends the reading instead (nothing is returned).
+    /// Reads `bytes` from `start` on, a record after another (`record`: the one at a position and its end, nil
+    /// when none begins there), handing each to `found` with the stretch before it that held none. Returns
+    /// where such a stretch at the end begins; with `stoppingAtDamage`, the first one ends the reading.
     static func scan<Record>(
         _ bytes: [UInt8], from start: Int, stoppingAtDamage: Bool = false, record: (Int) -> (Record, end: Int)?,
         found: (Record, _ end: Int, _ damagedBefore: Range<Int>?) -> Void
