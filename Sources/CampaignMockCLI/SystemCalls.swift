@@ -17,6 +17,16 @@ enum SystemCalls {
         while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
     }
 
+    /// Whether this process may read `path`.
+    static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+    /// Whether `path` is a directory this process may open.
+    static func isDirectory(_ path: String) -> Bool {
+        guard let directory = opendir(path) else { return false }
+        closedir(directory)
+        return true
+    }
+
     /// The name of a signal ``CampaignMockSystem/ShutdownSignals`` waits for.
     static func name(ofSignal signal: Int32) -> String {
         signal == SIGINT ? "SIGINT" : "SIGTERM"
