@@ -126,7 +126,7 @@ let package = Package(
         ),
         // What touches the network: sockets, pollers, event loops, the HTTP server, TLS (OpenSSL), the blocking
         // HTTP/1.1 client, the event-stream client and the HTTP/2 connection (nghttp2). Only the targets that
-        // listen or connect depend on it: Runtime (the server it reaches), Delivery, Recording, the root, the CLI.
+        // listen or connect depend on it: Push (APNs, FCM), Recording, the root, the CLI.
         .target(
             name: "CampaignMockNetwork",
             dependencies: ["CampaignMockHTTP", "CampaignMockSystem", "CLinux", "COpenSSL", "CNGHTTP2"],
@@ -153,7 +153,7 @@ let package = Package(
             name: "CampaignMockRuntime",
             dependencies: [
                 "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem",
-                "CampaignMockHTTP", "CampaignMockNetwork",
+                "CampaignMockHTTP",
             ],
             swiftSettings: swiftSettings
         ),

@@ -228,7 +228,7 @@ package final class CampaignMockApp: HTTPHandler {
     /// Takes traffic from now on, reached at `addresses` (what `/_mock/info`, the SOAP router's execution
     /// instance and the banner name); `listener`, when there is one, tells the admin API its open
     /// connections and when it shuts down. Called once.
-    package func start(at addresses: ListeningAddresses, listener: HTTPServer? = nil) {
+    package func start(at addresses: ListeningAddresses, listener: (any Listener)? = nil) {
         given.withLock { $0 = addresses }
         server.start(listener: listener)
         server.describe(consoleInfo(addresses))

@@ -1,5 +1,6 @@
 package import CampaignMockHTTP
 import CampaignMockNetwork
+import CampaignMockRuntime
 package import CampaignMockSystem
 
 /// The mock on sockets: a ``CampaignMockApp`` built from a ``Configuration``, and the HTTP listener that
@@ -67,3 +68,6 @@ package final class CampaignMockServer: Sendable {
         }
     }
 }
+
+/// The admin API reads the open connections and the shutdown through Runtime's protocol, which knows no socket.
+extension HTTPServer: Listener {}

@@ -166,7 +166,7 @@ struct CLITests {
 
         child.signal(SIGTERM)
         #expect(child.waitForExit(timeoutSeconds: 10) == 0)
-        #expect(child.standardError.contains("shutting down"))
+        #expect(child.standardError.contains("received SIGTERM, shutting down"))
     }
 
     /// serve is the default command: settings alone start it, read without the command parser.

@@ -42,6 +42,13 @@ package struct Setting: Sendable {
         self.apply = apply
     }
 
+    /// A setting whose value is a duration (`10s`, `5m`, `24h`), kept as milliseconds at `field`.
+    static func duration(key: String, help: String, _ field: any WritableKeyPath<Configuration, Int> & Sendable)
+        -> Setting
+    {
+        Setting(key: key, help: help) { config, value in config[keyPath: field] = try parseDuration(value) }
+    }
+
     /// `--journal-limit`.
     package var flag: String { flagName ?? "--" + Self.words(of: key, separator: "-", uppercase: false) }
     /// `CAMPAIGN_MOCK_JOURNAL_LIMIT`.
@@ -175,22 +182,18 @@ extension Setting {
             let names = Poller.Mechanism.allCases.map(\.rawValue).joined(separator: ", ")
             config.http.poller = try parse(value, as: "poller (\(names))") { Poller.Mechanism(rawValue: $0) }
         },
-        Setting(key: "headerTimeout", help: "Time allowed to send a request head, e.g. 10s (408 after).") {
-            config, value in
-            config.http.headerTimeoutMilliseconds = try parseDuration(value)
-        },
-        Setting(key: "bodyTimeout", help: "Time allowed to send a request body, e.g. 30s (408 after).") {
-            config, value in
-            config.http.bodyTimeoutMilliseconds = try parseDuration(value)
-        },
-        Setting(key: "idleTimeout", help: "How long an idle keep-alive connection stays open, e.g. 60s.") {
-            config, value in
-            config.http.idleTimeoutMilliseconds = try parseDuration(value)
-        },
-        Setting(key: "shutdownGrace", help: "How long shutdown waits for requests in flight, e.g. 5s.") {
-            config, value in
-            config.shutdownGraceMilliseconds = try parseDuration(value)
-        },
+        .duration(
+            key: "headerTimeout", help: "Time allowed to send a request head, e.g. 10s (408 after).",
+            \.http.headerTimeoutMilliseconds),
+        .duration(
+            key: "bodyTimeout", help: "Time allowed to send a request body, e.g. 30s (408 after).",
+            \.http.bodyTimeoutMilliseconds),
+        .duration(
+            key: "idleTimeout", help: "How long an idle keep-alive connection stays open, e.g. 60s.",
+            \.http.idleTimeoutMilliseconds),
+        .duration(
+            key: "shutdownGrace", help: "How long shutdown waits for requests in flight, e.g. 5s.",
+            \.shutdownGraceMilliseconds),
         Setting(
             key: "apps",
             help:
@@ -308,18 +311,14 @@ extension Setting {
                     login: String(entry[..<colon]), password: String(entry[entry.index(after: colon)...]))
             }
         },
-        Setting(key: "soapSessionTimeout", help: "How long a SOAP session lives (default 24h).") {
-            config, value in
-            config.soapSessionTimeoutMilliseconds = try parseDuration(value)
-        },
-        Setting(
+        .duration(
+            key: "soapSessionTimeout", help: "How long a SOAP session lives (default 24h).",
+            \.soapSessionTimeoutMilliseconds),
+        .duration(
             key: "checkReceiveWindow",
             help:
                 "How long a push APNs or FCM accepted may wait for its receive hit before the sent-not-received "
-                + "check says so (default 2m)."
-        ) { config, value in
-            config.checkReceiveWindowMilliseconds = try parseDuration(value)
-        },
+                + "check says so (default 2m).", \.checkReceiveWindowMilliseconds),
         Setting(key: "pushIdStyle", help: "Message ids of composed pushes: v7 (default), v7-negative, v7-64 or v8.") {
             config, value in
             config.pushIDStyle = try parse(value, as: "id style (v7, v7-negative, v7-64, v8)") {

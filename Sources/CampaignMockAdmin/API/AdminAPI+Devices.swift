@@ -79,24 +79,24 @@ extension AdminAPI {
     }
 
     private func listSimulators(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
-        try Self.requireClientHeader(request)
-        let xcrun = try tool(.xcrun)
-        let devices = devices
-        try run(devices) {
-            switch devices.bootedSimulators(xcrun: xcrun) {
-            case .success(let simulators): reply.send(AdminResponse.json(.ok, ["simulators": simulators]))
-            case .failure(let failure): reply.send(Self.answer(failure.run))
-            }
-        }
+        try list("simulators", with: .xcrun, request, reply) { $0.bootedSimulators(xcrun: $1) }
     }
 
     private func listEmulators(_ request: HTTPRequest, _ parameters: RouteParameters, _ reply: ReplyChannel) throws {
+        try list("emulators", with: .adb, request, reply) { $0.emulators(adb: $1) }
+    }
+
+    /// Answers `{key: [...]}` with what `list` finds through `tool` (its path given), off the event loops.
+    private func list<Item: Encodable & Sendable>(
+        _ key: String, with tool: DeviceTool, _ request: HTTPRequest, _ reply: ReplyChannel,
+        _ list: @escaping @Sendable (DeviceRunner, String) -> Result<[Item], ToolFailure>
+    ) throws {
         try Self.requireClientHeader(request)
-        let adb = try tool(.adb)
+        let path = try self.tool(tool)
         let devices = devices
         try run(devices) {
-            switch devices.emulators(adb: adb) {
-            case .success(let emulators): reply.send(AdminResponse.json(.ok, ["emulators": emulators]))
+            switch list(devices, path) {
+            case .success(let items): reply.send(AdminResponse.json(.ok, [key: items]))
             case .failure(let failure): reply.send(Self.answer(failure.run))
             }
         }

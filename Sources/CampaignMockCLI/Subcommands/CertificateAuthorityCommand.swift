@@ -6,11 +6,6 @@ import CampaignMockSupport
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `campaign-mock ca …`: the local CA behind `serve --tls auto`.
 struct CertificateAuthorityCommand: ParsableCommand {
@@ -135,7 +130,7 @@ struct CertificateAuthorityCommand: ParsableCommand {
                 return
             }
             guard let out else {
-                if format == .der && isatty(1) != 0 {
+                if format == .der && SystemCalls.standardOutputIsTerminal {
                     throw CommandFailure(
                         message: "error: DER is binary and standard output is a terminal: "
                             + "add --out campaign-mock-ca.cer (or redirect: > campaign-mock-ca.cer)",

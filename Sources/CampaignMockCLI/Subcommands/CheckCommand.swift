@@ -4,12 +4,6 @@ import CampaignMockModel
 import CampaignMockNetwork
 import CampaignMockSystem
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -99,9 +93,7 @@ struct CheckCommand: ParsableCommand {
         if let window = report.windows?.openReceive, window.closesInMilliseconds > 0 {
             // The window's own length bounds the wait, whatever a server answers.
             let milliseconds = max(0, min(window.closesInMilliseconds, window.lengthMilliseconds, 600_000)) + 100
-            var pause = timespec(tv_sec: milliseconds / 1000, tv_nsec: milliseconds % 1000 * 1_000_000)
-            var left = timespec()
-            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            SystemCalls.sleep(milliseconds: milliseconds)
             (response, report) = try fetch()
             said =
                 "campaign-mock check: waited \(Self.seconds(milliseconds)) s for the receive window of "

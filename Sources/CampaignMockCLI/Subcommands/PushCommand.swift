@@ -11,12 +11,6 @@ import CampaignMockSystem
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `campaign-mock push`: compose a notification on a running server (`POST /_mock/push`) and print it
 /// in the form a simulator, an emulator or a script needs.
 struct PushCommand: ParsableCommand {
@@ -182,7 +176,7 @@ struct PushCommand: ParsableCommand {
             {
                 return sends
             }
-            usleep(100_000)
+            SystemCalls.sleep(milliseconds: 100)
         }
         throw CommandFailure(message: "error: the server's auto-send gave no answer within two minutes", code: 1)
     }

@@ -2,12 +2,6 @@ import ArgumentParser
 import CampaignMockNetwork
 import CampaignMockRecording
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -98,11 +92,10 @@ struct ReplayCommand: ParsableCommand {
     private func exchangeSources() throws -> [(directory: String?, files: [String])] {
         var sources: [(directory: String?, files: [String])] = []
         for path in paths {
-            guard access(path, R_OK) == 0 else {
+            guard SystemCalls.isReadable(path) else {
                 throw CommandFailure(message: "error: cannot read \(path)", code: 2)
             }
-            if let directory = opendir(path) {
-                closedir(directory)
+            if SystemCalls.isDirectory(path) {
                 let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
                 let listed = ExchangeFiles.list(trimmed)
                 guard !listed.isEmpty else {

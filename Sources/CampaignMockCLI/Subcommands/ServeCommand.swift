@@ -8,11 +8,6 @@ import CampaignMockSystem
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `campaign-mock serve`: runs the server until SIGINT or SIGTERM.
 struct ServeCommand: ParsableCommand {
@@ -60,7 +55,7 @@ struct ServeCommand: ParsableCommand {
         Output.standardOutput("\(trusted: server.app.banner(command: Invocation.command))")
 
         let signal = ShutdownSignals.wait()
-        logger.info("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
+        logger.info("received \(SystemCalls.name(ofSignal: signal)), shutting down")
         server.shutdown()
         logger.info("stopped")
     }

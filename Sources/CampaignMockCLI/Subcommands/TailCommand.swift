@@ -10,11 +10,6 @@ import CampaignMockSystem
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `campaign-mock tail`: one line per event of a running server's `/_mock/stream`, as it happens.
 struct TailCommand: ParsableCommand {
@@ -65,7 +60,7 @@ struct TailCommand: ParsableCommand {
         let path = "/_mock/stream" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         let headers = connection.authorized()
 
-        let printer = EventPrinter(json: json, colour: !json && isatty(1) != 0)
+        let printer = EventPrinter(json: json, colour: !json && SystemCalls.standardOutputIsTerminal)
         // Ctrl-C (or SIGTERM) ends it with exit code 0; the stream is read on another thread.
         ShutdownSignals.block()
         let reader = SystemThread(name: "tail") { [headers] in
@@ -101,7 +96,7 @@ struct TailCommand: ParsableCommand {
                 guard connected, !error.message.contains("answered 4") else {
                     throw CommandFailure(message: "error: \(error.message)", code: 1)
                 }
-                sleep(1)
+                SystemCalls.sleep(milliseconds: 1000)
                 continue
             }
             if !connected { Output.standardError("Reading \(endpoint.authority)\(path); stop with Ctrl-C.") }
@@ -114,7 +109,7 @@ struct TailCommand: ParsableCommand {
             } catch {
                 // A broken connection: reconnect below.
             }
-            sleep(1)
+            SystemCalls.sleep(milliseconds: 1000)
         }
     }
 }

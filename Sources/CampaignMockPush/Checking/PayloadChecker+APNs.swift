@@ -24,13 +24,9 @@ extension PayloadChecker {
             checkSDKKeys([:], at: "", platform: .ios, into: &findings)
             return findings.check
         }
-        let size = size(payload)
-        if size > sizeLimit {
-            findings.error(
-                .apnsSize, at: "",
-                "the payload is \(size) bytes (compact JSON), \(size - sizeLimit) over the \(sizeLimit) APNs accepts: "
-                    + "APNs refuses it and nothing reaches the device")
-        }
+        checkSize(
+            payload, .apnsSize, at: "", "the payload", "APNs", "APNs refuses it and nothing reaches the device",
+            into: &findings)
         switch fields["aps"] {
         case .object(let aps)?:
             checkKeys(of: aps, into: &findings)

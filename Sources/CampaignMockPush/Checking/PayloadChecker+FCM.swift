@@ -105,13 +105,7 @@ extension PayloadChecker {
                         + "refuses the message")
             }
         }
-        let size = size(data)
-        if size > sizeLimit {
-            findings.error(
-                .fcmSize, at: "message.data",
-                "the data is \(size) bytes (compact JSON), \(size - sizeLimit) over the \(sizeLimit) FCM accepts: "
-                    + "FCM refuses the message")
-        }
+        checkSize(data, .fcmSize, at: "message.data", "the data", "FCM", "FCM refuses the message", into: &findings)
         return fields
     }
 

@@ -12,6 +12,20 @@ package enum PayloadChecker {
     static func size(_ value: JSONValue) -> Int {
         JSONText.compact(value).utf8.count
     }
+
+    /// The error when `value` (`what`, as the message names it) is over ``sizeLimit``: by how much, and what
+    /// `provider` then does (`consequence`).
+    static func checkSize(
+        _ value: JSONValue, _ rule: PayloadCheck.Rule, at path: String, _ what: String, _ provider: String,
+        _ consequence: String, into findings: inout FindingList
+    ) {
+        let size = size(value)
+        guard size > sizeLimit else { return }
+        findings.error(
+            rule, at: path,
+            "\(what) is \(size) bytes (compact JSON), \(size - sizeLimit) over the \(sizeLimit) \(provider) accepts: "
+                + consequence)
+    }
 }
 
 /// The findings of one check, in the order found.

@@ -13,16 +13,5 @@ package struct ToolsStatus: Sendable, Codable, Equatable {
     package struct Lookup: Sendable, Codable, Equatable {
         package var xcrun: String
         package var adb: String
-
-        package init(xcrun: String, adb: String) {
-            self.xcrun = xcrun
-            self.adb = adb
-        }
-    }
-
-    package init(xcrun: String? = nil, adb: String? = nil, lookup: Lookup = Lookup(xcrun: "", adb: "")) {
-        self.xcrun = xcrun
-        self.adb = adb
-        self.lookup = lookup
     }
 }

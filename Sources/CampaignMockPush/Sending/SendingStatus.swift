@@ -8,11 +8,4 @@ package struct SendingStatus: Sendable, Codable, Equatable {
     /// The send allow-list's patterns; empty lets nothing through.
     package var allowList: [String]
     package var autoSend: Bool
-
-    package init(apns: String? = nil, fcm: String? = nil, allowList: [String] = [], autoSend: Bool = false) {
-        self.apns = apns
-        self.fcm = fcm
-        self.allowList = allowList
-        self.autoSend = autoSend
-    }
 }

@@ -75,8 +75,10 @@ package final class Metrics: Sendable {
     package func render(journalDropped: Int64, openConnections: Int, waiters: Int, streams: Int = 0) -> String {
         let state = state.withLock { $0 }
         var text = ""
-        text += "# HELP campaign_mock_requests_total Answered requests by endpoint family and status.\n"
-        text += "# TYPE campaign_mock_requests_total counter\n"
+        func header(_ name: String, _ type: String, _ help: String) {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+        header("campaign_mock_requests_total", "counter", "Answered requests by endpoint family and status.")
         let endpoints = state.endpoints.keys.sorted()
         for endpoint in endpoints {
             let statuses = state.endpoints[endpoint]!.statuses
@@ -85,8 +87,7 @@ package final class Metrics: Sendable {
                     "campaign_mock_requests_total{endpoint=\"\(endpoint)\",status=\"\(status)\"} \(statuses[status]!)\n"
             }
         }
-        text += "# HELP campaign_mock_request_duration_seconds Time from a complete request to its answer.\n"
-        text += "# TYPE campaign_mock_request_duration_seconds histogram\n"
+        header("campaign_mock_request_duration_seconds", "histogram", "Time from a complete request to its answer.")
         for endpoint in endpoints {
             let histogram = state.endpoints[endpoint]!.latency
             var cumulative = 0
@@ -100,34 +101,28 @@ package final class Metrics: Sendable {
             text += "campaign_mock_request_duration_seconds_sum{endpoint=\"\(endpoint)\"} \(histogram.sum)\n"
             text += "campaign_mock_request_duration_seconds_count{endpoint=\"\(endpoint)\"} \(histogram.total)\n"
         }
-        text += "# HELP campaign_mock_registrations_total Registrations accepted, or rejected by reason.\n"
-        text += "# TYPE campaign_mock_registrations_total counter\n"
+        header("campaign_mock_registrations_total", "counter", "Registrations accepted, or rejected by reason.")
         for result in state.registrations.keys.sorted() {
             let labels = result == "accepted" ? "result=\"accepted\"" : "result=\"rejected\",reason=\"\(result)\""
             text += "campaign_mock_registrations_total{\(labels)} \(state.registrations[result]!)\n"
         }
-        text += "# HELP campaign_mock_tracking_events_total Stored tracking hits by tag (1 received, 2 opened).\n"
-        text += "# TYPE campaign_mock_tracking_events_total counter\n"
+        header("campaign_mock_tracking_events_total", "counter", "Stored tracking hits by tag (1 received, 2 opened).")
         for kind in TrackingEvent.Kind.allCases {
             guard let count = state.trackingEvents[kind] else { continue }
             text += "campaign_mock_tracking_events_total{tag=\"\(kind.tag)\"} \(count)\n"
         }
-        text += "# HELP campaign_mock_faults_fired_total Fault rule firings by rule id.\n"
-        text += "# TYPE campaign_mock_faults_fired_total counter\n"
+        header("campaign_mock_faults_fired_total", "counter", "Fault rule firings by rule id.")
         for rule in state.faultsFired.keys.sorted() {
             text += "campaign_mock_faults_fired_total{rule=\"\(rule)\"} \(state.faultsFired[rule]!)\n"
         }
-        text += "# HELP campaign_mock_journal_dropped_total Journal entries dropped because the journal was full.\n"
-        text += "# TYPE campaign_mock_journal_dropped_total counter\n"
+        header(
+            "campaign_mock_journal_dropped_total", "counter", "Journal entries dropped because the journal was full.")
         text += "campaign_mock_journal_dropped_total \(journalDropped)\n"
-        text += "# HELP campaign_mock_open_connections Open client connections.\n"
-        text += "# TYPE campaign_mock_open_connections gauge\n"
+        header("campaign_mock_open_connections", "gauge", "Open client connections.")
         text += "campaign_mock_open_connections \(openConnections)\n"
-        text += "# HELP campaign_mock_waiters Long-poll waiters waiting now.\n"
-        text += "# TYPE campaign_mock_waiters gauge\n"
+        header("campaign_mock_waiters", "gauge", "Long-poll waiters waiting now.")
         text += "campaign_mock_waiters \(waiters)\n"
-        text += "# HELP campaign_mock_event_streams Readers of /_mock/stream connected now.\n"
-        text += "# TYPE campaign_mock_event_streams gauge\n"
+        header("campaign_mock_event_streams", "gauge", "Readers of /_mock/stream connected now.")
         text += "campaign_mock_event_streams \(streams)\n"
         return text
     }

@@ -1,16 +1,22 @@
-package import CampaignMockNetwork
 package import CampaignMockStorage
 package import CampaignMockSupport
 import Synchronization
 
+/// What the admin API reads of the listener in front of the app. The composition root makes its HTTP server
+/// one, so that the endpoints reach no socket code.
+package protocol Listener: AnyObject, Sendable {
+    var connectionCount: Int { get }
+    var isShuttingDown: Bool { get }
+}
+
 /// Lets the admin API reach what is known once the app is built: its addresses, whether it takes traffic,
-/// and the HTTP server in front of it when there is one (built after it: open connections, shutdown).
+/// and the listener in front of it when there is one (built after it: open connections, shutdown).
 package final class ServerReference: Sendable {
     package init() {}
 
     /// Whether the app was started and not yet stopped.
     private let started = Mutex(false)
-    private let server = Mutex<HTTPServer?>(nil)
+    private let server = Mutex<(any Listener)?>(nil)
     private let info = Mutex<ConsoleInfo?>(nil)
     private let certificateFiles = Mutex<[CertificateExport.Format: [UInt8]]>([:])
     private let instance = Mutex(ExecutionInstance(url: "", port: 0))
@@ -39,7 +45,7 @@ package final class ServerReference: Sendable {
     }
 
     /// The app takes traffic from now on, through `listener` when there is one.
-    package func start(listener: HTTPServer?) {
+    package func start(listener: (any Listener)?) {
         server.withLock { $0 = listener }
         started.withLock { $0 = true }
     }

@@ -37,6 +37,8 @@ package enum JournalFile {
     static let entryWithResponse: UInt8 = 0x52  // R
     static let clear: UInt8 = 0x43  // C
     static let trim: UInt8 = 0x54  // T
+    /// The kinds of record a journal file holds.
+    static let records = [start, kept, batch]
     /// What a file of this format begins with.
     static let magic = Array("campaign-mock journal 2\n".utf8)
     /// Kind, length and checksum.
@@ -139,6 +141,41 @@ package enum JournalFile {
             else { return nil }
         }
         return (kind, payload)
+    }
+
+    /// Reads `bytes` from `start` on, a record after another (`record`: the one at a position and its end, nil
+    /// when none begins there), handing each to `found` with the stretch before it that held none. Returns
+    /// where such a stretch at the end begins; with `stoppingAtDamage`, the first one ends the reading.
+    static func scan<Record>(
+        _ bytes: [UInt8], from start: Int, stoppingAtDamage: Bool = false, record: (Int) -> (Record, end: Int)?,
+        found: (Record, _ end: Int, _ damagedBefore: Range<Int>?) -> Void
+    ) -> Int? {
+        var position = start
+        var damagedFrom: Int?
+        while position < bytes.count {
+            guard let (parsed, end) = record(position) else {
+                if stoppingAtDamage { return nil }
+                if damagedFrom == nil { damagedFrom = position }
+                position += 1
+                continue
+            }
+            found(parsed, end, damagedFrom.map { $0..<position })
+            damagedFrom = nil
+            position = end
+        }
+        return damagedFrom
+    }
+
+    /// Whether the bytes from `start` on are what a write cut short leaves (nobody got an answer for what it
+    /// held): zeros (a file grown but not yet written, after a power loss), too few for a header, or a
+    /// record of one of `kinds` that runs past the end.
+    static func isCutShort(_ bytes: [UInt8], from start: Int, kinds: [UInt8], format: Format = .checksummed) -> Bool {
+        if bytes[start...].allSatisfy({ $0 == 0 }) || bytes.count - start < format.headerSize { return true }
+        var header = Reader(bytes, from: start)
+        guard let kind = try? header.byte(), kinds.contains(kind), let length = try? header.length() else {
+            return false
+        }
+        return Int(length) > bytes.count - start - format.headerSize
     }
 
     /// The CRC-32C of a record's kind and length (at `record`) and its payload.
@@ -356,20 +393,7 @@ final class JournalFileStorage: JournalStorage {
     }
 
     func read(offset: Int, count: Int) throws(JournalFileError) -> [UInt8] {
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while initialized < count {
-                let got = pread(
-                    descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
-                if got < 0 && errno == EINTR { continue }
-                if got <= 0 {
-                    failed = true
-                    return
-                }
-                initialized += got
-            }
-        }
-        if failed { throw .system(path, "read") }
+        guard let bytes = DataFile.read(descriptor, offset: offset, count: count) else { throw .system(path, "read") }
         return bytes
     }
 

@@ -209,12 +209,7 @@ package final class JournalLog: Sendable {
         }
         let rewrite = found.contains { !$0.replay.damage.isEmpty || $0.replay.format == .first }
         if rewrite {
-            let stamp = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())
-                .filter { $0.isNumber || $0 == "T" }
-            for index in damage.indices where rename(damage[index].path, damage[index].path + ".damaged-" + stamp) == 0
-            {
-                damage[index].keptAs = damage[index].path + ".damaged-" + stamp
-            }
+            for index in damage.indices { damage[index].keptAs = DataFile.moveAside(damage[index].path) }
             // Every entry kept is copied into the new file: the one before it has nothing more to give.
             try Self.writeFile(path, &state, copying: { _ in true })
             unlink(path + ".old")
@@ -256,34 +251,26 @@ package final class JournalLog: Sendable {
             return result
         }
         result.format = format
-        var position = format.firstRecord
-        result.validSize = position
-        var damagedFrom: Int?
-        while position < bytes.count {
-            guard let record = Self.record(in: bytes, at: position, format: format, storage: storage) else {
-                // The first format has no checksums to find the next record by: it stops here.
-                if format == .first { break }
-                if damagedFrom == nil { damagedFrom = position }
-                position += 1
-                continue
-            }
-            if let start = damagedFrom {
+        result.validSize = format.firstRecord
+        // The first format has no checksums to find the next record by: it stops at the first that is not one.
+        let damagedEnd = JournalFile.scan(bytes, from: format.firstRecord, stoppingAtDamage: format == .first) {
+            Self.record(in: bytes, at: $0, format: format, storage: storage)
+        } found: { record, end, damaged in
+            if let damaged {
                 let firstID = record.changes.lazy.compactMap { change -> Int64? in
                     if case .append(let entry) = change { return entry.id }
                     return nil
                 }.first
-                result.damage.append((start, position - start, state.lastID, firstID))
-                damagedFrom = nil
+                result.damage.append((damaged.lowerBound, damaged.count, state.lastID, firstID))
             }
             apply(record.changes, kept: record.kind == JournalFile.kept, to: &state, isCurrent: isCurrent)
             if record.kind == JournalFile.batch {
                 result.entries += record.changes.count { if case .append = $0 { true } else { false } }
             }
-            position = record.end
-            if result.damage.isEmpty { result.validSize = position }
+            if result.damage.isEmpty { result.validSize = end }
         }
-        if let start = damagedFrom {
-            if Self.isIncompleteWrite(bytes, from: start, format: format) {
+        if let start = damagedEnd {
+            if JournalFile.isCutShort(bytes, from: start, kinds: JournalFile.records, format: format) {
                 // The process stopped while writing it: nobody got an answer for what it held.
                 if result.damage.isEmpty { result.validSize = start }
             } else {
@@ -297,15 +284,15 @@ package final class JournalLog: Sendable {
     /// an unknown kind, a checksum that does not match, changes that do not parse).
     private static func record(
         in bytes: [UInt8], at position: Int, format: JournalFile.Format, storage: any JournalStorage
-    ) -> (kind: UInt8, end: Int, changes: [FileChange])? {
+    ) -> ((kind: UInt8, changes: [FileChange]), end: Int)? {
         guard
             let (kind, payload) = JournalFile.wholeRecord(
-                in: bytes, at: position, kinds: [JournalFile.start, JournalFile.kept, JournalFile.batch], format: format
+                in: bytes, at: position, kinds: JournalFile.records, format: format
             )
         else { return nil }
         var reader = JournalFile.Reader(bytes, from: payload.lowerBound, end: payload.upperBound)
         guard let changes = try? Self.changes(kind, &reader, storage: storage) else { return nil }
-        return (kind, payload.upperBound, changes)
+        return ((kind, changes), payload.upperBound)
     }
 
     /// A record's changes; read whole before any of it counts: a record is all or nothing.
@@ -374,17 +361,6 @@ package final class JournalLog: Sendable {
             state.first = 0
             state.visibleBytes = state.entries.reduce(0) { $0 + $1.count }
         }
-    }
-
-    /// Whether the bytes from `start` on are what a write cut short leaves: too few for a header, a
-    /// record that runs past the end, or zeros (a file grown but not yet written, after a power loss).
-    private static func isIncompleteWrite(_ bytes: [UInt8], from start: Int, format: JournalFile.Format) -> Bool {
-        if bytes[start...].allSatisfy({ $0 == 0 }) || bytes.count - start < format.headerSize { return true }
-        var header = JournalFile.Reader(bytes, from: start)
-        guard let kind = try? header.byte(), [JournalFile.start, JournalFile.kept, JournalFile.batch].contains(kind),
-            let length = try? header.length()
-        else { return false }
-        return Int(length) > bytes.count - start - format.headerSize
     }
 
     /// The highest id written so far (0 when none).

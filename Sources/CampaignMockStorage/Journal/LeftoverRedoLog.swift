@@ -84,7 +84,7 @@ package enum LeftoverRedoLog {
                 unlink(path)
                 return []
             }
-            let kept = DataFile.moveAside(path)
+            let kept = DataFile.moveAsideSaying(path)
             return [Note(isDamage: true, description: "redo log \(path) does not begin as one: \(kept), not read")]
         }
         let contents = read(bytes)
@@ -117,7 +117,7 @@ package enum LeftoverRedoLog {
         if contents.damage.isEmpty {
             unlink(path)
         } else {
-            let kept = DataFile.moveAside(path)
+            let kept = DataFile.moveAsideSaying(path)
             for damage in contents.damage {
                 notes.append(
                     Note(
@@ -134,45 +134,30 @@ package enum LeftoverRedoLog {
     /// `Int64.max`, is damage.
     package static func read(_ bytes: [UInt8]) -> Contents {
         var contents = Contents()
-        var position = magic.count
         var last: Int64 = 0
-        var damagedFrom: Int?
-        while position < bytes.count {
-            guard let (operations, next) = record(in: bytes, at: position, after: last) else {
-                if damagedFrom == nil { damagedFrom = position }
-                position += 1
-                continue
-            }
-            if let start = damagedFrom {
+        let damagedEnd = JournalFile.scan(bytes, from: magic.count) {
+            record(in: bytes, at: $0, after: last)
+        } found: { operations, _, damaged in
+            if let damaged {
                 contents.damage.append(
                     Damage(
-                        offset: start, length: position - start, lastBefore: last, firstAfter: operations[0].sequence))
-                damagedFrom = nil
+                        offset: damaged.lowerBound, length: damaged.count, lastBefore: last,
+                        firstAfter: operations[0].sequence))
             }
             contents.operations += operations
             last = operations[operations.count - 1].sequence
-            position = next
         }
-        if let start = damagedFrom, !isCutShort(bytes, from: start) {
+        if let start = damagedEnd, !JournalFile.isCutShort(bytes, from: start, kinds: [batch]) {
             contents.damage.append(
                 Damage(offset: start, length: bytes.count - start, lastBefore: last, firstAfter: nil))
         }
         return contents
     }
 
-    /// Whether the bytes from `start` are a last record the process was killed while writing (its length
-    /// runs past the end), or zeros: nobody got an answer for what it held.
-    private static func isCutShort(_ bytes: [UInt8], from start: Int) -> Bool {
-        if bytes[start...].allSatisfy({ $0 == 0 }) || bytes.count - start < JournalFile.headerSize { return true }
-        var header = JournalFile.Reader(bytes, from: start)
-        guard (try? header.byte()) == batch, let length = try? header.length() else { return false }
-        return Int(length) > bytes.count - start - JournalFile.headerSize
-    }
-
     /// The operations of the whole record at `position` and where the next begins; nil when there is
     /// none (not whole, a checksum that does not match, fields that do not parse, no operation, a first
     /// sequence number not above `last`, or one that would pass `Int64.max`).
-    private static func record(in bytes: [UInt8], at position: Int, after last: Int64) -> ([Found], next: Int)? {
+    private static func record(in bytes: [UInt8], at position: Int, after last: Int64) -> ([Found], end: Int)? {
         guard let (_, payload) = JournalFile.wholeRecord(in: bytes, at: position, kinds: [batch]) else { return nil }
         var reader = JournalFile.Reader(bytes, from: payload.lowerBound, end: payload.upperBound)
         var operations: [Found] = []

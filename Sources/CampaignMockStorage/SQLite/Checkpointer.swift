@@ -206,40 +206,29 @@ final class WALSyncer: @unchecked Sendable {
     }
 
     private func sync() {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer {
-            #if canImport(Glibc)
-                Glibc.close(descriptor)
-            #else
-                Darwin.close(descriptor)
-            #endif
-        }
-        var status = stat()
-        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-        guard syncToDisk(descriptor) == 0 else { return }
+        guard let size = syncFile(path, flags: O_NOFOLLOW) else { return }
         // The WAL may have been made at this start: its name in the directory is synced once too, or a power
         // cut could lose the whole file.
-        if !directorySynced { directorySynced = Self.syncDirectory(of: path) }
+        if !directorySynced {
+            let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            directorySynced = syncFile(folder.isEmpty ? "/" : folder, flags: O_DIRECTORY) != nil
+        }
         synced?(size)
     }
 
     /// Whether the WAL's directory entry has been synced. The syncing thread's (or the closing one's, after it).
     private var directorySynced = false
+}
 
-    private static func syncDirectory(of path: String) -> Bool {
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let descriptor = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer {
-            #if canImport(Glibc)
-                Glibc.close(descriptor)
-            #else
-                Darwin.close(descriptor)
-            #endif
-        }
-        return syncToDisk(descriptor) == 0
-    }
+/// Opens `path` read-only with `flags` and syncs it to the disk; its length before the sync, or nil when it
+/// could not be opened or synced. (Outside ``WALSyncer``, whose `close()` would hide the system call's.)
+private func syncFile(_ path: String, flags: Int32) -> Int? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+    return syncToDisk(descriptor) == 0 ? size : nil
 }
 
 /// When the WAL is copied and when it is started again, in pages (4 KiB each), and how often it is synced.

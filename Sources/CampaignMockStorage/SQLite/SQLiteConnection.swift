@@ -161,9 +161,6 @@ package final class SQLiteConnection {
     /// The rowid of the last successful INSERT on this connection.
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// Rows changed by every INSERT, UPDATE and DELETE since the connection opened (rolled back or not).
-    package var totalChanges: Int64 { sqlite3_total_changes64(handle) }
-
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     package var changes: Int { Int(sqlite3_changes(handle)) }
 }

@@ -39,14 +39,7 @@ final class SQLiteStatement {
 
     /// Binds `values` to the `?` parameters in order, runs the statement and returns every row.
     func run(_ values: [SQLiteValue]) throws(SQLiteError) -> [SQLiteRow] {
-        // Every parameter is bound on every run (`bind` checks the count), so the bindings are not
-        // cleared afterwards.
-        defer {
-            sqlite3_reset(handle)
-            if arena.count > Self.arenaKept { shrinkArena() }
-        }
-        try bind(values)
-        return try rows()
+        try run { parameters in for value in values { parameters.value(value) } }
     }
 
     /// Binds the values `bind` gives to the `?` parameters in order, runs the statement and returns every
@@ -61,7 +54,7 @@ final class SQLiteStatement {
         var parameters = SQLiteParameters(self)
         bind(&parameters)
         if parameters.textBytes > arena.count {
-            // Its texts did not all fit the arena: one that holds them, and the same values bound again.
+            // Its texts and blobs did not all fit the arena: one that holds them, and the same values bound again.
             replaceArena(capacity: max(parameters.textBytes, 2 * arena.count))
             parameters = SQLiteParameters(self)
             bind(&parameters)
@@ -86,43 +79,6 @@ final class SQLiteStatement {
     /// and reading them again made a `String` per column per run.
     private lazy var columnNames: [String] = (0..<sqlite3_column_count(handle)).map {
         String(cString: sqlite3_column_name(handle, $0))
-    }
-
-    private func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
-        let expected = Int(sqlite3_bind_parameter_count(handle))
-        guard expected == values.count else {
-            throw SQLiteError(
-                code: SQLITE_RANGE, message: "expected \(expected) parameters, got \(values.count)", sql: sql)
-        }
-        // Twice at most: when this run's values do not fit the arena, it grows to fit, and binding starts again.
-        bindValues: while true {
-            arenaUsed = 0
-            for (offset, value) in values.enumerated() {
-                let index = Int32(offset + 1)
-                let code: Int32
-                switch value {
-                case .null: code = sqlite3_bind_null(handle, index)
-                case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
-                case .real(let number): code = sqlite3_bind_double(handle, index, number)
-                case .text(let text):
-                    guard let copy = keep(text) else {
-                        growArena(toHold: values)
-                        continue bindValues
-                    }
-                    code = sqlite3_bind_text64(
-                        handle, index, copy.baseAddress!.assumingMemoryBound(to: CChar.self),
-                        sqlite3_uint64(copy.count), nil, UInt8(SQLITE_UTF8))
-                case .blob(let bytes):
-                    guard let copy = bytes.withUnsafeBufferPointer(keep) else {
-                        growArena(toHold: values)
-                        continue bindValues
-                    }
-                    code = sqlite3_bind_blob64(handle, index, copy.baseAddress, sqlite3_uint64(copy.count), nil)
-                }
-                guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: sql) }
-            }
-            return
-        }
     }
 
     /// `bytes` copied to the arena's free part (nil: they do not fit). Never a nil base address, even for
@@ -152,18 +108,6 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
         arena.deallocate()
         arena = .allocate(byteCount: 1024, alignment: 1)
-    }
-
-    /// Replaces the arena with one that holds every text and blob of `values`.
-    private func growArena(toHold values: [SQLiteValue]) {
-        let needed = values.reduce(0) { total, value in
-            switch value {
-            case .text(let text): total + text.utf8.count
-            case .blob(let bytes): total + bytes.count
-            case .null, .integer, .real: total
-            }
-        }
-        replaceArena(capacity: max(needed, 2 * arena.count))
     }
 
     /// Replaces the arena with one of `capacity` bytes, after clearing the bindings that point into the
@@ -197,7 +141,7 @@ package struct SQLiteParameters {
     private var count: Int32 = 0
     /// The first refusal of SQLite's, or `SQLITE_OK`.
     private var code = SQLITE_OK
-    /// The bytes of every text given, whether it fit the arena or not.
+    /// The bytes of every text and blob given, whether it fit the arena or not.
     fileprivate private(set) var textBytes = 0
 
     fileprivate init(_ statement: SQLiteStatement) {
@@ -226,6 +170,23 @@ package struct SQLiteParameters {
             sqlite3_bind_text64(
                 statement.handle, count, copy.baseAddress!.assumingMemoryBound(to: CChar.self),
                 sqlite3_uint64(copy.count), nil, UInt8(SQLITE_UTF8)))
+    }
+
+    /// Binds `value`, whatever its kind.
+    mutating func value(_ value: SQLiteValue) {
+        switch value {
+        case .null: integer(nil)
+        case .integer(let number): integer(number)
+        case .text(let text): self.text(text)
+        case .real(let number):
+            count += 1
+            note(sqlite3_bind_double(statement.handle, count, number))
+        case .blob(let bytes):
+            count += 1
+            textBytes += bytes.count
+            guard let copy = bytes.withUnsafeBufferPointer(statement.keep) else { return }
+            note(sqlite3_bind_blob64(statement.handle, count, copy.baseAddress, sqlite3_uint64(copy.count), nil))
+        }
     }
 
     private mutating func note(_ result: Int32) {

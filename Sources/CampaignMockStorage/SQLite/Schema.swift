@@ -2,7 +2,7 @@
 ///
 /// Never edit an applied migration: add a new one, and make the same change to ``current``.
 /// `SchemaTests` keeps the two equal (every table, column, constraint and index, and the rows a
-/// migration inserts).
+/// migration inserts), and pins the text of every migration.
 package enum Schema {
     /// What the migrations below build, in one script. A new database runs this instead of replaying
     /// them: creating `device_params` only to drop it, and an `ALTER TABLE` that makes SQLite parse the
@@ -40,16 +40,7 @@ package enum Schema {
         );
         CREATE INDEX devices_user_key ON devices (user_key);
         CREATE INDEX devices_updated ON devices (updated_at);
-        CREATE TABLE registrations (
-            id INTEGER PRIMARY KEY,
-            device_id INTEGER NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
-            received_at INTEGER NOT NULL,
-            changes TEXT NOT NULL,
-            user_key TEXT NOT NULL,
-            fields TEXT NOT NULL,
-            params TEXT NOT NULL
-        );
-        CREATE INDEX registrations_device ON registrations (device_id, id);
+        \(Tables.registrations)
         CREATE TABLE messages (
             id INTEGER PRIMARY KEY,
             message_id TEXT NOT NULL UNIQUE,
@@ -86,69 +77,11 @@ package enum Schema {
         CREATE INDEX tracking_events_device ON tracking_events (device_id) WHERE device_id IS NOT NULL;
         CREATE INDEX tracking_events_message ON tracking_events (message_ref, tag, received_at)
             WHERE message_ref IS NOT NULL;
-        CREATE TABLE recipients (
-            id INTEGER PRIMARY KEY,
-            email TEXT NOT NULL UNIQUE,
-            first_name TEXT,
-            last_name TEXT,
-            black_list INTEGER NOT NULL DEFAULT 0,
-            created_at INTEGER NOT NULL
-        );
-        CREATE TABLE subscriptions (
-            recipient_id INTEGER NOT NULL REFERENCES recipients (id) ON DELETE CASCADE,
-            service TEXT NOT NULL,
-            created_at INTEGER NOT NULL,
-            PRIMARY KEY (recipient_id, service)
-        );
-        CREATE TABLE pushes (
-            id INTEGER PRIMARY KEY,
-            created_at INTEGER NOT NULL,
-            delivery_id TEXT NOT NULL,
-            answer TEXT NOT NULL DEFAULT ''
-        );
-        CREATE TABLE push_sends (
-            id INTEGER PRIMARY KEY,
-            push_id INTEGER NOT NULL REFERENCES pushes (id) ON DELETE CASCADE,
-            answer TEXT NOT NULL
-        );
-        CREATE INDEX push_sends_push ON push_sends (push_id);
-        CREATE TABLE options (
-            name TEXT PRIMARY KEY,
-            data_type INTEGER NOT NULL,
-            value TEXT NOT NULL,
-            description TEXT
-        );
-        INSERT INTO options (name, data_type, value) VALUES ('XtkDatabaseId', 6, 'u' || lower(hex(randomblob(8))));
-        CREATE TABLE rt_events (
-            id INTEGER PRIMARY KEY,
-            type TEXT,
-            wished_channel INTEGER,
-            email TEXT,
-            registration_token TEXT,
-            app_key TEXT,
-            ctx TEXT NOT NULL,
-            status INTEGER NOT NULL,
-            push_id INTEGER,
-            created_at INTEGER NOT NULL
-        );
-        CREATE TABLE enum_values (
-            id INTEGER PRIMARY KEY,
-            enum_name TEXT NOT NULL,
-            name TEXT NOT NULL,
-            label TEXT,
-            img TEXT,
-            ord INTEGER NOT NULL DEFAULT 0,
-            UNIQUE (enum_name, name)
-        );
-        CREATE TABLE installed_packages (
-            id INTEGER PRIMARY KEY,
-            namespace TEXT NOT NULL,
-            name TEXT NOT NULL,
-            label TEXT,
-            format TEXT NOT NULL,
-            entities INTEGER NOT NULL,
-            installed_at INTEGER NOT NULL
-        );
+        \(Tables.recipients)
+        \(Tables.pushes)
+        \(Tables.pushSends)
+        \(Tables.options)
+        \(Tables.eventsEnumerationsPackages)
         """
 
     static let migrations: [Migration] = [
@@ -214,16 +147,7 @@ package enum Schema {
                     PRIMARY KEY (device_id, name)
                 );
                 CREATE INDEX device_params_lookup ON device_params (name, value);
-                CREATE TABLE registrations (
-                    id INTEGER PRIMARY KEY,
-                    device_id INTEGER NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
-                    received_at INTEGER NOT NULL,
-                    changes TEXT NOT NULL,
-                    user_key TEXT NOT NULL,
-                    fields TEXT NOT NULL,
-                    params TEXT NOT NULL
-                );
-                CREATE INDEX registrations_device ON registrations (device_id, id);
+                \(Tables.registrations)
                 """),
         Migration(
             name: "0004-tracking",
@@ -262,79 +186,20 @@ package enum Schema {
                 """),
         Migration(
             name: "0005-recipients",
-            sql: """
-                CREATE TABLE recipients (
-                    id INTEGER PRIMARY KEY,
-                    email TEXT NOT NULL UNIQUE,
-                    first_name TEXT,
-                    last_name TEXT,
-                    black_list INTEGER NOT NULL DEFAULT 0,
-                    created_at INTEGER NOT NULL
-                );
-                CREATE TABLE subscriptions (
-                    recipient_id INTEGER NOT NULL REFERENCES recipients (id) ON DELETE CASCADE,
-                    service TEXT NOT NULL,
-                    created_at INTEGER NOT NULL,
-                    PRIMARY KEY (recipient_id, service)
-                );
-                """),
+            sql: Tables.recipients),
         Migration(
             name: "0006-pushes",
             sql: """
-                CREATE TABLE pushes (
-                    id INTEGER PRIMARY KEY,
-                    created_at INTEGER NOT NULL,
-                    delivery_id TEXT NOT NULL,
-                    answer TEXT NOT NULL DEFAULT ''
-                );
+                \(Tables.pushes)
                 ALTER TABLE messages ADD COLUMN push_id INTEGER REFERENCES pushes (id) ON DELETE SET NULL;
                 CREATE INDEX messages_device ON messages (device_id);
                 """),
         Migration(
             name: "0007-options",
-            sql: """
-                CREATE TABLE options (
-                    name TEXT PRIMARY KEY,
-                    data_type INTEGER NOT NULL,
-                    value TEXT NOT NULL,
-                    description TEXT
-                );
-                INSERT INTO options (name, data_type, value) VALUES ('XtkDatabaseId', 6, 'u' || lower(hex(randomblob(8))));
-                """),
+            sql: Tables.options),
         Migration(
             name: "0008-events-enumerations-packages",
-            sql: """
-                CREATE TABLE rt_events (
-                    id INTEGER PRIMARY KEY,
-                    type TEXT,
-                    wished_channel INTEGER,
-                    email TEXT,
-                    registration_token TEXT,
-                    app_key TEXT,
-                    ctx TEXT NOT NULL,
-                    status INTEGER NOT NULL,
-                    push_id INTEGER,
-                    created_at INTEGER NOT NULL
-                );
-                CREATE TABLE enum_values (
-                    id INTEGER PRIMARY KEY,
-                    enum_name TEXT NOT NULL,
-                    name TEXT NOT NULL,
-                    label TEXT,
-                    img TEXT,
-                    ord INTEGER NOT NULL DEFAULT 0,
-                    UNIQUE (enum_name, name)
-                );
-                CREATE TABLE installed_packages (
-                    id INTEGER PRIMARY KEY,
-                    namespace TEXT NOT NULL,
-                    name TEXT NOT NULL,
-                    label TEXT,
-                    format TEXT NOT NULL,
-                    entities INTEGER NOT NULL,
-                    installed_at INTEGER NOT NULL
-                );
-                """),
+            sql: Tables.eventsEnumerationsPackages),
         // A device's params move into a JSON column of the device (as in its registrations): a registration
         // writes one row fewer per param and three B-trees fewer (table, key, lookup index), and a
         // registration takes three statements. Filters by param scan the devices instead of an index.
@@ -422,14 +287,7 @@ package enum Schema {
         // ``PushSend`` in JSON), kept with its push and removed with it.
         Migration(
             name: "0016-push-sends",
-            sql: """
-                CREATE TABLE push_sends (
-                    id INTEGER PRIMARY KEY,
-                    push_id INTEGER NOT NULL REFERENCES pushes (id) ON DELETE CASCADE,
-                    answer TEXT NOT NULL
-                );
-                CREATE INDEX push_sends_push ON push_sends (push_id);
-                """),
+            sql: Tables.pushSends),
         // A message's first receive and first open (a device's detail asks for them, two per message)
         // are one probe of the first index each, instead of a read of every event; deleting a message
         // finds the events that name it (`ON DELETE SET NULL`) the same way. Only hits linked to an issued
@@ -444,4 +302,96 @@ package enum Schema {
                 CREATE INDEX messages_push ON messages (push_id) WHERE push_id IS NOT NULL;
                 """),
     ]
+
+    /// The tables and indexes no migration changed after the one that made them, written once for that
+    /// migration and for ``current``. A migration that changes one later leaves its text here as it is (the
+    /// first migration runs it) and spells the table out in ``current`` as it has become;
+    /// `SchemaTests.noAppliedMigrationIsEdited` catches an edit to one.
+    private enum Tables {
+        static let registrations = """
+            CREATE TABLE registrations (
+                id INTEGER PRIMARY KEY,
+                device_id INTEGER NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
+                received_at INTEGER NOT NULL,
+                changes TEXT NOT NULL,
+                user_key TEXT NOT NULL,
+                fields TEXT NOT NULL,
+                params TEXT NOT NULL
+            );
+            CREATE INDEX registrations_device ON registrations (device_id, id);
+            """
+        static let recipients = """
+            CREATE TABLE recipients (
+                id INTEGER PRIMARY KEY,
+                email TEXT NOT NULL UNIQUE,
+                first_name TEXT,
+                last_name TEXT,
+                black_list INTEGER NOT NULL DEFAULT 0,
+                created_at INTEGER NOT NULL
+            );
+            CREATE TABLE subscriptions (
+                recipient_id INTEGER NOT NULL REFERENCES recipients (id) ON DELETE CASCADE,
+                service TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                PRIMARY KEY (recipient_id, service)
+            );
+            """
+        static let pushes = """
+            CREATE TABLE pushes (
+                id INTEGER PRIMARY KEY,
+                created_at INTEGER NOT NULL,
+                delivery_id TEXT NOT NULL,
+                answer TEXT NOT NULL DEFAULT ''
+            );
+            """
+        static let pushSends = """
+            CREATE TABLE push_sends (
+                id INTEGER PRIMARY KEY,
+                push_id INTEGER NOT NULL REFERENCES pushes (id) ON DELETE CASCADE,
+                answer TEXT NOT NULL
+            );
+            CREATE INDEX push_sends_push ON push_sends (push_id);
+            """
+        static let options = """
+            CREATE TABLE options (
+                name TEXT PRIMARY KEY,
+                data_type INTEGER NOT NULL,
+                value TEXT NOT NULL,
+                description TEXT
+            );
+            INSERT INTO options (name, data_type, value) VALUES ('XtkDatabaseId', 6, 'u' || lower(hex(randomblob(8))));
+            """
+        static let eventsEnumerationsPackages = """
+            CREATE TABLE rt_events (
+                id INTEGER PRIMARY KEY,
+                type TEXT,
+                wished_channel INTEGER,
+                email TEXT,
+                registration_token TEXT,
+                app_key TEXT,
+                ctx TEXT NOT NULL,
+                status INTEGER NOT NULL,
+                push_id INTEGER,
+                created_at INTEGER NOT NULL
+            );
+            CREATE TABLE enum_values (
+                id INTEGER PRIMARY KEY,
+                enum_name TEXT NOT NULL,
+                name TEXT NOT NULL,
+                label TEXT,
+                img TEXT,
+                ord INTEGER NOT NULL DEFAULT 0,
+                UNIQUE (enum_name, name)
+            );
+            CREATE TABLE installed_packages (
+                id INTEGER PRIMARY KEY,
+                namespace TEXT NOT NULL,
+                name TEXT NOT NULL,
+                label TEXT,
+                format TEXT NOT NULL,
+                entities INTEGER NOT NULL,
+                installed_at INTEGER NOT NULL
+            );
+            """
+    }
 }

@@ -35,27 +35,42 @@ enum DataFile {
         guard status.st_uid == geteuid() else {
             throw .unsafeFile(path: path, reason: "it belongs to uid \(status.st_uid), not to this user (\(geteuid()))")
         }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var got = 0
-        while got < bytes.count {
-            let count = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + got, $0.count - got, off_t(got))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                throw .unsafeFile(path: path, reason: "cannot read it: \(String(cString: strerror(errno)))")
-            }
-            got += count
+        guard let bytes = read(descriptor, offset: 0, count: Int(status.st_size)) else {
+            throw .unsafeFile(path: path, reason: "cannot read it: \(String(cString: strerror(errno)))")
         }
         return bytes
     }
 
-    /// Renames `path` to `<path>.damaged-<time>`; says where it went, or why it stayed, for a log line.
-    static func moveAside(_ path: String) -> String {
+    /// `count` bytes of `descriptor` from `offset` (`pread`, again after `EINTR`); nil, with `errno` set, when
+    /// they cannot all be read.
+    static func read(_ descriptor: Int32, offset: Int, count: Int) -> [UInt8]? {
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < count {
+                let got = pread(
+                    descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 {
+                    failed = true
+                    return
+                }
+                initialized += got
+            }
+        }
+        return failed ? nil : bytes
+    }
+
+    /// Renames `path` to `<path>.damaged-<time>`; returns the new name, or nil (with `errno` set) when it stays.
+    static func moveAside(_ path: String) -> String? {
         let stamp = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())
             .filter { $0.isNumber || $0 == "T" }
         let kept = path + ".damaged-" + stamp
-        guard rename(path, kept) == 0 else {
+        return rename(path, kept) == 0 ? kept : nil
+    }
+
+    /// ``moveAside(_:)``, said for a log line: where the file went, or why it stayed.
+    static func moveAsideSaying(_ path: String) -> String {
+        guard let kept = moveAside(path) else {
             return "it could not be moved aside (\(String(cString: strerror(errno)))) and stays as it is"
         }
         return "the file is kept as \(kept)"

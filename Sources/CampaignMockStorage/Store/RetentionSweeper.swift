@@ -159,22 +159,11 @@ package struct RetentionPace: Sendable, Equatable {
     /// The longest wait between two sweeps, whatever the pace.
     package var longestWaitMilliseconds: Int
 
-    package init(policy: RetentionPolicy, longestWaitMilliseconds: Int) {
-        self.policy = policy
-        self.longestWaitMilliseconds = longestWaitMilliseconds
-    }
-
     /// What was written between the starts of two sweeps, and the time between them.
     package struct Growth: Sendable, Equatable {
         package var registrations: Int64
         package var events: Int64
         package var nanoseconds: UInt64
-
-        package init(registrations: Int64, events: Int64, nanoseconds: UInt64) {
-            self.registrations = registrations
-            self.events = events
-            self.nanoseconds = nanoseconds
-        }
     }
 
     /// The fraction of `nanoseconds` the writer was busy, having been idle for `idle` of them.

@@ -320,11 +320,7 @@ extension StoreReader {
                 integrationKey: try row.text("integration_key"), name: try row.text("app_name"),
                 platform: try row.value("platform", as: Platform.self)),
             userKey: try row.text("user_key"),
-            device: DeviceFields(
-                deviceImei: try row["device_imei"].text, deviceName: try row["device_name"].text,
-                deviceModel: try row["device_model"].text, deviceBrand: try row["device_brand"].text,
-                deviceManufacturer: try row["device_manufacturer"].text, osName: try row["os_name"].text,
-                osVersion: try row["os_version"].text, osLanguage: try row["os_language"].text),
+            device: try Self.deviceFields(row),
             params: params,
             disabled: try row.bool("disabled"),
             createdAt: try row.time("created_at"),
@@ -345,7 +341,16 @@ extension StoreReader {
         return params.sorted { $0.name < $1.name }
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
+    /// A device row's fields, `device_imei` to `os_language`.
+    static func deviceFields(_ row: SQLiteRow) throws -> DeviceFields {
+        DeviceFields(
+            deviceImei: try row["device_imei"].text, deviceName: try row["device_name"].text,
+            deviceModel: try row["device_model"].text, deviceBrand: try row["device_brand"].text,
+            deviceManufacturer: try row["device_manufacturer"].text, osName: try row["os_name"].text,
+            osVersion: try row["os_version"].text, osLanguage: try row["os_language"].text)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
         guard let text else { return nil }
         return try? JSONDecoder().decode(type, from: Data(text.utf8))
     }

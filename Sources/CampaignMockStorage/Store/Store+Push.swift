@@ -198,9 +198,4 @@ extension StoreReader {
             try row["answer"].text.flatMap { try? JSONDecoder().decode(ComposedPush.self, from: Data($0.utf8)) }
         }
     }
-
-    /// The newest push id (0 when none).
-    package func lastPushID() throws -> Int64 {
-        try connection.integer("SELECT coalesce(max(id), 0) FROM pushes")
-    }
 }

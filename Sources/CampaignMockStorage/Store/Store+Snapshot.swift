@@ -131,19 +131,11 @@ extension StoreReader {
                 integrationKey: try row.text("integration_key"),
                 registrationToken: try row.text("registration_token"),
                 userKey: try row.text("user_key"),
-                device: DeviceFields(
-                    deviceImei: try row["device_imei"].text, deviceName: try row["device_name"].text,
-                    deviceModel: try row["device_model"].text, deviceBrand: try row["device_brand"].text,
-                    deviceManufacturer: try row["device_manufacturer"].text, osName: try row["os_name"].text,
-                    osVersion: try row["os_version"].text, osLanguage: try row["os_language"].text),
+                device: try StoreReader.deviceFields(row),
                 params: try StoreReader.params(row), disabled: try row.bool("disabled"),
                 createdAt: try row.time("created_at"), updatedAt: try row.time("updated_at"), history: history)
             return (id, device)
         }
-    }
-
-    private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
-        text.flatMap { try? JSONDecoder().decode(type, from: Data($0.utf8)) }
     }
 }
 

@@ -154,6 +154,18 @@ struct ControlTests {
         #expect(manyKeys.contains("an object with more than 1000 keys in 'events.0'"), "\(manyKeys)")
     }
 
+    @Test func theMetricsCountTheListenersOpenConnections() throws {
+        let live = try LiveServer(inMemory: true)
+        let idle = try (0..<2).map { _ in try RawHTTPClient(port: live.port) }
+        while live.server.openConnectionsForTesting < 2 { usleep(1000) }
+        let text = try live.request("GET", "/_mock/metrics").body
+        let line = text.split(separator: "\n").first { $0.hasPrefix("campaign_mock_open_connections ") }
+        let count = try #require(line.flatMap { Int($0.split(separator: " ")[1]) })
+        // The two idle clients and the one asking.
+        #expect(count >= 3, "\(line ?? "")")
+        _ = idle
+    }
+
     @Test func exposesPrometheusMetrics() throws {
         let live = try populated(LiveServer.self)
         _ = try live.register(.ios, "mobileAppUuid=nope&registrationToken=t")

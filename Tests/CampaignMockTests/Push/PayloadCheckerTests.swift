@@ -273,6 +273,7 @@ struct PayloadCheckerTests {
         let payload = apns(extra: #""VAR":"\#(long)""#)
         let finding = try #require(try check(payload, .ios).findings.first { $0.rule == .apnsSize })
         #expect(finding.message.contains("the payload is \(payload.utf8.count) bytes"), "\(finding.message)")
+        #expect(finding.message.hasSuffix("over the 4096 APNs accepts: APNs refuses it and nothing reaches the device"))
     }
 
     @Test(arguments: [

@@ -93,6 +93,18 @@ struct SQLiteRowTests {
         }
     }
 
+    /// Values in an array are bound as those given one by one: a real, a NULL, and one per parameter.
+    @Test func valuesInAnArrayAreBoundOnePerParameter() throws {
+        let connection = try SQLiteConnection(path: ":memory:")
+        let row = try #require(try connection.query("SELECT ? AS r, ? AS n", [2.5, nil as String?]).first)
+        #expect(try row["r"].real == 2.5)
+        #expect(try row["n"].text == nil)
+        let tooFew = try #require(throws: SQLiteError.self) { try connection.query("SELECT ?, ?", [1]) }
+        #expect(tooFew.message.contains("expected 2 parameters, got 1"))
+        let tooMany = try #require(throws: SQLiteError.self) { try connection.query("SELECT ?", [1, "x"]) }
+        #expect(tooMany.message.contains("expected 1 parameters, got 2"))
+    }
+
     /// Fewer or more values than the statement has parameters is an error, never a run with a missing one.
     @Test func valuesGivenOneByOneMustBeOnePerParameter() throws {
         let connection = try SQLiteConnection(path: ":memory:")

@@ -133,6 +133,38 @@ import Testing
         #expect(try used.scalar(tables).text == "old,a")
     }
 
+    /// A migration a database ran is never edited: that database would not see the change (and the tables
+    /// ``Schema/current`` shares with the migrations would drift from it unseen). Each one's text is pinned by
+    /// its 64-bit FNV-1a hash; a new migration adds its line.
+    @Test func noAppliedMigrationIsEdited() {
+        let pinned: [String: UInt64] = [
+            "0001-applications": 0xfde3_9947_ccb6_f7fd,
+            "0002-request-journal": 0xc3cf_7799_0ccc_c9f0,
+            "0003-devices": 0x797b_64d3_e7bf_448c,
+            "0004-tracking": 0xdfee_f0dd_5ac2_9112,
+            "0005-recipients": 0xa3be_727e_db8c_3995,
+            "0006-pushes": 0xede6_ccaf_c4c0_0411,
+            "0007-options": 0x1e0d_0b81_2bef_68ea,
+            "0008-events-enumerations-packages": 0x9b64_2e11_29b8_dfe6,
+            "0009-device-params-inline": 0x94c6_432f_99bf_09b4,
+            "0010-journal-ids-from-the-writer": 0x5bbc_1c71_2539_92aa,
+            "0011-events-by-device-only-when-linked": 0xfa35_f48d_392f_7466,
+            "0012-devices-by-token-through-the-unique-index": 0x738d_47a4_dcfa_5116,
+            "0013-journal-in-its-own-files": 0x9300_4723_6b2f_aa57,
+            "0014-devices-by-last-registration": 0xedb4_7dd5_9cfb_b989,
+            "0015-application-bundle-id-and-package": 0x7f1c_15c3_ac3a_b945,
+            "0016-push-sends": 0x225d_6e57_51b1_07b8,
+            "0017-events-and-messages-by-what-they-belong-to": 0x6d26_c4d2_82a7_7cb1,
+        ]
+        let hashes = Schema.migrations.map { migration in
+            (
+                migration.name,
+                migration.sql.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+            )
+        }
+        #expect(Dictionary(uniqueKeysWithValues: hashes) == pinned)
+    }
+
     @Test func aDatabaseMadeFromTheCurrentSchemaHasNothingLeftToMigrate() throws {
         let connection = try migrated(current: Schema.current)
         #expect(try SQLiteMigrator.migrate(connection, Schema.migrations, current: Schema.current).isEmpty)
