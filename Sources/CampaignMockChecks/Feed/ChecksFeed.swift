@@ -74,47 +74,32 @@ package enum ChecksFeed {
         return String(raw[..<comma])
     }
 
-    /// A refused registration, or a request a fault rule failed.
+    /// A refused registration, or a request a fault rule failed: from the record's ``RequestFact``.
     private static func failed(_ id: Int64, _ record: JournalRecord, knownKeys: () -> [String: Platform])
         -> CheckObservation?
     {
+        guard let fact = record.fact else { return nil }
         let at = record.receivedAtMicros
-        var reason = record.reason ?? ""
-        if let fault = fault(in: reason) {
-            // A fault that only delayed the request let the endpoint answer it: its reason follows.
-            guard fault.onlyDelayed else {
-                return .faultFailed(
-                    CheckObservation.FaultFailure(
-                        ruleId: fault.rule, endpoint: record.endpoint, status: record.status, app: record.appKey,
-                        at: at, requestId: id))
-            }
-            reason = fault.rest
+        // A fault that only delayed the request let the endpoint answer it: its refusal follows.
+        if let fault = fact.fault, !fault.onlyDelayed {
+            return .faultFailed(
+                CheckObservation.FaultFailure(
+                    ruleId: fault.ruleId, endpoint: fact.endpoint, status: record.status, app: record.appKey, at: at,
+                    requestId: id))
         }
+        guard let cause = fact.refusal else { return nil }
         let platform: Platform
-        switch record.endpoint {
-        case "registration-ios": platform = .ios
-        case "registration-android": platform = .android
+        switch fact.endpoint {
+        case .registrationIOS: platform = .ios
+        case .registrationAndroid: platform = .android
         default: return nil
         }
-        // A 5xx is the server's own trouble (the store), not the app's request.
-        guard (400..<500).contains(record.status) else { return nil }
+        var known: [String: Platform] = [:]
+        if case .unknownIntegrationKey = cause { known = knownKeys() }
         return .registrationRefused(
             CheckObservation.RefusedRegistration(
-                platform: platform, app: record.appKey, status: record.status, reason: reason,
-                knownKeys: record.status == 404 ? knownKeys() : [:], at: at, requestId: id))
-    }
-
-    /// The fault rule a journal reason names, as the pipeline writes it: `fault f1 fired: status 503`, or
-    /// `fault f1 fired: delay 10 ms; <the endpoint's reason>` when the rule only delayed the request.
-    static func fault(in reason: String) -> (rule: String, onlyDelayed: Bool, rest: String)? {
-        guard reason.hasPrefix("fault "), let fired = reason.firstRange(of: " fired: ") else { return nil }
-        let rule = String(reason[reason.index(reason.startIndex, offsetBy: 6)..<fired.lowerBound])
-        let tail = reason[fired.upperBound...]
-        let end = tail.firstRange(of: "; ")
-        let action = end.map { tail[..<$0.lowerBound] } ?? tail
-        let rest = end.map { String(tail[$0.upperBound...]) } ?? ""
-        let onlyDelayed = action.hasPrefix("delay ") && !action.contains(",")
-        return rule.isEmpty ? nil : (rule, onlyDelayed, rest)
+                platform: platform, app: record.appKey, status: record.status, cause: cause, knownKeys: known, at: at,
+                requestId: id))
     }
 
     /// What a composed message means for its hits (docs/checks.md): whether the app's code runs when it

@@ -21,6 +21,9 @@ package struct JournalRecord: Sendable {
     package var responseBody: [UInt8] = []
     /// Monotonic time the request arrived; ``finished()`` turns it into the duration.
     package var monotonicStart: UInt64 = 0
+    /// What became of the request, in types, for the sink's subscribers (the integration checks); in memory
+    /// only, not in the journal's file: nil in a record read back from it.
+    package var fact: RequestFact? = nil
 
     /// The record with its duration measured up to now (the write runs just before the commit).
     package func finished() -> JournalRecord {
@@ -34,7 +37,8 @@ package struct JournalRecord: Sendable {
     package init(
         receivedAtMicros: Int64, method: String, target: String, endpoint: String, headersJSON: String, body: [UInt8],
         status: Int, reason: String? = nil, appKey: String? = nil, durationMicros: Int64, remoteAddress: String? = nil,
-        responseHeadersJSON: String? = nil, responseBody: [UInt8] = [], monotonicStart: UInt64 = 0
+        responseHeadersJSON: String? = nil, responseBody: [UInt8] = [], monotonicStart: UInt64 = 0,
+        fact: RequestFact? = nil
     ) {
         self.receivedAtMicros = receivedAtMicros
         self.method = method
@@ -50,6 +54,7 @@ package struct JournalRecord: Sendable {
         self.responseHeadersJSON = responseHeadersJSON
         self.responseBody = responseBody
         self.monotonicStart = monotonicStart
+        self.fact = fact
     }
 }
 
