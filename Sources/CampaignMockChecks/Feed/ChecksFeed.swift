@@ -64,7 +64,7 @@ package enum ChecksFeed {
         .registered(
             CheckObservation.Registration(
                 app: notice.integrationKey, platform: notice.platform, token: notice.registrationToken,
-                userKey: notice.userKey, params: notice.params, identical: notice.changes == ["unchanged"],
+                userKey: notice.userKey, params: notice.params, identical: notice.changed == [],
                 at: notice.receivedAtMicroseconds ?? RFC3339.microseconds(notice.receivedAt) ?? 0))
     }
 
