@@ -1,7 +1,6 @@
 package import CampaignMockModel
 package import CampaignMockStorage
 import CampaignMockSupport
-import CampaignMockSystem
 
 /// Turns a committed batch of the store's changes (``CommittedChange``) into what the integration checks
 /// observe: accepted registrations and hits with the id of their journaled request, refused registrations,
@@ -45,14 +44,14 @@ package enum ChecksFeed {
                     observations.append(failure)
                 }
             case .push(let push):
-                let at = RFC3339.microseconds(push.createdAt) ?? 0
+                let at = push.createdAtMicroseconds ?? 0
                 for message in push.messages { add(.composed(composed(message, at: at))) }
             case .send(let send) where send.outcome == .accepted:
                 add(
                     .sendAccepted(
                         CheckObservation.AcceptedSend(
                             messageId: send.messageId, token: send.registrationToken, app: send.app,
-                            provider: send.provider, at: RFC3339.microseconds(send.sentAt) ?? 0)))
+                            provider: send.provider, at: send.sentAtMicroseconds ?? 0)))
             case .send, .device:
                 break
             }
@@ -65,7 +64,7 @@ package enum ChecksFeed {
             CheckObservation.Registration(
                 app: notice.integrationKey, platform: notice.platform, token: notice.registrationToken,
                 userKey: notice.userKey, params: notice.params, identical: notice.changed == [],
-                at: notice.receivedAtMicroseconds ?? RFC3339.microseconds(notice.receivedAt) ?? 0))
+                at: notice.receivedAtMicroseconds ?? 0))
     }
 
     /// `h3039,7a001` of `h3039,7a001,1` (the tag is one digit after the last comma: found in bytes).
