@@ -17,14 +17,10 @@ package struct RequestFact: Sendable, Equatable {
     }
 }
 
-/// A fault rule that fired on a request.
-package struct FiredFault: Sendable, Equatable {
-    package var ruleId: String
-    /// The rule only delayed the request: the endpoint answered it (a refusal is then the endpoint's own).
-    package var onlyDelayed: Bool
-
-    package init(ruleId: String, onlyDelayed: Bool) {
-        self.ruleId = ruleId
-        self.onlyDelayed = onlyDelayed
-    }
+/// A fault rule that fired on a request, by its id.
+package enum FiredFault: Sendable, Equatable {
+    /// It only delayed the request: the endpoint answered it (a refusal is then the endpoint's own).
+    case delayed(rule: String)
+    /// It answered, dropped or reset the request in the endpoint's place.
+    case failed(rule: String)
 }

@@ -80,10 +80,10 @@ package enum ChecksFeed {
         guard let fact = record.fact else { return nil }
         let at = record.receivedAtMicros
         // A fault that only delayed the request let the endpoint answer it: its refusal follows.
-        if let fault = fact.fault, !fault.onlyDelayed {
+        if case .failed(let rule) = fact.fault {
             return .faultFailed(
                 CheckObservation.FaultFailure(
-                    ruleId: fault.ruleId, endpoint: fact.endpoint, status: record.status, app: record.appKey, at: at,
+                    ruleId: rule, endpoint: fact.endpoint, status: record.status, app: record.appKey, at: at,
                     requestId: id))
         }
         guard let cause = fact.refusal else { return nil }

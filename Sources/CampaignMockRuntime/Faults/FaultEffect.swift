@@ -15,7 +15,7 @@ package struct FaultEffect: Sendable, Equatable {
     package let outcome: Outcome
 
     /// What the journal record's ``RequestFact`` says of it.
-    package var fired: FiredFault { FiredFault(ruleId: ruleID, onlyDelayed: outcome == .proceed) }
+    package var fired: FiredFault { outcome == .proceed ? .delayed(rule: ruleID) : .failed(rule: ruleID) }
 
     /// For the journal and the log.
     package var description: String {

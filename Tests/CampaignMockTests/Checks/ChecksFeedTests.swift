@@ -68,23 +68,23 @@ import Testing
                     id: 1,
                     Self.record(
                         .registrationIOS, 503, reason: "fault f1 fired: status 503",
-                        fault: FiredFault(ruleId: "f1", onlyDelayed: false))),
+                        fault: .failed(rule: "f1"))),
                 .request(
                     id: 2,
                     Self.record(
                         .tracking, 0, reason: "fault slow-2 fired: delay 50 ms, drop",
-                        fault: FiredFault(ruleId: "slow-2", onlyDelayed: false))),
+                        fault: .failed(rule: "slow-2"))),
                 .request(
                     id: 3,
                     Self.record(
                         .tracking, 200, reason: "fault f3 fired: delay 50 ms",
-                        fault: FiredFault(ruleId: "f3", onlyDelayed: true))),
+                        fault: .delayed(rule: "f3"))),
                 .request(
                     id: 4,
                     Self.record(
                         .registrationAndroid, 404,
                         reason: "fault f4 fired: delay 5 ms; Unknown integration key (mobileAppUuid): y", app: "y",
-                        fault: FiredFault(ruleId: "f4", onlyDelayed: true), refusal: .unknownIntegrationKey("y"))),
+                        fault: .delayed(rule: "f4"), refusal: .unknownIntegrationKey("y"))),
             ], knownKeys: { [:] })
         #expect(
             observations.map { observation -> String in
