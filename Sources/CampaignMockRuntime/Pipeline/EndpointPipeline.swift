@@ -169,7 +169,7 @@ package struct EndpointPipeline: Sendable {
         -> JournalRecord
     {
         let elapsed = Int64((Clock.monotonicNanoseconds() &- request.receivedAt) / 1000)
-        return JournalRecord(
+        var record = JournalRecord(
             receivedAtMicros: Clock.wallClockMicroseconds() - elapsed,
             method: request.method.rawValue,
             target: request.target,
@@ -183,8 +183,9 @@ package struct EndpointPipeline: Sendable {
             remoteAddress: request.remoteAddress?.description,
             responseHeadersJSON: JSONArrays.encode(result.response.headers),
             responseBody: Array(result.response.body.prefix(JournalEntry.bodyLimit + 1)),
-            monotonicStart: request.receivedAt,
-            fact: RequestFact(endpoint: endpoint, fault: result.fault, refusal: result.refusal))
+            monotonicStart: request.receivedAt)
+        record.fact = RequestFact(endpoint: endpoint, fault: result.fault, refusal: result.refusal)
+        return record
     }
 
     package init(

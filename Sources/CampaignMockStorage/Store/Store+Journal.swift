@@ -37,8 +37,7 @@ package struct JournalRecord: Sendable {
     package init(
         receivedAtMicros: Int64, method: String, target: String, endpoint: String, headersJSON: String, body: [UInt8],
         status: Int, reason: String? = nil, appKey: String? = nil, durationMicros: Int64, remoteAddress: String? = nil,
-        responseHeadersJSON: String? = nil, responseBody: [UInt8] = [], monotonicStart: UInt64 = 0,
-        fact: RequestFact? = nil
+        responseHeadersJSON: String? = nil, responseBody: [UInt8] = [], monotonicStart: UInt64 = 0
     ) {
         self.receivedAtMicros = receivedAtMicros
         self.method = method
@@ -54,7 +53,6 @@ package struct JournalRecord: Sendable {
         self.responseHeadersJSON = responseHeadersJSON
         self.responseBody = responseBody
         self.monotonicStart = monotonicStart
-        self.fact = fact
     }
 }
 

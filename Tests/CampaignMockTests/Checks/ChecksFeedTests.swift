@@ -13,10 +13,11 @@ import Testing
         _ endpoint: EndpointFamily, _ status: Int, reason: String? = nil, app: String? = nil,
         fault: FiredFault? = nil, refusal: RegistrationError? = nil
     ) -> JournalRecord {
-        JournalRecord(
+        var record = JournalRecord(
             receivedAtMicros: 1_000, method: "POST", target: "/", endpoint: endpoint.rawValue, headersJSON: "[]",
-            body: [], status: status, reason: reason ?? refusal?.reason, appKey: app, durationMicros: 0,
-            fact: RequestFact(endpoint: endpoint, fault: fault, refusal: refusal))
+            body: [], status: status, reason: reason ?? refusal?.reason, appKey: app, durationMicros: 0)
+        record.fact = RequestFact(endpoint: endpoint, fault: fault, refusal: refusal)
+        return record
     }
 
     @Test func aHitGetsTheIdOfTheRequestJournaledAfterIt() throws {
