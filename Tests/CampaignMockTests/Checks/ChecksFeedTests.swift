@@ -99,6 +99,45 @@ import Testing
             ])
     }
 
+    @Test func theFactDecidesNotTheWordsOfTheReason() throws {
+        // Words that read like a fault rule's, on a refusal the endpoint typed otherwise.
+        let observations = ChecksFeed.observations(
+            [
+                .request(
+                    id: 1,
+                    Self.record(
+                        .registrationIOS, 400, reason: "fault f1 fired: status 400", app: "k",
+                        refusal: .missingRegistrationToken))
+            ], knownKeys: { [:] })
+        guard case .registrationRefused(let refusal) = try #require(observations.first) else {
+            Issue.record("not a refusal: \(observations)")
+            return
+        }
+        #expect(refusal.cause == .missingRegistrationToken && observations.count == 1)
+    }
+
+    @Test func aRegistrationIsIdenticalWhenTheStoreSaysNothingChanged() {
+        let sets: [RegistrationChanges] = [[], .new, .userKey, [.device, .params], [.userKey, .device, .params]]
+        let changes = sets.map { changed -> CommittedChange in
+            var notice = RegistrationNotice(
+                id: 1, receivedAt: "", registrationToken: "t", integrationKey: "k", platform: .android, userKey: "",
+                changes: changed.names, device: DeviceFields(), params: [], receivedAtMicroseconds: 5)
+            notice.changed = changed
+            return .registration(notice)
+        }
+        let identical = ChecksFeed.observations(changes, knownKeys: { [:] }).map { observation -> Bool? in
+            guard case .registered(let registration) = observation else { return nil }
+            return registration.identical
+        }
+        #expect(identical == [true, false, false, false, false])
+        // The words the history keeps, and the set they give back.
+        #expect(
+            sets.map(\.names) == [
+                ["unchanged"], ["new"], ["userKey"], ["device", "params"], ["userKey", "device", "params"],
+            ])
+        #expect(sets.map { RegistrationChanges(names: $0.names) } == sets)
+    }
+
     /// The composer's own messages (docs/push.md): what the platform runs when each arrives.
     @Test func composedMessagesSayWhetherTheSDKTracksTheirReceive() throws {
         func facts(_ platform: Platform, _ request: PushRequest) throws -> CheckObservation.ComposedMessageFacts {
