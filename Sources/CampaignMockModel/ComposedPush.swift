@@ -11,6 +11,14 @@ public struct ComposedPush: Sendable, Codable, Equatable {
     public var sends: [PushSend]?
     /// The tracking hits its messages brought, in the list of pushes (`GET /_mock/push`); absent elsewhere.
     public var hits: Hits?
+    /// `createdAt` in microseconds since 1970, for the server's own readers of a push it composed (the
+    /// integration checks), which then need not parse the text back. Not part of the JSON: nil in a push
+    /// decoded from it.
+    package var createdAtMicroseconds: Int64?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, createdAt, deliveryId, idStyle, messages, warnings, sends, hits
+    }
 
     /// How many receive (tag 1) and open (tag 2) hits arrived for a push's messages.
     public struct Hits: Sendable, Codable, Equatable {

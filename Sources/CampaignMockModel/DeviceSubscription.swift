@@ -118,6 +118,8 @@ public struct RegistrationNotice: Sendable, Codable, Equatable {
     /// integration checks), which then need not parse the text back. Not part of the JSON: nil in a
     /// notice decoded from it.
     public var receivedAtMicroseconds: Int64?
+    /// `changes` as a type, for the same readers; not part of the JSON either.
+    package var changed: RegistrationChanges?
 
     private enum CodingKeys: String, CodingKey {
         case id, receivedAt, registrationToken, integrationKey, platform, userKey, changes, device, params

@@ -42,6 +42,14 @@ public struct PushSend: Sendable, Codable, Equatable {
     public var providerId: String?
     /// In words: what happened and, for a refusal, the likely cause and what to do.
     public var explanation: String
+    /// `sentAt` in microseconds since 1970, for the server's own readers of a send it made (the integration
+    /// checks). Not part of the JSON: nil in a send decoded from it.
+    package var sentAtMicroseconds: Int64?
+
+    private enum CodingKeys: String, CodingKey {
+        case pushId, messageId, registrationToken, app, provider, destination, sentAt, outcome, status, reason
+        case providerId, explanation
+    }
 
     public init(
         pushId: Int64, messageId: String, registrationToken: String, app: String, provider: PushProvider,

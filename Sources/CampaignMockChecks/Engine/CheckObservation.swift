@@ -2,8 +2,9 @@ package import CampaignMockModel
 import CampaignMockSupport
 
 /// One thing the integration checks see happen, as the store committed it (``ChecksFeed`` makes these from
-/// the writer's changes). Times are microseconds since 1970; `requestId` is the journaled request it came
-/// with, when there is one. What a client chose (tokens, keys, ids, a user agent) is kept at most
+/// the writer's changes), in types: a cause, a rule id, an endpoint family, never the words of a reason
+/// (a rule that read them would change with the words). Times are microseconds since 1970; `requestId` is
+/// the journaled request it came with, when there is one. What a client chose (tokens, keys, ids, a user agent) is kept at most
 /// ``ClientText/keyBytes`` bytes and a hash (``ClientText/key(_:)``): the checks remember tens of thousands of
 /// devices and messages, and write these texts into findings.
 package enum CheckObservation: Sendable, Equatable {
@@ -52,20 +53,21 @@ package enum CheckObservation: Sendable, Equatable {
         /// The integration key the request named, if any.
         package var app: String?
         package var status: Int
-        package var reason: String
+        /// Why the endpoint refused it.
+        package var cause: RegistrationError
         /// The integration keys the server knows, for naming the nearest to an unknown one.
         package var knownKeys: [String: Platform]
         package var at: Int64
         package var requestId: Int64?
 
         package init(
-            platform: Platform, app: String?, status: Int, reason: String, knownKeys: [String: Platform] = [:],
-            at: Int64, requestId: Int64? = nil
+            platform: Platform, app: String?, status: Int, cause: RegistrationError,
+            knownKeys: [String: Platform] = [:], at: Int64, requestId: Int64? = nil
         ) {
             self.platform = platform
             self.app = app.map(ClientText.key)
             self.status = status
-            self.reason = ClientText.capped(reason)
+            self.cause = cause
             self.knownKeys = knownKeys
             self.at = at
             self.requestId = requestId
@@ -145,15 +147,16 @@ package enum CheckObservation: Sendable, Equatable {
 
     package struct FaultFailure: Sendable, Equatable {
         package var ruleId: String
-        /// The endpoint family: `registration-ios`, `tracking`, …
-        package var endpoint: String
+        package var endpoint: EndpointFamily
         /// The status answered; 0 when the connection was dropped or reset.
         package var status: Int
         package var app: String?
         package var at: Int64
         package var requestId: Int64?
 
-        package init(ruleId: String, endpoint: String, status: Int, app: String?, at: Int64, requestId: Int64? = nil) {
+        package init(
+            ruleId: String, endpoint: EndpointFamily, status: Int, app: String?, at: Int64, requestId: Int64? = nil
+        ) {
             self.ruleId = ruleId
             self.endpoint = endpoint
             self.status = status

@@ -1,4 +1,5 @@
 import CampaignMockModel
+import CampaignMockSupport
 import CampaignMockSystem
 
 /// The rules over registrations: `registration-refused`, `token-platform-mismatch`, `param-drift`,
@@ -302,7 +303,7 @@ extension ChecksEngine {
 
     // MARK: - registration-refused
 
-    /// Why the server refused a registration, from its status and reason (docs/product.md §3.1).
+    /// How the findings group the causes of refused registrations (docs/product.md §3.1).
     enum Refusal: String {
         case unknownKey = "unknown-key"
         case wrongPlatform = "wrong-platform"
@@ -313,36 +314,30 @@ extension ChecksEngine {
         case method
         case malformed
 
-        init(status: Int, reason: String) {
-            switch status {
-            case 404: self = .unknownKey
-            case 403: self = .disabled
-            case 415: self = .contentType
-            case 405: self = .method
-            default:
-                if reason.hasPrefix("Missing integration key") {
-                    self = .missingKey
-                } else if reason.hasPrefix("Missing registrationToken") {
-                    self = .missingToken
-                } else if reason.contains(" belongs to ") {
-                    self = .wrongPlatform
-                } else {
-                    self = .malformed
-                }
+        init(_ cause: RegistrationError) {
+            switch cause {
+            case .unknownIntegrationKey: self = .unknownKey
+            // Both are answered 403, and grouped as they always were.
+            case .disabled, .fromPage: self = .disabled
+            case .unsupportedContentType: self = .contentType
+            case .methodNotAllowed: self = .method
+            case .missingIntegrationKey: self = .missingKey
+            case .missingRegistrationToken: self = .missingToken
+            case .wrongPlatform: self = .wrongPlatform
+            case .malformed, .tooLong, .tooManyParams, .controlCharacter: self = .malformed
             }
         }
     }
 
     mutating func refused(_ refusal: CheckObservation.RefusedRegistration, _ changes: inout [CheckChange]) {
-        let kind = Refusal(status: refusal.status, reason: refusal.reason)
+        let kind = Refusal(refusal.cause)
         let path = refusal.platform == .ios ? "registerIOS.jssp" : "registerAndroid.jssp"
         let key = refusal.app ?? ""
         let keySetting =
             "campaignclassic.\(refusal.platform.rawValue).integrationKey (AEP extension) or setIntegrationKey "
             + "(legacy SDK)"
-        // The reason up to its first "; " (what the app was told; the journal has the rest).
-        let told =
-            refusal.reason.firstRange(of: "; ").map { String(refusal.reason[..<$0.lowerBound]) } ?? refusal.reason
+        // What the app was told, cut as a log line is.
+        let told = ClientText.capped(refusal.cause.reason)
         let what: String
         var fix: String
         switch kind {
@@ -420,7 +415,7 @@ extension ChecksEngine {
     // MARK: - fault-active
 
     mutating func faultFailed(_ failure: CheckObservation.FaultFailure, _ changes: inout [CheckChange]) {
-        if failure.endpoint == "tracking" { lastTrackingFault = failure.at }
+        if failure.endpoint == .tracking { lastTrackingFault = failure.at }
         let count = (findings[FindingKey(rule: .faultActive, subject: failure.ruleId)]?.count ?? 0) + 1
         let answer = failure.status == 0 ? "the connection was closed unanswered" : "answered \(failure.status)"
         record(
@@ -429,7 +424,7 @@ extension ChecksEngine {
                 title: "Requests fail because fault rule \(failure.ruleId) is set",
                 message:
                     "\(count) request\(count == 1 ? "" : "s") failed because the fault rule \(failure.ruleId) fired; "
-                    + "the latest to \(failure.endpoint)"
+                    + "the latest to \(failure.endpoint.rawValue)"
                     + (failure.app.map { " (application \($0))" } ?? "") + ": \(answer). "
                     + "The failure was injected; the app did nothing wrong.",
                 fix:

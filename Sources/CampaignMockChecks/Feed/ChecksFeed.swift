@@ -1,7 +1,6 @@
 package import CampaignMockModel
 package import CampaignMockStorage
 import CampaignMockSupport
-import CampaignMockSystem
 
 /// Turns a committed batch of the store's changes (``CommittedChange``) into what the integration checks
 /// observe: accepted registrations and hits with the id of their journaled request, refused registrations,
@@ -45,14 +44,14 @@ package enum ChecksFeed {
                     observations.append(failure)
                 }
             case .push(let push):
-                let at = RFC3339.microseconds(push.createdAt) ?? 0
+                let at = push.createdAtMicroseconds ?? 0
                 for message in push.messages { add(.composed(composed(message, at: at))) }
             case .send(let send) where send.outcome == .accepted:
                 add(
                     .sendAccepted(
                         CheckObservation.AcceptedSend(
                             messageId: send.messageId, token: send.registrationToken, app: send.app,
-                            provider: send.provider, at: RFC3339.microseconds(send.sentAt) ?? 0)))
+                            provider: send.provider, at: send.sentAtMicroseconds ?? 0)))
             case .send, .device:
                 break
             }
@@ -64,8 +63,8 @@ package enum ChecksFeed {
         .registered(
             CheckObservation.Registration(
                 app: notice.integrationKey, platform: notice.platform, token: notice.registrationToken,
-                userKey: notice.userKey, params: notice.params, identical: notice.changes == ["unchanged"],
-                at: notice.receivedAtMicroseconds ?? RFC3339.microseconds(notice.receivedAt) ?? 0))
+                userKey: notice.userKey, params: notice.params, identical: notice.changed == [],
+                at: notice.receivedAtMicroseconds ?? 0))
     }
 
     /// `h3039,7a001` of `h3039,7a001,1` (the tag is one digit after the last comma: found in bytes).
@@ -74,47 +73,32 @@ package enum ChecksFeed {
         return String(raw[..<comma])
     }
 
-    /// A refused registration, or a request a fault rule failed.
+    /// A refused registration, or a request a fault rule failed: from the record's ``RequestFact``.
     private static func failed(_ id: Int64, _ record: JournalRecord, knownKeys: () -> [String: Platform])
         -> CheckObservation?
     {
+        guard let fact = record.fact else { return nil }
         let at = record.receivedAtMicros
-        var reason = record.reason ?? ""
-        if let fault = fault(in: reason) {
-            // A fault that only delayed the request let the endpoint answer it: its reason follows.
-            guard fault.onlyDelayed else {
-                return .faultFailed(
-                    CheckObservation.FaultFailure(
-                        ruleId: fault.rule, endpoint: record.endpoint, status: record.status, app: record.appKey,
-                        at: at, requestId: id))
-            }
-            reason = fault.rest
+        // A fault that only delayed the request let the endpoint answer it: its refusal follows.
+        if case .failed(let rule) = fact.fault {
+            return .faultFailed(
+                CheckObservation.FaultFailure(
+                    ruleId: rule, endpoint: fact.endpoint, status: record.status, app: record.appKey, at: at,
+                    requestId: id))
         }
+        guard let cause = fact.refusal else { return nil }
         let platform: Platform
-        switch record.endpoint {
-        case "registration-ios": platform = .ios
-        case "registration-android": platform = .android
+        switch fact.endpoint {
+        case .registrationIOS: platform = .ios
+        case .registrationAndroid: platform = .android
         default: return nil
         }
-        // A 5xx is the server's own trouble (the store), not the app's request.
-        guard (400..<500).contains(record.status) else { return nil }
+        var known: [String: Platform] = [:]
+        if case .unknownIntegrationKey = cause { known = knownKeys() }
         return .registrationRefused(
             CheckObservation.RefusedRegistration(
-                platform: platform, app: record.appKey, status: record.status, reason: reason,
-                knownKeys: record.status == 404 ? knownKeys() : [:], at: at, requestId: id))
-    }
-
-    /// The fault rule a journal reason names, as the pipeline writes it: `fault f1 fired: status 503`, or
-    /// `fault f1 fired: delay 10 ms; <the endpoint's reason>` when the rule only delayed the request.
-    static func fault(in reason: String) -> (rule: String, onlyDelayed: Bool, rest: String)? {
-        guard reason.hasPrefix("fault "), let fired = reason.firstRange(of: " fired: ") else { return nil }
-        let rule = String(reason[reason.index(reason.startIndex, offsetBy: 6)..<fired.lowerBound])
-        let tail = reason[fired.upperBound...]
-        let end = tail.firstRange(of: "; ")
-        let action = end.map { tail[..<$0.lowerBound] } ?? tail
-        let rest = end.map { String(tail[$0.upperBound...]) } ?? ""
-        let onlyDelayed = action.hasPrefix("delay ") && !action.contains(",")
-        return rule.isEmpty ? nil : (rule, onlyDelayed, rest)
+                platform: platform, app: record.appKey, status: record.status, cause: cause, knownKeys: known, at: at,
+                requestId: id))
     }
 
     /// What a composed message means for its hits (docs/checks.md): whether the app's code runs when it

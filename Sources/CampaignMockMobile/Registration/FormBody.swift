@@ -1,4 +1,5 @@
 import CampaignMockHTTP
+package import CampaignMockModel
 
 /// An `application/x-www-form-urlencoded` body as the Campaign SDKs send it: `k=v&k=v`, each key and
 /// value percent-encoded over UTF-8 (docs/protocol.md §3.3). Keys are unique.

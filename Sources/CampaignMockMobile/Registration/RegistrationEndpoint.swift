@@ -2,6 +2,7 @@ package import CampaignMockHTTP
 package import CampaignMockModel
 package import CampaignMockRuntime
 package import CampaignMockStorage
+import CampaignMockSupport
 import CampaignMockSystem
 
 /// `POST /nms/mobile/1/registerIOS.jssp` and `registerAndroid.jssp` (docs/product.md §3.1): checks the request
@@ -29,12 +30,12 @@ package struct RegistrationEndpoint: Sendable {
             }
         } catch let error as RegistrationError {
             guard case .unknownIntegrationKey = error else {
-                return .refused(error.httpError, appKey: appKey, rejection: error.code)
+                return .refused(error.httpError, appKey: appKey, refusal: error)
             }
             // The app gets the documented body; the log and the journal (the console) also say what to do.
             return EndpointResult(
                 response: error.httpError.response, appKey: appKey,
-                reason: error.httpError.reason + "; " + knownKeysHint(), rejection: error.code)
+                reason: error.reason + "; " + knownKeysHint(), refusal: error)
         }
     }
 
@@ -62,7 +63,9 @@ package struct RegistrationEndpoint: Sendable {
         -> (RegistrationRequest, StoredApplication)
     {
         guard request.method == .post else { throw RegistrationError.methodNotAllowed }
-        if let site = request.crossSiteOrigin { throw RegistrationError.fromPage(site) }
+        if let site = request.crossSiteOrigin {
+            throw RegistrationError.fromPage(ClientText.capped(site, bytes: 128))
+        }
         let contentType = request.headers[.contentType]
         guard let contentType, Self.isFormContentType(contentType) else {
             throw RegistrationError.unsupportedContentType(contentType)

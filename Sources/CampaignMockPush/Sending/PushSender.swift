@@ -159,7 +159,8 @@ package final class PushSender: Sendable {
         func finish(_ outcome: PushSendOutcome, _ explanation: String) -> PushSend {
             send.outcome = outcome
             send.explanation = explanation
-            send.sentAt = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())
+            send.sentAtMicroseconds = Clock.wallClockMicroseconds()
+            send.sentAt = RFC3339.string(microsecondsSince1970: send.sentAtMicroseconds ?? 0)
             return send
         }
         let found = try? store.read { reader in
@@ -231,11 +232,13 @@ package final class PushSender: Sendable {
 
     /// A `blocked` send of `message`, at this moment, saying `explanation`.
     private static func unsent(_ message: ComposedMessage, of push: ComposedPush, _ explanation: String) -> PushSend {
-        PushSend(
+        let now = Clock.wallClockMicroseconds()
+        var send = PushSend(
             pushId: push.id, messageId: message.messageId, registrationToken: message.registrationToken,
             app: message.app, provider: message.platform == .ios ? .apns : .fcm,
-            sentAt: RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds()), outcome: .blocked,
-            explanation: explanation)
+            sentAt: RFC3339.string(microsecondsSince1970: now), outcome: .blocked, explanation: explanation)
+        send.sentAtMicroseconds = now
+        return send
     }
 
     private static func needsTrust(_ device: SendAllowList.Device, _ pattern: SendAllowList.Pattern) -> String {

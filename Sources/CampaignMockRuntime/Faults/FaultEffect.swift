@@ -1,3 +1,5 @@
+package import CampaignMockModel
+
 /// What a firing rule does to a request.
 package struct FaultEffect: Sendable, Equatable {
     package enum Outcome: Sendable, Equatable {
@@ -11,6 +13,9 @@ package struct FaultEffect: Sendable, Equatable {
     package let ruleID: String
     package let delayMs: Int
     package let outcome: Outcome
+
+    /// What the journal record's ``RequestFact`` says of it.
+    package var fired: FiredFault { outcome == .proceed ? .delayed(rule: ruleID) : .failed(rule: ruleID) }
 
     /// For the journal and the log.
     package var description: String {

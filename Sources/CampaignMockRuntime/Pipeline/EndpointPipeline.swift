@@ -59,7 +59,7 @@ package struct EndpointPipeline: Sendable {
             endpoint: endpoint, method: request.method.rawValue,
             identity: { identify(request) })
         guard let effect = faults.fire(for: subject) else {
-            return handle(endpoint, request, reply, decide, faultNote: nil)
+            return handle(endpoint, request, reply, decide, fault: nil)
         }
         metrics.recordFault(ruleID: effect.ruleID)
         if let rule = faults.list().first(where: { $0.rule.id == effect.ruleID }) {
@@ -68,23 +68,16 @@ package struct EndpointPipeline: Sendable {
         let act: @Sendable () -> Void = {
             switch effect.outcome {
             case .proceed:
-                handle(endpoint, request, reply, decide, faultNote: effect.description)
+                handle(endpoint, request, reply, decide, fault: effect)
             case .respond(let status, let body):
-                let result = EndpointResult(
-                    response: .text(HTTPStatus(code: status), body), reason: effect.description, rejection: "fault")
+                let result = Self.failed(by: effect, .text(HTTPStatus(code: status), body))
                 commit(endpoint, request, result, reply: .response(result.response), reply)
             case .drop:
-                commit(
-                    endpoint, request,
-                    EndpointResult(
-                        response: HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "dropped")),
-                        reason: effect.description, rejection: "fault"), reply: .drop, reply)
+                let dropped = HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "dropped"))
+                commit(endpoint, request, Self.failed(by: effect, dropped), reply: .drop, reply)
             case .reset:
-                commit(
-                    endpoint, request,
-                    EndpointResult(
-                        response: HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "reset")),
-                        reason: effect.description, rejection: "fault"), reply: .reset, reply)
+                let reset = HTTPResponse(status: HTTPStatus(code: 0, reasonPhrase: "reset"))
+                commit(endpoint, request, Self.failed(by: effect, reset), reply: .reset, reply)
             }
         }
         if effect.delayMs > 0 {
@@ -94,8 +87,16 @@ package struct EndpointPipeline: Sendable {
         }
     }
 
+    /// A request a fault rule failed, answered `response`.
+    private static func failed(by effect: FaultEffect, _ response: HTTPResponse) -> EndpointResult {
+        var result = EndpointResult(response: response, reason: effect.description, rejection: "fault")
+        result.fault = effect.fired
+        return result
+    }
+
     private func handle(
-        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ reply: ReplyChannel, _ decide: Decide, faultNote: String?
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ reply: ReplyChannel, _ decide: Decide,
+        fault: FaultEffect?
     ) {
         var result: EndpointResult
         do {
@@ -108,7 +109,11 @@ package struct EndpointPipeline: Sendable {
         } catch {
             result = .refused(HTTPError(.internalServerError, "internal error: \(error)"))
         }
-        if let faultNote { result.reason = result.reason.map { "\(faultNote); \($0)" } ?? faultNote }
+        if let fault {
+            let note = fault.description
+            result.reason = result.reason.map { "\(note); \($0)" } ?? note
+            result.fault = fault.fired
+        }
         commit(endpoint, request, result, reply: .response(result.response), reply)
     }
 
@@ -136,6 +141,8 @@ package struct EndpointPipeline: Sendable {
                 failed.reason = failure.reason
                 failed.responseHeadersJSON = JSONArrays.encode(failure.response.headers)
                 failed.responseBody = failure.response.body
+                // The answer is the store's, not the endpoint's nor a fault rule's.
+                failed.fact = RequestFact(endpoint: endpoint)
                 store.write { [failed] in
                     $0.appendJournal(failed.finished())
                 } completion: { _ in
@@ -162,7 +169,7 @@ package struct EndpointPipeline: Sendable {
         -> JournalRecord
     {
         let elapsed = Int64((Clock.monotonicNanoseconds() &- request.receivedAt) / 1000)
-        return JournalRecord(
+        var record = JournalRecord(
             receivedAtMicros: Clock.wallClockMicroseconds() - elapsed,
             method: request.method.rawValue,
             target: request.target,
@@ -177,6 +184,8 @@ package struct EndpointPipeline: Sendable {
             responseHeadersJSON: JSONArrays.encode(result.response.headers),
             responseBody: Array(result.response.body.prefix(JournalEntry.bodyLimit + 1)),
             monotonicStart: request.receivedAt)
+        record.fact = RequestFact(endpoint: endpoint, fault: result.fault, refusal: result.refusal)
+        return record
     }
 
     package init(

@@ -1,4 +1,5 @@
 package import CampaignMockHTTP
+package import CampaignMockModel
 package import CampaignMockStorage
 import CampaignMockSupport
 
@@ -14,23 +15,31 @@ package struct EndpointResult: Sendable {
     package var reason: String?
     /// A short code for the metrics when the request was refused (`unknown_key`, `malformed`, …).
     package var rejection: String?
+    /// Why a registration was refused, and the fault rule that fired on the request: the journal record's
+    /// ``RequestFact``, which the integration checks read instead of `reason`.
+    package var refusal: RegistrationError?
+    package var fault: FiredFault?
     /// The change to store; it is written in the same job as the journal entry (and what it writes is
     /// handed to the waiters and the event stream by the store's sink).
     package var change: (@Sendable (StoreTransaction) throws -> Void)?
 
     package init(
         response: HTTPResponse, appKey: String? = nil, reason: String? = nil, rejection: String? = nil,
-        change: (@Sendable (StoreTransaction) throws -> Void)? = nil
+        refusal: RegistrationError? = nil, change: (@Sendable (StoreTransaction) throws -> Void)? = nil
     ) {
         self.response = response
         self.appKey = appKey.map(ClientText.key)
         self.reason = reason.map { ClientText.capped($0) }
-        self.rejection = rejection
+        self.rejection = rejection ?? refusal?.code
+        self.refusal = refusal
         self.change = change
     }
 
     /// A refusal: the error's response, its reason, no change.
-    package static func refused(_ error: HTTPError, appKey: String? = nil, rejection: String? = nil) -> EndpointResult {
-        EndpointResult(response: error.response, appKey: appKey, reason: error.reason, rejection: rejection)
+    package static func refused(
+        _ error: HTTPError, appKey: String? = nil, rejection: String? = nil, refusal: RegistrationError? = nil
+    ) -> EndpointResult {
+        EndpointResult(
+            response: error.response, appKey: appKey, reason: error.reason, rejection: rejection, refusal: refusal)
     }
 }

@@ -37,13 +37,12 @@ extension StoreTransaction {
         let params = RegistrationJSON.params(registration.params)
 
         let deviceID: Int64
-        var changes: [String] = []
+        var changed: RegistrationChanges = []
         if let found, let existingID = try found["device_id"].integer {
             deviceID = existingID
-            if try found["user_key"].text != registration.userKey { changes.append("userKey") }
-            if try found["last_fields"].text != fields { changes.append("device") }
-            if try found["last_params"].text != params { changes.append("params") }
-            if changes.isEmpty { changes.append("unchanged") }
+            if try found["user_key"].text != registration.userKey { changed.insert(.userKey) }
+            if try found["last_fields"].text != fields { changed.insert(.device) }
+            if try found["last_params"].text != params { changed.insert(.params) }
             let device = registration.device
             try connection.query(
                 """
@@ -85,8 +84,9 @@ extension StoreTransaction {
                 }
             }
             deviceID = connection.lastInsertRowID
-            changes.append("new")
+            changed = .new
         }
+        let changes = changed.names
         try connection.query(
             """
             INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
@@ -100,12 +100,13 @@ extension StoreTransaction {
             $0.text(fields)
             $0.text(params)
         }
-        let notice = RegistrationNotice(
+        var notice = RegistrationNotice(
             id: connection.lastInsertRowID, receivedAt: RFC3339.string(microsecondsSince1970: receivedAt),
             registrationToken: registration.registrationToken,
             integrationKey: application.application.integrationKey, platform: application.application.platform,
             userKey: registration.userKey, changes: changes, device: registration.device,
             params: registration.params.sorted { $0.name < $1.name }, receivedAtMicroseconds: receivedAt)
+        notice.changed = changed
         record(.registration(notice))
         if connection.recording {
             // The device as the lists show it: what was just written, and the history's length (a new
@@ -231,19 +232,22 @@ extension StoreReader {
             WHERE \(condition) AND \(pageCondition) ORDER BY \(order) LIMIT ?
             """
         return try connection.query(sql, values + pageValues + [limit]).map { row in
-            RegistrationNotice(
+            let changes = try row.text("changes").split(separator: ",")
+            var notice = RegistrationNotice(
                 id: try row.integer("id"),
                 receivedAt: try row.time("received_at"),
                 registrationToken: try row.text("registration_token"),
                 integrationKey: try row.text("integration_key"),
                 platform: try row.value("platform", as: Platform.self),
                 userKey: try row.text("user_key"),
-                changes: try row.text("changes").split(separator: ",").map(String.init),
+                changes: changes.map(String.init),
                 device: Self.decode(DeviceFields.self, try row["fields"].text) ?? DeviceFields(),
                 params: (Self.decode([AdditionalParam].self, try row["params"].text) ?? []).sorted {
                     $0.name < $1.name
                 },
                 receivedAtMicroseconds: try row.integer("received_at"))
+            notice.changed = RegistrationChanges(names: changes)
+            return notice
         }
     }
 

@@ -21,6 +21,9 @@ package struct JournalRecord: Sendable {
     package var responseBody: [UInt8] = []
     /// Monotonic time the request arrived; ``finished()`` turns it into the duration.
     package var monotonicStart: UInt64 = 0
+    /// What became of the request, in types, for the sink's subscribers (the integration checks); in memory
+    /// only, not in the journal's file: nil in a record read back from it.
+    package var fact: RequestFact? = nil
 
     /// The record with its duration measured up to now (the write runs just before the commit).
     package func finished() -> JournalRecord {

@@ -82,6 +82,7 @@ extension StoreTransaction {
             id: pushID, createdAt: RFC3339.string(microsecondsSince1970: now), deliveryId: deliveryID, idStyle: style,
             messages: messages, warnings: warnings)
         push.sends = []
+        push.createdAtMicroseconds = now
         try connection.query("UPDATE pushes SET answer = ? WHERE id = ?", [JSONText.compact(push), pushID])
         record(.push(push))
         return push

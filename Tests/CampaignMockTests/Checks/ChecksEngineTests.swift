@@ -272,12 +272,12 @@ import Testing
 
     // MARK: - registration-refused
 
-    static func refused(_ status: Int, _ reason: String, app: String?, platform: Platform = .android, at: Int64 = start)
-        -> CheckObservation
-    {
+    static func refused(
+        _ status: Int, _ cause: RegistrationError, app: String?, platform: Platform = .android, at: Int64 = start
+    ) -> CheckObservation {
         .registrationRefused(
             CheckObservation.RefusedRegistration(
-                platform: platform, app: app, status: status, reason: reason,
+                platform: platform, app: app, status: status, cause: cause,
                 knownKeys: ["campaign-mock-demo-ios": .ios, "campaign-mock-demo-android": .android], at: at,
                 requestId: 2))
     }
@@ -286,8 +286,8 @@ import Testing
         for index in 0..<3 {
             _ = run(
                 Self.refused(
-                    404, "Unknown integration key (mobileAppUuid): campaign-mock-demo-andriod",
-                    app: "campaign-mock-demo-andriod", at: Self.start + Int64(index)))
+                    404, .unknownIntegrationKey("campaign-mock-demo-andriod"), app: "campaign-mock-demo-andriod",
+                    at: Self.start + Int64(index)))
         }
         let finding = try! #require(findings(.registrationRefused).first)
         #expect(findings(.registrationRefused).count == 1)
@@ -297,19 +297,18 @@ import Testing
     }
 
     @Test mutating func aKeyFarFromEveryKnownOneNamesNone() {
-        _ = run(Self.refused(404, "Unknown integration key (mobileAppUuid): x", app: "x"))
+        _ = run(Self.refused(404, .unknownIntegrationKey("x"), app: "x"))
         #expect(findings(.registrationRefused).first?.message.contains("nearest") == false)
     }
 
     @Test mutating func eachKindOfRefusalHasItsOwnFinding() {
         _ = run(
-            Self.refused(400, "Missing integration key (mobileAppUuid)", app: nil),
-            Self.refused(400, "Missing registrationToken", app: "campaign-mock-demo-android"),
+            Self.refused(400, .missingIntegrationKey, app: nil),
+            Self.refused(400, .missingRegistrationToken, app: "campaign-mock-demo-android"),
             Self.refused(
-                400, "Integration key campaign-mock-demo-ios belongs to an iOS application",
-                app: "campaign-mock-demo-ios"),
-            Self.refused(403, "Application Demo is disabled", app: "campaign-mock-demo-android"),
-            Self.refused(400, "param without a name attribute", app: "campaign-mock-demo-android"))
+                400, .wrongPlatform(key: "campaign-mock-demo-ios", platform: .ios), app: "campaign-mock-demo-ios"),
+            Self.refused(403, .disabled(name: "Demo"), app: "campaign-mock-demo-android"),
+            Self.refused(400, .malformed("param without a name attribute"), app: "campaign-mock-demo-android"))
         #expect(
             Set(findings(.registrationRefused).map(\.id))
                 == [
@@ -495,7 +494,7 @@ import Testing
 
     // MARK: - fault-active
 
-    static func faulted(_ endpoint: String, rule: String = "f1", status: Int = 503, at: Int64 = start)
+    static func faulted(_ endpoint: EndpointFamily, rule: String = "f1", status: Int = 503, at: Int64 = start)
         -> CheckObservation
     {
         .faultFailed(
@@ -503,7 +502,7 @@ import Testing
     }
 
     @Test mutating func requestsFailedByAFaultAreInformationUntilTheRuleGoes() {
-        _ = run(Self.faulted("registration-ios"), Self.faulted("registration-ios"))
+        _ = run(Self.faulted(.registrationIOS), Self.faulted(.registrationIOS))
         let finding = try! #require(findings(.faultActive).first)
         #expect(finding.severity == .info && finding.count == 2 && finding.fix.contains("DELETE /_mock/faults/f1"))
         #expect(engine.faultRules(["f1"]).isEmpty)
@@ -513,7 +512,7 @@ import Testing
     @Test mutating func aTrackingFaultExplainsAMissingReceive() {
         _ = run(
             Self.composed("1000001", .android, token: "testToken"),
-            Self.faulted("tracking", at: Self.start + 1),
+            Self.faulted(.tracking, at: Self.start + 1),
             Self.hit(2, message: "1000001", token: "testToken", at: Self.start + 2))
         _ = engine.advance(to: Self.start + 3600 * Self.second)
         #expect(engine.report().findings.map(\.rule) == ["fault-active"])
@@ -549,7 +548,7 @@ import Testing
         let updates = engine.takeUpdates()
         #expect(updates.map(\.change) == [.updated] && updates.first?.finding.count == 3)
         #expect(engine.takeUpdates().isEmpty)
-        _ = run(Self.faulted("registration-ios"), Self.faulted("registration-ios"))
+        _ = run(Self.faulted(.registrationIOS), Self.faulted(.registrationIOS))
         #expect(engine.faultRules([]).map(\.change) == [.cleared])
         #expect(engine.takeUpdates().isEmpty, "a finding that cleared has no update to announce")
     }

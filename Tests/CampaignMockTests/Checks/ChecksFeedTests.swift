@@ -6,12 +6,18 @@ import Testing
 @testable import CampaignMockStorage
 
 /// How the store's committed changes become what the checks observe: request ids joined to their change,
-/// refusals and faults read from the journal record, and what a composed message means for its hits.
+/// refusals and faults read from the journal record's fact, and what a composed message means for its hits.
 @Suite struct ChecksFeedTests {
-    static func record(_ endpoint: String, _ status: Int, reason: String? = nil, app: String? = nil) -> JournalRecord {
-        JournalRecord(
-            receivedAtMicros: 1_000, method: "POST", target: "/", endpoint: endpoint, headersJSON: "[]", body: [],
-            status: status, reason: reason, appKey: app, durationMicros: 0)
+    /// A record as the pipeline writes it: its words, and the fact the checks read.
+    static func record(
+        _ endpoint: EndpointFamily, _ status: Int, reason: String? = nil, app: String? = nil,
+        fault: FiredFault? = nil, refusal: RegistrationError? = nil
+    ) -> JournalRecord {
+        var record = JournalRecord(
+            receivedAtMicros: 1_000, method: "POST", target: "/", endpoint: endpoint.rawValue, headersJSON: "[]",
+            body: [], status: status, reason: reason ?? refusal?.reason, appKey: app, durationMicros: 0)
+        record.fact = RequestFact(endpoint: endpoint, fault: fault, refusal: refusal)
+        return record
     }
 
     @Test func aHitGetsTheIdOfTheRequestJournaledAfterIt() throws {
@@ -19,7 +25,7 @@ import Testing
             trackingID: try TrackingID(parsing: "h3039,7a001,2"), userAgent: "Dalvik/2.1.0", remoteAddress: nil,
             receivedAt: 5_000, link: nil)
         let observations = ChecksFeed.observations(
-            [.hit(id: 1, hit), .request(id: 42, Self.record("tracking", 200))], knownKeys: { [:] })
+            [.hit(id: 1, hit), .request(id: 42, Self.record(.tracking, 200))], knownKeys: { [:] })
         #expect(
             observations == [
                 .hit(
@@ -41,11 +47,11 @@ import Testing
                 .request(
                     id: 1,
                     Self.record(
-                        "registration-ios", 404,
-                        reason: "Unknown integration key (mobileAppUuid): x; the ios keys are k", app: "x")),
-                .request(id: 2, Self.record("registration-ios", 400, reason: "Missing registrationToken", app: "k")),
-                .request(id: 3, Self.record("registration-ios", 500, reason: "could not store the request: full")),
-                .request(id: 4, Self.record("soap", 400, reason: "bad envelope")),
+                        .registrationIOS, 404, reason: "Unknown integration key (mobileAppUuid): x; the ios keys are k",
+                        app: "x", refusal: .unknownIntegrationKey("x"))),
+                .request(id: 2, Self.record(.registrationIOS, 400, app: "k", refusal: .missingRegistrationToken)),
+                .request(id: 3, Self.record(.registrationIOS, 500, reason: "could not store the request: full")),
+                .request(id: 4, Self.record(.soap, 400, reason: "bad envelope")),
             ], knownKeys: known)
         #expect(asked == 1)
         #expect(observations.count == 2)
@@ -59,25 +65,77 @@ import Testing
     @Test func aFaultThatFailedTheRequestIsToldFromOneThatOnlyDelayedIt() {
         let observations = ChecksFeed.observations(
             [
-                .request(id: 1, Self.record("registration-ios", 503, reason: "fault f1 fired: status 503")),
-                .request(id: 2, Self.record("tracking", 0, reason: "fault slow-2 fired: delay 50 ms, drop")),
-                .request(id: 3, Self.record("tracking", 200, reason: "fault f3 fired: delay 50 ms")),
+                .request(
+                    id: 1,
+                    Self.record(
+                        .registrationIOS, 503, reason: "fault f1 fired: status 503",
+                        fault: .failed(rule: "f1"))),
+                .request(
+                    id: 2,
+                    Self.record(
+                        .tracking, 0, reason: "fault slow-2 fired: delay 50 ms, drop",
+                        fault: .failed(rule: "slow-2"))),
+                .request(
+                    id: 3,
+                    Self.record(
+                        .tracking, 200, reason: "fault f3 fired: delay 50 ms",
+                        fault: .delayed(rule: "f3"))),
                 .request(
                     id: 4,
                     Self.record(
-                        "registration-android", 404,
-                        reason: "fault f4 fired: delay 5 ms; Unknown integration key (mobileAppUuid): y", app: "y")),
+                        .registrationAndroid, 404,
+                        reason: "fault f4 fired: delay 5 ms; Unknown integration key (mobileAppUuid): y", app: "y",
+                        fault: .delayed(rule: "f4"), refusal: .unknownIntegrationKey("y"))),
             ], knownKeys: { [:] })
         #expect(
             observations.map { observation -> String in
                 switch observation {
                 case .faultFailed(let failure): "fault \(failure.ruleId) \(failure.status)"
-                case .registrationRefused(let refusal): "refused \(refusal.status) \(refusal.reason)"
+                case .registrationRefused(let refusal): "refused \(refusal.status) \(refusal.cause)"
                 default: "other"
                 }
             } == [
-                "fault f1 503", "fault slow-2 0", "refused 404 Unknown integration key (mobileAppUuid): y",
+                "fault f1 503", "fault slow-2 0", #"refused 404 unknownIntegrationKey("y")"#,
             ])
+    }
+
+    @Test func theFactDecidesNotTheWordsOfTheReason() throws {
+        // Words that read like a fault rule's, on a refusal the endpoint typed otherwise.
+        let observations = ChecksFeed.observations(
+            [
+                .request(
+                    id: 1,
+                    Self.record(
+                        .registrationIOS, 400, reason: "fault f1 fired: status 400", app: "k",
+                        refusal: .missingRegistrationToken))
+            ], knownKeys: { [:] })
+        guard case .registrationRefused(let refusal) = try #require(observations.first) else {
+            Issue.record("not a refusal: \(observations)")
+            return
+        }
+        #expect(refusal.cause == .missingRegistrationToken && observations.count == 1)
+    }
+
+    @Test func aRegistrationIsIdenticalWhenTheStoreSaysNothingChanged() {
+        let sets: [RegistrationChanges] = [[], .new, .userKey, [.device, .params], [.userKey, .device, .params]]
+        let changes = sets.map { changed -> CommittedChange in
+            var notice = RegistrationNotice(
+                id: 1, receivedAt: "", registrationToken: "t", integrationKey: "k", platform: .android, userKey: "",
+                changes: changed.names, device: DeviceFields(), params: [], receivedAtMicroseconds: 5)
+            notice.changed = changed
+            return .registration(notice)
+        }
+        let identical = ChecksFeed.observations(changes, knownKeys: { [:] }).map { observation -> Bool? in
+            guard case .registered(let registration) = observation else { return nil }
+            return registration.identical
+        }
+        #expect(identical == [true, false, false, false, false])
+        // The words the history keeps, and the set they give back.
+        #expect(
+            sets.map(\.names) == [
+                ["unchanged"], ["new"], ["userKey"], ["device", "params"], ["userKey", "device", "params"],
+            ])
+        #expect(sets.map { RegistrationChanges(names: $0.names) } == sets)
     }
 
     /// The composer's own messages (docs/push.md): what the platform runs when each arrives.

@@ -102,6 +102,30 @@ struct ChecksLiveTests {
         #expect(try Self.report(live).findings.map(\.rule).sorted() == ["duplicate-hit", "unknown-message"])
     }
 
+    /// The endpoint hands the checks each refusal's cause as a type, and the pipeline the rule that only
+    /// delayed the requests: each cause has its finding, and the delay none.
+    @Test func eachCauseOfARefusalIsTheEndpointsOwnThroughADelayingFault() throws {
+        let live = try Self.server()
+        let rule = try live.request(
+            "POST", "/_mock/faults", body: #"{"id": "slow", "endpoint": "registration-android", "delayMs": 1}"#)
+        #expect(rule.status == 201)
+        let bodies = [
+            SDKBodies.android.replacingOccurrences(of: "mobileAppUuid=testIntegrationKey", with: "mobileAppUuid="),
+            SDKBodies.android.replacingOccurrences(of: "registrationToken=testToken", with: "registrationToken="),
+            SDKBodies.android.replacingOccurrences(of: "testIntegrationKey", with: "integrationKey"),
+            SDKBodies.android + "&userKey=again",
+        ]
+        for body in bodies { #expect(try live.register(.android, body).status == 400) }
+        let ids = try Self.report(live).findings.map(\.id).sorted()
+        #expect(
+            ids == [
+                "registration-refused:android:malformed", "registration-refused:android:missing-key",
+                "registration-refused:android:missing-token", "registration-refused:android:wrong-platform",
+            ])
+        let wrong = try #require(try Self.report(live).findings.first { $0.id.hasSuffix("wrong-platform") })
+        #expect(wrong.message.contains("(Integration key integrationKey belongs to an iOS application)"))
+    }
+
     @Test func anInjectedFaultIsNamedAndClearsWithItsRule() throws {
         let live = try Self.server()
         let rule = try live.request(

@@ -17,7 +17,7 @@ import Testing
                 receivedAt: 1_790_000_000_000_000 + Int64(index) * 1000, link: nil)
             return [
                 .hit(id: Int64(index + 1), hit),
-                .request(id: Int64(index + 1), ChecksFeedTests.record("tracking", 200)),
+                .request(id: Int64(index + 1), ChecksFeedTests.record(.tracking, 200)),
             ]
         }
     }

@@ -1,3 +1,4 @@
+import CampaignMockModel
 import Testing
 
 @testable import CampaignMockMobile
