@@ -337,17 +337,23 @@ struct StoreTests {
         #expect(written == read)
     }
 
-    /// A read neither waits for the writer nor commits: with the writer held inside a batch, a read answers
-    /// at once, and sees every write answered before (each was committed before its answer).
-    @Test func aReadDoesNotWaitForABusyWriter() throws {
-        let directory = TemporaryDirectory()
+    /// A store in `directory` with application `k` and its device `tok`, registered at 1.
+    func storeWithADevice(in directory: TemporaryDirectory) throws -> Store {
         let store = try Store(path: directory.path + "/db.sqlite3")
-        defer { store.close() }
         try store.writeAndWait { try $0.insertApplication(Application(name: "A", platform: .ios, integrationKey: "k")) }
         let application = try #require(try store.application(key: "k"))
         let request = RegistrationRequest(
             registrationToken: "tok", integrationKey: "k", userKey: "", device: DeviceFields(), params: [])
         _ = try store.writeAndWait { try $0.register(request, application: application, receivedAt: 1) }
+        return store
+    }
+
+    /// A read neither waits for the writer nor commits: with the writer held inside a batch, a read answers
+    /// at once, and sees every write answered before (each was committed before its answer).
+    @Test func aReadDoesNotWaitForABusyWriter() throws {
+        let directory = TemporaryDirectory()
+        let store = try storeWithADevice(in: directory)
+        defer { store.close() }
         try store.writeAndWait {
             try $0.recordHit(try TrackingID(parsing: "h1,d1,1"), userAgent: nil, remoteAddress: nil, receivedAt: 2)
         }
@@ -400,13 +406,8 @@ struct StoreTests {
     /// the message as it is now (to no device), not refused by a foreign key.
     @Test func aHitWhoseDeviceWentAfterItsLookupIsStoredAsTheMessageIsNow() throws {
         let directory = TemporaryDirectory()
-        let store = try Store(path: directory.path + "/db.sqlite3")
+        let store = try storeWithADevice(in: directory)
         defer { store.close() }
-        try store.writeAndWait { try $0.insertApplication(Application(name: "A", platform: .ios, integrationKey: "k")) }
-        let application = try #require(try store.application(key: "k"))
-        let request = RegistrationRequest(
-            registrationToken: "tok", integrationKey: "k", userKey: "", device: DeviceFields(), params: [])
-        _ = try store.writeAndWait { try $0.register(request, application: application, receivedAt: 1) }
         try store.writeAndWait { transaction in
             let ids = try #require(
                 try transaction.connection.query(
