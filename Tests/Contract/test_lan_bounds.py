@@ -290,7 +290,7 @@ def test_a_registration_from_another_sites_page_is_refused(headers):
 
 def test_large_fields_cost_no_memory_disk_or_output(tmp_path):
     """50 registrations with distinct fields of about 1 MB (an unknown key, a token, a device field, a
-    param) grow the server's anonymous memory by at most a few MB more than 50 with short fields; the log
+    param) grow the server's anonymous memory by at most a few MB (the allocator's, not the requests'); the log
     and the journal's files stay small, and GET /_mock/checks answers a few kilobytes. The refused keys once
     took a server from 5 to 393 MB, ten such requests wrote a 30 MB log and a 31 MB journal, and the checks
     then answered 50 MB."""
@@ -321,7 +321,9 @@ def test_large_fields_cost_no_memory_disk_or_output(tmp_path):
         assert len(checks) < 64 * 1024, f"GET /_mock/checks answered {len(checks)} bytes"
         if before is None:
             pytest.skip("no /proc: anonymous memory not measured")
-        assert after - before < 8 << 20, f"200 requests of 1 MB grew anonymous memory by {(after - before) >> 20} MB"
+        # Kept, they would be 200 MB; what stays is the allocator's arenas, 3.9-5.5 MB on an idle machine and
+        # 8.4 MB once under a full test run's load beside it.
+        assert after - before < 16 << 20, f"200 requests of 1 MB grew anonymous memory by {(after - before) >> 20} MB"
 
 
 def test_the_journal_keeps_to_its_byte_budget(tmp_path):
