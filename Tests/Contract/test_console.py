@@ -67,6 +67,11 @@ def find(driver, selector):
     return driver.find_elements(By.CSS_SELECTOR, selector)
 
 
+def click(driver, selector):
+    """Clicks the first match, again if the console redrew it between the find and the click."""
+    wait_for(lambda: find(driver, selector)[0].click() or True, what=f"a click on {selector}")
+
+
 def screenshot(driver, name):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / f"console-{name}.png"))
@@ -191,7 +196,7 @@ def test_the_drawer_shows_every_field_updates_live_and_closes(browser):
         assert row.get_attribute("aria-selected") == "false"
         row.click()
         wait_for(lambda: find(browser, "#drawer")[0].get_attribute("hidden") is None, what="the drawer again")
-        find(browser, "[data-testid=drawer-close]")[0].click()
+        click(browser, "[data-testid=drawer-close]")
         wait_for(lambda: find(browser, "#drawer")[0].get_attribute("hidden") is not None, what="the close button")
         check_clean(browser, server)
 

@@ -10,7 +10,8 @@ import pytest
 import requests
 
 from live_server import LiveServer
-from test_console import CHROMIUM, DRIVER, browser, check_clean, find, open_console, register_many, screenshot, wait_for
+from test_console import (CHROMIUM, DRIVER, browser, check_clean, click, find, open_console, register_many, screenshot,
+                          wait_for)
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
                                 reason="needs Chromium and its driver (Debian: chromium chromium-driver)")
@@ -27,11 +28,6 @@ def fits(driver, selector):
 
 def page_fits(driver):
     return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
-
-
-def click(driver, selector):
-    """Clicks the first match, again if the console redrew it between the find and the click."""
-    wait_for(lambda: find(driver, selector)[0].click() or True, what=f"a click on {selector}")
 
 
 def trust_state(driver):
@@ -79,7 +75,7 @@ def test_every_page_fits_and_a_device_request_and_push_have_links_that_open_them
                  10, "the pasted link's drawer")
         assert not find(browser, "[data-testid=drawer]")[0].get_attribute("hidden") is not None
         # Closing goes to the list's URL; back opens the device again, forward closes it.
-        find(browser, "[data-testid=drawer-close]")[0].click()
+        click(browser, "[data-testid=drawer-close]")
         wait_for(lambda: browser.current_url.endswith("#devices"), what="the list's URL")
         browser.back()
         wait_for(lambda: find(browser, "[data-testid=drawer]")[0].get_attribute("hidden") is None, what="back opens it")
