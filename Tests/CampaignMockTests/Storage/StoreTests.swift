@@ -348,6 +348,22 @@ struct StoreTests {
         return store
     }
 
+    /// The writer counts the time it waits for work, which the retention sweeps read as how busy the writes
+    /// keep it: the count grows while nothing is queued and stands still while a job holds the writer.
+    @Test func theWriterCountsTheTimeItWaitsForWork() throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.path + "/db.sqlite3")
+        defer { store.close() }
+        let idleAtStart = store.writerIdleNanoseconds
+        usleep(100_000)
+        try store.writeAndWait { _ in }  // the wait is counted once the writer wakes
+        let idle = store.writerIdleNanoseconds - idleAtStart
+        #expect(idle >= 80_000_000, "idle \(idle) ns over 100 ms")
+        let beforeBusy = store.writerIdleNanoseconds
+        _ = try store.writeAndWait { _ in usleep(100_000) }
+        #expect(store.writerIdleNanoseconds - beforeBusy < 50_000_000, "busy time is not idle time")
+    }
+
     /// A read neither waits for the writer nor commits: with the writer held inside a batch, a read answers
     /// at once, and sees every write answered before (each was committed before its answer).
     @Test func aReadDoesNotWaitForABusyWriter() throws {
