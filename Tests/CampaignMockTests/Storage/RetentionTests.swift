@@ -82,6 +82,24 @@ struct RetentionTests {
         #expect(try live.app.store.writeAndWait { try $0.sweep(RetentionPolicy()) }.isEmpty)
     }
 
+    /// The history check passes over a device's first registration: a window of new devices alone has no
+    /// history to trim, and a device first seen in an earlier window is checked in the window that
+    /// registers it again.
+    @Test func aDeviceIsCheckedForTooMuchHistoryWhenItRegistersAgain() throws {
+        let live = try InProcessServer.withSDKApplications { $0.retentionSweepMilliseconds = 3_600_000 }
+        try register(live, "once")
+        for index in 0..<50 { try register(live, "new\(index)") }
+        var policy = RetentionPolicy()
+        policy.historyPerDevice = 2
+        var sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy) }
+        #expect(sweep.registrations == 0 && sweep.historyCheckedUpTo == 51)
+        for round in 0..<3 { try register(live, "once", userKey: "again\(round)") }
+        sweep = try live.app.store.writeAndWait { [policy] in try $0.sweep(policy, historyAfter: 51) }
+        #expect(sweep.registrations == 2)
+        #expect(try live.device("once")?.history?.map(\.userKey) == ["again1", "again2"])
+        #expect(try counts(live).registrations == 52)
+    }
+
     /// A sweep deletes its batch of the oldest devices and events beyond the caps, says whether it left
     /// more, and takes a part of its batch when told to (under a flood of writes).
     @Test func aSweepTakesItsBatchOfTheOldestAndSaysWhetherItLeftMore() throws {
