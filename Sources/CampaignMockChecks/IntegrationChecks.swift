@@ -6,11 +6,19 @@ import Dispatch
 import Synchronization
 
 /// The integration checks of a running server: the ``ChecksEngine`` fed from the store's committed changes,
-/// on a queue of its own (the writer only hands the batch over), with a tick that fires the rules that wait
-/// for a receive. `GET /_mock/checks` reads the engine's findings, never the store.
+/// on a queue of its own, with a tick that fires the rules that wait for a receive. `GET /_mock/checks`
+/// reads the engine's findings, never the store.
 ///
-/// A finding that appears or clears is handed to ``onChange(_:)`` at once; one that only changed (its count,
-/// words or evidence) is handed over at the next tick, once, as it is then, however often it changed.
+/// The writer only appends each committed batch to ``pending``; the queue takes the batches in
+/// ``feedMilliseconds`` after the first of them, or at once when something reads or changes the findings
+/// (every call below but ``onChange(_:)`` takes in what was committed before it). So a burst of commits
+/// costs the writer one wake of the queue every few milliseconds, not one a batch: a wake a batch was a
+/// futex call and a switch of threads for each of thousands of batches a second, on cores the writer and
+/// the event loops share.
+///
+/// A finding that appears or clears is handed to ``onChange(_:)`` when its batch is taken in, within
+/// ``feedMilliseconds``; one that only changed (its count, words or evidence) is handed over at the next
+/// tick, once, as it is then, however often it changed.
 package final class IntegrationChecks: Sendable {
     private let engine: Mutex<ChecksEngine>
     private let queue = DispatchQueue(label: "campaign-mock.checks")
@@ -19,6 +27,10 @@ package final class IntegrationChecks: Sendable {
     private let knownKeys: @Sendable () -> [String: Platform]
     private let subscriber = Mutex<Subscriber?>(nil)
     private let tickMilliseconds: Int
+    /// The committed batches not taken in yet, oldest first, and whether the queue is due to take them.
+    private let pending = Mutex<(batches: [[CommittedChange]], due: Bool)>(([], false))
+    /// How long after a batch is committed the queue takes it in, at the most, unless a read comes first.
+    static let feedMilliseconds = 5
 
     /// Where the changes of findings go (the event stream). In a struct: a `Mutex` re-wraps a bare closure.
     private struct Subscriber {
@@ -47,11 +59,27 @@ package final class IntegrationChecks: Sendable {
         subscriber.withLock { $0 = Subscriber(receive: receive) }
     }
 
-    /// A committed batch (on the writer thread: it is only queued here).
+    /// A committed batch (on the writer thread: it is only kept here, and the first batch since the queue
+    /// last took them in has it do so in ``feedMilliseconds``).
     package func committed(_ changes: [CommittedChange]) {
-        queue.async { [self] in
+        let first = pending.withLock { state in
+            state.batches.append(changes)
+            defer { state.due = true }
+            return !state.due
+        }
+        guard first else { return }
+        queue.asyncAfter(deadline: .now() + .milliseconds(Self.feedMilliseconds)) { [self] in takeIn() }
+    }
+
+    /// On the queue: observes every batch committed so far, in the order they were committed.
+    private func takeIn() {
+        let batches = pending.withLock { state in
+            defer { state = ([], false) }
+            return state.batches
+        }
+        for changes in batches {
             let observations = ChecksFeed.observations(changes, knownKeys: knownKeys)
-            guard !observations.isEmpty else { return }
+            guard !observations.isEmpty else { continue }
             publish(engine.withLock { $0.observe(observations) })
         }
     }
@@ -71,12 +99,15 @@ package final class IntegrationChecks: Sendable {
 
     /// Returns once the checks have taken in every batch committed before this call.
     package func settle() {
-        queue.sync {}
+        queue.sync { takeIn() }
     }
 
     /// The fault rules set now (after one is added or removed): `fault-active` of removed ones clears.
     package func faultRules(_ ids: Set<String>) {
-        queue.async { [self] in publish(engine.withLock { $0.faultRules(ids) }) }
+        queue.async { [self] in
+            takeIn()
+            publish(engine.withLock { $0.faultRules(ids) })
+        }
     }
 
     /// Clears the findings (of `app`, or all), remembering what was seen (``ChecksEngine/clearFindings(app:)``).
@@ -86,6 +117,7 @@ package final class IntegrationChecks: Sendable {
     package func clearFindings(app: String?) -> Int {
         let app = app.map(ClientText.key)
         return queue.sync {
+            takeIn()
             let changes = engine.withLock { $0.clearFindings(app: app) }
             publish(changes)
             return changes.count
@@ -95,7 +127,10 @@ package final class IntegrationChecks: Sendable {
     /// The devices (of `app`, or all) were deleted (``ChecksEngine/forgetDevices(app:)``).
     package func forgetDevices(app: String?) {
         let app = app.map(ClientText.key)
-        queue.sync { engine.withLock { $0.forgetDevices(app: app) } }
+        queue.sync {
+            takeIn()
+            engine.withLock { $0.forgetDevices(app: app) }
+        }
     }
 
     /// The device of `token` in `app` was removed: the findings about it clear. Returns how many did, once
@@ -103,6 +138,7 @@ package final class IntegrationChecks: Sendable {
     package func forgetDevice(app: String, token: String) -> Int {
         let (app, token) = (ClientText.key(app), ClientText.key(token))
         return queue.sync {
+            takeIn()
             let changes = engine.withLock { $0.forgetDevice(app: app, token: token) }
             publish(changes)
             return changes.filter { $0.change == .cleared && $0.finding.registrationToken == token }.count
@@ -111,11 +147,15 @@ package final class IntegrationChecks: Sendable {
 
     /// The store was reset or replaced: the checks start afresh.
     package func reset() {
-        queue.sync { publish(engine.withLock { $0.reset() }) }
+        queue.sync {
+            takeIn()
+            publish(engine.withLock { $0.reset() })
+        }
     }
 
-    /// On the queue.
+    /// On the queue: takes in what was committed, then fires the waits that ended.
     private func tick() {
+        takeIn()
         let time = now()
         publish(engine.withLock { $0.advance(to: time) })
     }
