@@ -296,6 +296,7 @@ package final class EventHub: Sendable {
             state.ring.removeAll()
             state.firstKept = state.nextID
             active.store(true, ordering: .releasing)
+            store.sink.wantsDeviceRows = true
         }
     }
 
@@ -309,6 +310,7 @@ package final class EventHub: Sendable {
         // What is pending is for nobody; under the lock, so that no batch is kept after it.
         state.withLock { state in
             active.store(false, ordering: .releasing)
+            store.sink.wantsDeviceRows = false
             state.pending.removeAll()
         }
     }

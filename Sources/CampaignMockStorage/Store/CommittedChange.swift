@@ -51,8 +51,20 @@ package final class ChangeSink: Sendable {
     }
 
     private let subscribers = Mutex<(next: UInt64, all: [Subscriber])>((1, []))
+    private let deviceRows = Atomic<Bool>(false)
 
     package init() {}
+
+    /// Whether a subscriber reads the devices' rows (``CommittedChange/device(_:)``) beside the
+    /// registrations that changed them: the event stream sets it while it has listeners. Off, a
+    /// registration hands on its ``CommittedChange/registration(_:)`` alone, and the writer builds no row
+    /// (two times in words, a copy of the application, and a count of the history on a re-registration)
+    /// that nobody reads. The writer reads it as a batch begins: a batch under way when it changes is
+    /// handed on as it began.
+    package var wantsDeviceRows: Bool {
+        get { deviceRows.load(ordering: .relaxed) }
+        set { deviceRows.store(newValue, ordering: .relaxed) }
+    }
 
     /// Calls `receive` with the changes of every batch committed from now on (never an empty batch),
     /// on the writer thread: keep it short. Returns an id for ``unsubscribe(_:)``.

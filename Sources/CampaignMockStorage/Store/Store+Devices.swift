@@ -108,7 +108,7 @@ extension StoreTransaction {
             params: registration.params.sorted { $0.name < $1.name }, receivedAtMicroseconds: receivedAt)
         notice.changed = changed
         record(.registration(notice))
-        if connection.recording {
+        if connection.recording && recordsDeviceRows {
             // The device as the lists show it: what was just written, and the history's length (a new
             // device's is one: no query, so the first registration of each device costs nothing more).
             let count =

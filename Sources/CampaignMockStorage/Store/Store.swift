@@ -314,7 +314,8 @@ extension Store {
         /// (its effects belong in the completion it returns).
         private func commit(_ jobs: [Job]) {
             defer { forgetApplicationsIfWritten() }  // a failed batch changed nothing, but clears the flag
-            let transaction = StoreTransaction(connection: connection, journal: journal)
+            let transaction = StoreTransaction(
+                connection: connection, journal: journal, recordsDeviceRows: sink.wantsDeviceRows)
             // The transaction statements are prepared once and reused (`query` caches them): parsing their
             // text for every job showed as an eighth of a tracking hit's instructions.
             guard begin(failing: jobs) else { return }
@@ -337,7 +338,8 @@ extension Store {
         }
 
         private func commitEachInItsSavepoint(_ jobs: [Job]) {
-            let transaction = StoreTransaction(connection: connection, journal: journal)
+            let transaction = StoreTransaction(
+                connection: connection, journal: journal, recordsDeviceRows: sink.wantsDeviceRows)
             var completions: [@Sendable () -> Void] = []
             var failures: [(Job, any Error)] = []
             guard begin(failing: jobs) else { return }

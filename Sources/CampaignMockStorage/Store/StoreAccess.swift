@@ -10,6 +10,8 @@ package struct StoreReader {
 package struct StoreTransaction {
     package let connection: SQLiteConnection
     let journal: JournalLog
+    /// Whether a registration notes its device's row for the sink too (``ChangeSink/wantsDeviceRows``).
+    var recordsDeviceRows = true
 
     /// Reads within the same transaction (sees this transaction's own SQLite writes; journal entries
     /// appear after the commit).
