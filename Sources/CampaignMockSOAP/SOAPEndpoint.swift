@@ -45,7 +45,7 @@ package struct SOAPEndpoint: Sendable {
             return try dispatch(call, request)
         } catch {
             let reason = error.string + (error.detail.map { " (\($0))" } ?? "")
-            return EndpointResult(response: error.response, reason: reason, rejection: "fault")
+            return EndpointResult(response: error.response, reason: reason)
         }
     }
 
@@ -121,7 +121,7 @@ package struct SOAPEndpoint: Sendable {
             let fault = SOAPFault.methodFailed(
                 call.method, service: call.service, "Invalid login or password. Connection denied.")
             return EndpointResult(
-                response: fault.response, reason: "\(call.method) refused for \(who)", rejection: "fault")
+                response: fault.response, reason: "\(call.method) refused for \(who)")
         }
         let seconds = String(sessions.lifetimeMilliseconds / 1000)
         let serverInfo = XMLOutput.element(
@@ -231,7 +231,7 @@ package struct SOAPEndpoint: Sendable {
         if (push.title ?? "").isEmpty && (push.body ?? "").isEmpty { push.silent = true }
 
         func failed(_ reason: String) -> EndpointResult {
-            EndpointResult(response: plID(0), appKey: app, reason: "PushEvent: \(reason)", rejection: "push_failed")
+            EndpointResult(response: plID(0), appKey: app, reason: "PushEvent: \(reason)")
         }
         do {
             guard let application = try store.application(key: app)?.application else {
@@ -272,8 +272,7 @@ package struct SOAPEndpoint: Sendable {
             return EndpointResult(response: plID(id), appKey: event.appKey)
         } catch let error as PushError {
             return EndpointResult(
-                response: plID(0), appKey: event.appKey, reason: "PushEvent: \(error.message)",
-                rejection: "push_failed")
+                response: plID(0), appKey: event.appKey, reason: "PushEvent: \(error.message)")
         } catch {
             throw SOAPFault(.server, "Error while storing the event", detail: "\(error)")
         }

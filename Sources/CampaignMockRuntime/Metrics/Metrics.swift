@@ -58,9 +58,33 @@ package final class Metrics: Sendable {
         }
     }
 
+    /// How a registration request ended, from the types the pipeline holds (never the words of a reason).
+    package enum RegistrationOutcome: Sendable, Equatable {
+        case accepted
+        /// The endpoint refused it, for this cause.
+        case refused(RegistrationError)
+        /// A fault rule answered, dropped or reset it in the endpoint's place.
+        case fault
+        /// The store could not keep it.
+        case storeError
+        /// Anything else the endpoint answered.
+        case status(Int)
+
+        /// The `reason` label of `campaign_mock_registrations_total` (`accepted` has none).
+        var label: String {
+            switch self {
+            case .accepted: "accepted"
+            case .refused(let cause): cause.code
+            case .fault: "fault"
+            case .storeError: "store_error"
+            case .status(let status): "status_\(status)"
+            }
+        }
+    }
+
     /// Counts a registration: `accepted`, or the reason it was rejected.
-    package func recordRegistration(result: String) {
-        state.withLock { $0.registrations[result, default: 0] += 1 }
+    package func recordRegistration(_ outcome: RegistrationOutcome) {
+        state.withLock { $0.registrations[outcome.label, default: 0] += 1 }
     }
 
     package func recordTrackingEvent(_ kind: TrackingEvent.Kind) {

@@ -89,7 +89,7 @@ package struct EndpointPipeline: Sendable {
 
     /// A request a fault rule failed, answered `response`.
     private static func failed(by effect: FaultEffect, _ response: HTTPResponse) -> EndpointResult {
-        var result = EndpointResult(response: response, reason: effect.description, rejection: "fault")
+        var result = EndpointResult(response: response, reason: effect.description)
         result.fault = effect.fired
         return result
     }
@@ -149,20 +149,30 @@ package struct EndpointPipeline: Sendable {
                     reply.send(failure.response)
                     var refused = result
                     refused.reason = failure.reason
-                    refused.rejection = "store_error"
-                    finish(endpoint, request, refused, status: failure.status.code)
+                    finish(endpoint, request, refused, status: failure.status.code, stored: false)
                 }
             }
         }
     }
 
-    private func finish(_ endpoint: EndpointFamily, _ request: HTTPRequest, _ result: EndpointResult, status: Int) {
+    /// The access log's line and the metrics of an answered request; `stored` is false when the store could
+    /// not keep what the endpoint decided (the answer is then the store's 500).
+    private func finish(
+        _ endpoint: EndpointFamily, _ request: HTTPRequest, _ result: EndpointResult, status: Int, stored: Bool = true
+    ) {
         log.record(request, status: status, appKey: result.appKey, reason: result.reason)
         let seconds = Double(Clock.monotonicNanoseconds() &- request.receivedAt) / 1e9
         metrics.recordRequest(endpoint: endpoint.rawValue, status: status, seconds: seconds)
-        if endpoint.isRegistration {
-            metrics.recordRegistration(result: status == 200 ? "accepted" : result.rejection ?? "status_\(status)")
-        }
+        guard endpoint.isRegistration else { return }
+        let outcome: Metrics.RegistrationOutcome =
+            switch (status, stored, result.fault, result.refusal) {
+            case (200, true, _, _): .accepted
+            case (_, false, _, _): .storeError
+            case (_, _, .failed?, _): .fault
+            case (_, _, _, let refusal?): .refused(refusal)
+            default: .status(status)
+            }
+        metrics.recordRegistration(outcome)
     }
 
     private static func record(_ request: HTTPRequest, endpoint: EndpointFamily, result: EndpointResult)

@@ -13,10 +13,8 @@ package struct EndpointResult: Sendable {
     /// Why the request was refused, or a note on what it did (a package installed), for the journal and the
     /// log: at most ``ClientText/logBytes`` bytes (``ClientText/capped(_:bytes:)``).
     package var reason: String?
-    /// A short code for the metrics when the request was refused (`unknown_key`, `malformed`, …).
-    package var rejection: String?
     /// Why a registration was refused, and the fault rule that fired on the request: the journal record's
-    /// ``RequestFact``, which the integration checks read instead of `reason`.
+    /// ``RequestFact``, which the integration checks and the metrics read instead of `reason`.
     package var refusal: RegistrationError?
     package var fault: FiredFault?
     /// The change to store; it is written in the same job as the journal entry (and what it writes is
@@ -24,22 +22,20 @@ package struct EndpointResult: Sendable {
     package var change: (@Sendable (StoreTransaction) throws -> Void)?
 
     package init(
-        response: HTTPResponse, appKey: String? = nil, reason: String? = nil, rejection: String? = nil,
-        refusal: RegistrationError? = nil, change: (@Sendable (StoreTransaction) throws -> Void)? = nil
+        response: HTTPResponse, appKey: String? = nil, reason: String? = nil, refusal: RegistrationError? = nil,
+        change: (@Sendable (StoreTransaction) throws -> Void)? = nil
     ) {
         self.response = response
         self.appKey = appKey.map(ClientText.key)
         self.reason = reason.map { ClientText.capped($0) }
-        self.rejection = rejection ?? refusal?.code
         self.refusal = refusal
         self.change = change
     }
 
     /// A refusal: the error's response, its reason, no change.
     package static func refused(
-        _ error: HTTPError, appKey: String? = nil, rejection: String? = nil, refusal: RegistrationError? = nil
+        _ error: HTTPError, appKey: String? = nil, refusal: RegistrationError? = nil
     ) -> EndpointResult {
-        EndpointResult(
-            response: error.response, appKey: appKey, reason: error.reason, rejection: rejection, refusal: refusal)
+        EndpointResult(response: error.response, appKey: appKey, reason: error.reason, refusal: refusal)
     }
 }

@@ -360,4 +360,26 @@ struct OpenAPITests {
             }
         }
     }
+
+    /// The registrations' counter reads how each one ended from types: the refusal's cause, a fault rule
+    /// that answered in the endpoint's place, the store that could not keep it.
+    @Test func registrationsAreCountedByHowTheyEnded() {
+        let metrics = Metrics()
+        let outcomes: [Metrics.RegistrationOutcome] = [
+            .accepted, .accepted, .refused(.unknownIntegrationKey("k")), .refused(.missingRegistrationToken), .fault,
+            .storeError, .status(503),
+        ]
+        for outcome in outcomes { metrics.recordRegistration(outcome) }
+        let text = metrics.render(journalDropped: 0, openConnections: 0, waiters: 0)
+        for line in [
+            "campaign_mock_registrations_total{result=\"accepted\"} 2",
+            "campaign_mock_registrations_total{result=\"rejected\",reason=\"unknown_key\"} 1",
+            "campaign_mock_registrations_total{result=\"rejected\",reason=\"missing_token\"} 1",
+            "campaign_mock_registrations_total{result=\"rejected\",reason=\"fault\"} 1",
+            "campaign_mock_registrations_total{result=\"rejected\",reason=\"store_error\"} 1",
+            "campaign_mock_registrations_total{result=\"rejected\",reason=\"status_503\"} 1",
+        ] {
+            #expect(text.contains(line), "missing: \(line)")
+        }
+    }
 }
