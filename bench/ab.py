@@ -9,7 +9,7 @@ bench/bench.py: distinct delivery ids and distinct tokens, the realistic body), 
 wrk -t2 -c64 for AB_SECONDS (default 8). The order of the two builds alternates from round to round
 (BASE first in odd rounds), so drift of a shared machine's load does not favour one of them.
 
-Prints each round (req/s, p99), the medians, HEAD/BASE per load and the p99s, and writes
+Prints each round (req/s, p99, the server's CPU time per request), the medians, HEAD/BASE per load and the p99s, and writes
 bench/results/ab-<time>.json. Both builds run with the server's defaults (the checks and retention on)
 plus AB_ARGS (e.g. AB_ARGS="--retain-devices 0 --retain-events 0"). Exit 1 when a load failed
 (non-2xx answers or socket errors), never for a ratio: figures on a shared machine are for reading.
@@ -69,7 +69,12 @@ def run_load(binary, script, seconds, work, arguments):
     try:
         bench.wait_ready(port, server)
         time.sleep(1)
+        cpu = bench.cpu_seconds(server.pid)
         figures = run_wrk(port, script, seconds)
+        # The server's CPU time per answered request: steadier than the rate on a machine whose cores the
+        # load generator shares, and what a change to the request or write path moves first.
+        requests = figures["requests_per_second"] * seconds
+        figures["cpu_us_per_request"] = (bench.cpu_seconds(server.pid) - cpu) * 1e6 / requests if requests else 0.0
         figures["peak_rss_mb"] = bench.rss_mb(server.pid, "VmHWM")
         return figures
     finally:
@@ -108,7 +113,8 @@ def failed(figures):
 
 
 def summary_line(label, figures):
-    return f"{label:<6}{figures['requests_per_second']:>10,.0f} req/s  p99 {figures['p99_ms']:6.2f} ms"
+    return (f"{label:<6}{figures['requests_per_second']:>10,.0f} req/s  p99 {figures['p99_ms']:6.2f} ms"
+            f"  {figures['cpu_us_per_request']:5.1f} µs CPU")
 
 
 def main():
@@ -159,6 +165,9 @@ def main():
               f"HEAD {p99_range['HEAD'][0]:.2f}–{p99_range['HEAD'][1]:.2f} ms; peak RSS (median) "
               f"BASE {statistics.median(f['peak_rss_mb'] for f in load['BASE']):.1f} MB, "
               f"HEAD {statistics.median(f['peak_rss_mb'] for f in load['HEAD']):.1f} MB")
+        print(f"{'':<28}server CPU per request (median): "
+              + ", ".join(f"{build} {statistics.median(f['cpu_us_per_request'] for f in load[build]):.1f} µs"
+                          for build in ("BASE", "HEAD")))
     results["problems"] = problems
     for problem in problems:
         print(f"  ERROR   {problem}")

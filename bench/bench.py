@@ -113,6 +113,13 @@ def rss_mb(pid, field="VmRSS"):
     return 0.0
 
 
+def cpu_seconds(pid):
+    """The CPU time (user and system) process `pid` has used so far, in seconds (Linux: /proc)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def wrk(port, path, script=None):
     command = ["wrk", "-t", str(THREADS), "-c", str(CONNECTIONS), "-d", f"{SECONDS}s", "--latency"]
     if script:
