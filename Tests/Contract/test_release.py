@@ -853,3 +853,46 @@ def test_in_a_bare_debian_the_readmes_docker_settings_serve_https_keep_the_ca_an
     assert (volume / "campaign-mock.sqlite3").is_file()
     assert [path.stat().st_uid for path in volume.rglob("ca-key.pem")] == [65532]
     shutil.rmtree(volume)
+
+
+def test_in_a_bare_debian_a_bind_mount_of_another_user_is_refused_until_it_is_the_servers(
+        rootfs, installed_in_rootfs):
+    """docs/configuration.md's bind mount (`-v "$PWD/mock-data:/data"`), without an engine: a folder of the
+    host's user (uid 1000 here), served by the image's user (65532), is refused with the owner and the way
+    out named; run as the folder's owner (`--user 1000:1000`) it serves; writable by the group, it is
+    refused again; chowned to 65532 (`sudo chown 65532:65532 mock-data`), the image's user serves it."""
+    mount = rootfs / "var/lib/campaign-mock-test/bind"
+    shutil.rmtree(mount, ignore_errors=True)
+    mount.mkdir(parents=True)
+    os.chown(mount, 1000, 1000)
+    os.chmod(mount, 0o755)
+    environment = dict(os.environ, CAMPAIGN_MOCK_DATA_DIR="/var/lib/campaign-mock-test/bind")
+
+    def serve(user):
+        """(the exit status, its standard error) of a server refused at its start, or ("serving", /_mock/ready's
+        answer) of one that printed its banner, stopped again."""
+        process = subprocess.Popen(in_rootfs(rootfs, installed_in_rootfs, "serve", "--port", "0", user=user),
+                                   env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+        banner = read_banner(process)
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", banner)
+        if not match:
+            return process.wait(timeout=30), process.stderr.read()
+        ready = requests.get(f"{match.group(0)}/_mock/ready", timeout=10).json()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0, process.stderr.read()
+        return ("serving", ready), ""
+
+    status, error = serve("65532:65532")
+    assert status != 0 and "belongs to uid 1000, not to this user (uid 65532)" in error, error
+    assert "docs/configuration.md" in error and not any(mount.iterdir())
+    assert serve("1000:1000")[0] == ("serving", {"ready": True})
+    os.chmod(mount, 0o775)
+    status, error = serve("1000:1000")
+    assert status != 0 and "group or others may write to it (mode 775)" in error, error
+    os.chmod(mount, 0o700)
+    for path in [mount, *mount.rglob("*")]:
+        os.chown(path, 65532, 65532, follow_symlinks=False)
+    assert serve("65532:65532")[0] == ("serving", {"ready": True})
+    assert [path.stat().st_uid for path in mount.glob("*.sqlite3")] == [65532]
+    shutil.rmtree(mount)
