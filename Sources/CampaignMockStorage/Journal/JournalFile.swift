@@ -393,7 +393,7 @@ final class JournalFileStorage: JournalStorage {
     }
 
     func read(offset: Int, count: Int) throws(JournalFileError) -> [UInt8] {
-        guard let bytes = DataFile.read(descriptor, offset: offset, count: count) else { throw .system(path, "read") }
+        guard let bytes = FileBytes.read(descriptor, offset: offset, count: count) else { throw .system(path, "read") }
         return bytes
     }
 

@@ -1,5 +1,5 @@
 package import CampaignMockModel
-import CampaignMockSystem
+import CampaignMockSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -209,7 +209,7 @@ package final class JournalLog: Sendable {
         }
         let rewrite = found.contains { !$0.replay.damage.isEmpty || $0.replay.format == .first }
         if rewrite {
-            for index in damage.indices { damage[index].keptAs = DataFile.moveAside(damage[index].path) }
+            for index in damage.indices { damage[index].keptAs = FileBytes.moveAside(damage[index].path) }
             // Every entry kept is copied into the new file: the one before it has nothing more to give.
             try Self.writeFile(path, &state, copying: { _ in true })
             unlink(path + ".old")
