@@ -563,8 +563,11 @@ package final class JournalLog: Sendable {
     /// The dropped count.
     package var dropped: Int64 { state.withLock { $0.dropped } }
 
-    /// Begins the current file again with `lastID` and `dropped` (an import into an empty journal).
-    func begin(lastID: Int64, dropped: Int64) throws(JournalFileError) {
+    /// Begins the current file again with `lastID` and `dropped`, then appends `entries`, in order of id:
+    /// an import into an empty journal (the store's of an older database's journal table).
+    package func importEntries(_ entries: [(id: Int64, record: JournalRecord)], lastID: Int64, dropped: Int64)
+        throws(JournalFileError)
+    {
         try state.withLock { state throws(JournalFileError) in
             let start = JournalFile.fileStart(lastID: lastID, dropped: dropped, lowestKept: 0)
             try state.current.truncate(to: 0)
@@ -573,6 +576,8 @@ package final class JournalLog: Sendable {
             state.lastID = lastID
             state.dropped = dropped
         }
+        guard !entries.isEmpty else { return }
+        publish(try write(entries.map { .append(id: $0.id, $0.record) }))
     }
 }
 

@@ -141,8 +141,8 @@ extension JournalLog {
             """)
         let entries = try rows.map { row in
             (
-                try row.integer("id"),
-                JournalRecord(
+                id: try row.integer("id"),
+                record: JournalRecord(
                     receivedAtMicros: try row.integer("received_at"),
                     method: try row.text("method"),
                     target: try row.text("target"),
@@ -156,11 +156,9 @@ extension JournalLog {
                     remoteAddress: try row["remote_address"].text)
             )
         }
-        try begin(
-            lastID: max(counter("journal_last_id"), sequence, entries.last?.0 ?? 0), dropped: counter("journal_dropped")
-        )
-        guard !entries.isEmpty else { return }
-        publish(try write(entries.map { .append(id: $0.0, $0.1) }))
+        try importEntries(
+            entries, lastID: max(counter("journal_last_id"), sequence, entries.last?.id ?? 0),
+            dropped: counter("journal_dropped"))
     }
 }
 
