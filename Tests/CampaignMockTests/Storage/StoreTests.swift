@@ -1,3 +1,4 @@
+import CampaignMockJournal
 import CampaignMockTestSupport
 import Dispatch
 import Foundation
