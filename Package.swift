@@ -58,9 +58,9 @@ let buildCommit = Context.environment["CAMPAIGN_MOCK_COMMIT"].flatMap { $0.isEmp
 
 /// The server's targets, for the executables and tests that build on all of it.
 let serverTargets: [Target.Dependency] = [
-    "CampaignMock", "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-    "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording", "CampaignMockPush",
-    "CampaignMockChecks", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
+    "CampaignMock", "CampaignMockModel", "CampaignMockSupport", "CampaignMockJournal", "CampaignMockStorage",
+    "CampaignMockRuntime", "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording",
+    "CampaignMockPush", "CampaignMockChecks", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
 ]
 
 let package = Package(
@@ -108,7 +108,8 @@ let package = Package(
         //   a push composed, checked, sent to APNs/FCM or to a simulator     CampaignMockPush
         //   the integration checks' rules (/_mock/checks answers from them) CampaignMockChecks
         //   --record, replay, --upstream                                    CampaignMockRecording
-        //   SQL, the store, the request journal's files                     CampaignMockStorage
+        //   SQL, the store, the migrations, the leftover redo log           CampaignMockStorage
+        //   the request journal: its files, their format, its index         CampaignMockJournal
         //   JSON, XML, certificates, the access log                         CampaignMockSupport
         //   a request's parsing, headers, routing, middleware, serializing  CampaignMockHTTP
         //   sockets, event loops, TLS, the HTTP/1.1 and HTTP/2 clients      CampaignMockNetwork
@@ -141,19 +142,30 @@ let package = Package(
             dependencies: ["CampaignMockSystem", "CampaignMockHTTP", "COpenSSL"],
             swiftSettings: swiftSettings
         ),
-        // SQLite and every statement the server runs: SQLite/, Journal/ (the journal file), Store/, Tracking/
-        // (the tracking id), Query/ (SOAP's queryDef compiled to SQL). Knows no HTTP.
+        // The request journal: its append-only files and their format, the index of them in memory, the
+        // record of a request and the filters and pages it is read by. Knows neither SQLite nor HTTP: the
+        // store hands it what a batch journals, and the rows of an older database's journal table.
+        .target(
+            name: "CampaignMockJournal",
+            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockSystem"],
+            swiftSettings: swiftSettings
+        ),
+        // SQLite and every statement the server runs: SQLite/, Store/ (with the journal's batches and a
+        // leftover redo log), Tracking/ (the tracking id), Query/ (SOAP's queryDef compiled to SQL). Knows no
+        // HTTP.
         .target(
             name: "CampaignMockStorage",
-            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockSystem", "CSQLite"],
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockJournal", "CampaignMockSystem", "CSQLite",
+            ],
             swiftSettings: swiftSettings
         ),
         // What every endpoint runs through: the pipeline and journal, faults, waits, metrics, the event stream.
         .target(
             name: "CampaignMockRuntime",
             dependencies: [
-                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem",
-                "CampaignMockHTTP",
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockJournal", "CampaignMockStorage",
+                "CampaignMockSystem", "CampaignMockHTTP",
             ],
             swiftSettings: swiftSettings
         ),
@@ -174,7 +186,10 @@ let package = Package(
         // The integration checks: rules over the apps' own traffic, fed from the store's committed changes.
         .target(
             name: "CampaignMockChecks",
-            dependencies: ["CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockSystem"],
+            dependencies: [
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockJournal", "CampaignMockStorage",
+                "CampaignMockSystem",
+            ],
             swiftSettings: swiftSettings
         ),
         // The Campaign SDKs' endpoints: registration, tracking, the health pages. Nothing of push.
@@ -202,8 +217,9 @@ let package = Package(
         .target(
             name: "CampaignMockAdmin",
             dependencies: [
-                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockChecks",
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockJournal", "CampaignMockStorage",
+                "CampaignMockRuntime", "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP",
+                "CampaignMockChecks",
             ],
             resources: [.embedInCode("API/openapi.json"), .embedInCode("Console/web")],
             swiftSettings: swiftSettings
@@ -220,10 +236,10 @@ let package = Package(
         .target(
             name: "CampaignMock",
             dependencies: [
-                "CampaignMockModel", "CampaignMockSupport", "CampaignMockStorage", "CampaignMockRuntime",
-                "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin", "CampaignMockRecording",
-                "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP", "CampaignMockNetwork",
-                "CampaignMockChecks",
+                "CampaignMockModel", "CampaignMockSupport", "CampaignMockJournal", "CampaignMockStorage",
+                "CampaignMockRuntime", "CampaignMockMobile", "CampaignMockSOAP", "CampaignMockAdmin",
+                "CampaignMockRecording", "CampaignMockPush", "CampaignMockSystem", "CampaignMockHTTP",
+                "CampaignMockNetwork", "CampaignMockChecks",
             ],
             swiftSettings: swiftSettings
         ),

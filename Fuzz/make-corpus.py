@@ -221,7 +221,7 @@ def redo_logs():
 
 
 def journal_record(kind, payload, checksummed=True):
-    """A record of the request journal's files (Sources/CampaignMockStorage/Journal/JournalFile.swift)."""
+    """A record of the request journal's files (Sources/CampaignMockJournal/JournalFile.swift)."""
     head = kind + struct.pack("<I", len(payload))
     return head + (struct.pack("<I", crc32c(head + payload)) if checksummed else b"") + payload
 

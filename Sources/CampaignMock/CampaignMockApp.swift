@@ -1,6 +1,7 @@
 import CampaignMockAdmin
 package import CampaignMockChecks
 package import CampaignMockHTTP
+import CampaignMockJournal
 import CampaignMockMobile
 import CampaignMockModel
 package import CampaignMockNetwork

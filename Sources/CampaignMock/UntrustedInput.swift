@@ -1,4 +1,5 @@
 import CampaignMockHTTP
+import CampaignMockJournal
 import CampaignMockMobile
 import CampaignMockModel
 import CampaignMockNetwork

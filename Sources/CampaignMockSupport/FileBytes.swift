@@ -1,10 +1,12 @@
+import CampaignMockSystem
+
 #if canImport(Glibc)
     package import Glibc
 #elseif canImport(Darwin)
     package import Darwin
 #endif
 
-/// Whole-file reads without Foundation.
+/// File reads and writes without Foundation.
 package enum FileBytes {
     /// The file's bytes, or nil when it cannot be read.
     package static func read(_ path: String) -> [UInt8]? {
@@ -61,5 +63,32 @@ package enum FileBytes {
             }
         }
         return nil
+    }
+
+    /// `count` bytes of `descriptor` from `offset` (`pread`, again after `EINTR`); nil, with `errno` set, when
+    /// they cannot all be read.
+    package static func read(_ descriptor: Int32, offset: Int, count: Int) -> [UInt8]? {
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < count {
+                let got = pread(
+                    descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 {
+                    failed = true
+                    return
+                }
+                initialized += got
+            }
+        }
+        return failed ? nil : bytes
+    }
+
+    /// Renames `path` to `<path>.damaged-<time>`; returns the new name, or nil (with `errno` set) when it stays.
+    package static func moveAside(_ path: String) -> String? {
+        let stamp = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())
+            .filter { $0.isNumber || $0 == "T" }
+        let kept = path + ".damaged-" + stamp
+        return rename(path, kept) == 0 ? kept : nil
     }
 }

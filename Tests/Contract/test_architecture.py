@@ -79,7 +79,8 @@ def reach(targets, name, skipping=()):
 # The socket code and the targets that must not reach it by any path of the manifest's graph.
 SOCKETS = {"CampaignMockNetwork", "CNGHTTP2"}
 NO_SOCKETS = ("CampaignMockSystem", "CampaignMockHTTP", "CampaignMockModel", "CampaignMockSupport",
-              "CampaignMockStorage", "CampaignMockRuntime", "CampaignMockChecks", "CampaignMockMobile")
+              "CampaignMockJournal", "CampaignMockStorage", "CampaignMockRuntime", "CampaignMockChecks",
+              "CampaignMockMobile")
 # The endpoints that send pushes reach the sockets through push (APNs, FCM), and through nothing else.
 SOCKETS_THROUGH_PUSH_ONLY = ("CampaignMockSOAP", "CampaignMockAdmin")
 
@@ -95,3 +96,12 @@ def test_storage_the_runtime_and_the_endpoints_reach_no_socket_code():
         assert not reach(targets, name, skipping={"CampaignMockPush"}) & SOCKETS, \
             f"{name} reaches {sorted(reach(targets, name, skipping={'CampaignMockPush'}) & SOCKETS)} " \
             "other than through CampaignMockPush"
+
+
+def test_the_journal_reaches_no_sqlite():
+    """The journal's files are its own: the store, which runs SQLite, depends on the journal and not the other
+    way round (an older database's journal table is read by the store and handed over as records)."""
+    targets = manifest()
+    assert "CampaignMockJournal" in targets["CampaignMockStorage"][2]
+    assert "CSQLite" not in reach(targets, "CampaignMockJournal")
+    assert "CampaignMockStorage" not in reach(targets, "CampaignMockJournal")

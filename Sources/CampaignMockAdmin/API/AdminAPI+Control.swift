@@ -1,5 +1,6 @@
 import CampaignMockChecks
 import CampaignMockHTTP
+import CampaignMockJournal
 import CampaignMockModel
 import CampaignMockPush
 import CampaignMockRuntime

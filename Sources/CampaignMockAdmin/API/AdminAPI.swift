@@ -1,5 +1,6 @@
 package import CampaignMockChecks
 package import CampaignMockHTTP
+import CampaignMockJournal
 package import CampaignMockModel
 package import CampaignMockPush
 package import CampaignMockRuntime

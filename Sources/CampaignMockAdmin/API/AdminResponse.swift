@@ -1,4 +1,5 @@
 import CampaignMockHTTP
+import CampaignMockJournal
 import CampaignMockModel
 import CampaignMockStorage
 import CampaignMockSupport

@@ -1,3 +1,4 @@
+import CampaignMockJournal
 package import CampaignMockModel
 package import CampaignMockStorage
 import CampaignMockSupport

@@ -44,30 +44,32 @@ extension SocketAddress {
 
     /// Reads an address that the kernel filled in.
     init?(storage: sockaddr_storage) {
-        var copy = storage
         switch Int32(storage.ss_family) {
         case AF_INET:
-            let value = withUnsafePointer(to: &copy) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
-            }
-            var address = value.sin_addr
-            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-            inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
-            self.init(host: Self.string(text), port: UInt16(bigEndian: value.sin_port), family: .ipv4)
+            let value = Self.read(storage, as: sockaddr_in.self)
+            self.init(
+                host: Self.text(AF_INET, value.sin_addr, length: INET_ADDRSTRLEN),
+                port: UInt16(bigEndian: value.sin_port), family: .ipv4)
         case AF_INET6:
-            let value = withUnsafePointer(to: &copy) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee }
-            }
-            var address = value.sin6_addr
-            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-            inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
-            self.init(host: Self.string(text), port: UInt16(bigEndian: value.sin6_port), family: .ipv6)
+            let value = Self.read(storage, as: sockaddr_in6.self)
+            self.init(
+                host: Self.text(AF_INET6, value.sin6_addr, length: INET6_ADDRSTRLEN),
+                port: UInt16(bigEndian: value.sin6_port), family: .ipv6)
         default:
             return nil
         }
     }
 
-    private static func string(_ text: [CChar]) -> String {
+    /// The address in `storage` as the `sockaddr_in` or `sockaddr_in6` its family says it holds.
+    private static func read<Address>(_ storage: sockaddr_storage, as type: Address.Type) -> Address {
+        var copy = storage
+        return withUnsafePointer(to: &copy) { $0.withMemoryRebound(to: type, capacity: 1) { $0.pointee } }
+    }
+
+    /// `address`, an `in_addr` or `in6_addr` of `family`, as `inet_ntop` writes it in at most `length` bytes.
+    private static func text<Address>(_ family: Int32, _ address: Address, length: Int32) -> String {
+        var text = [CChar](repeating: 0, count: Int(length))
+        withUnsafeBytes(of: address) { _ = inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }
         let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
     }

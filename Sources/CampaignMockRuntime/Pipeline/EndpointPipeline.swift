@@ -1,4 +1,5 @@
 package import CampaignMockHTTP
+import CampaignMockJournal
 package import CampaignMockModel
 package import CampaignMockStorage
 package import CampaignMockSupport

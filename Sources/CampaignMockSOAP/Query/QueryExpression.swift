@@ -39,33 +39,30 @@ enum QueryExpression {
         let text: String
         var position = 0
 
+        /// Whether `token` comes next; steps over it when it does.
+        mutating func skip(_ token: Token) -> Bool {
+            guard position < tokens.count, tokens[position] == token else { return false }
+            position += 1
+            return true
+        }
+
         mutating func disjunction() throws(QueryError) -> QueryCondition {
             var result = try conjunction()
-            while position < tokens.count, tokens[position] == .or {
-                position += 1
-                result = .or(result, try conjunction())
-            }
+            while skip(.or) { result = .or(result, try conjunction()) }
             return result
         }
 
         mutating func conjunction() throws(QueryError) -> QueryCondition {
             var result = try term()
-            while position < tokens.count, tokens[position] == .and {
-                position += 1
-                result = .and(result, try term())
-            }
+            while skip(.and) { result = .and(result, try term()) }
             return result
         }
 
         mutating func term() throws(QueryError) -> QueryCondition {
             guard position < tokens.count else { throw QueryError("condition '\(text)' ends too early") }
-            if tokens[position] == .open {
-                position += 1
+            if skip(.open) {
                 let inner = try disjunction()
-                guard position < tokens.count, tokens[position] == .close else {
-                    throw QueryError("missing ')' in condition '\(text)'")
-                }
-                position += 1
+                guard skip(.close) else { throw QueryError("missing ')' in condition '\(text)'") }
                 return inner
             }
             let left = try operand()

@@ -1,4 +1,5 @@
 import CSQLite
+package import CampaignMockJournal
 
 /// One connection to a SQLite database, over the C API. Used by one thread at a time.
 ///

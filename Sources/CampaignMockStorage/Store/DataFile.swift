@@ -1,4 +1,4 @@
-import CampaignMockSystem
+import CampaignMockSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -35,42 +35,15 @@ enum DataFile {
         guard status.st_uid == geteuid() else {
             throw .unsafeFile(path: path, reason: "it belongs to uid \(status.st_uid), not to this user (\(geteuid()))")
         }
-        guard let bytes = read(descriptor, offset: 0, count: Int(status.st_size)) else {
+        guard let bytes = FileBytes.read(descriptor, offset: 0, count: Int(status.st_size)) else {
             throw .unsafeFile(path: path, reason: "cannot read it: \(String(cString: strerror(errno)))")
         }
         return bytes
     }
 
-    /// `count` bytes of `descriptor` from `offset` (`pread`, again after `EINTR`); nil, with `errno` set, when
-    /// they cannot all be read.
-    static func read(_ descriptor: Int32, offset: Int, count: Int) -> [UInt8]? {
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while initialized < count {
-                let got = pread(
-                    descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
-                if got < 0 && errno == EINTR { continue }
-                if got <= 0 {
-                    failed = true
-                    return
-                }
-                initialized += got
-            }
-        }
-        return failed ? nil : bytes
-    }
-
-    /// Renames `path` to `<path>.damaged-<time>`; returns the new name, or nil (with `errno` set) when it stays.
-    static func moveAside(_ path: String) -> String? {
-        let stamp = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())
-            .filter { $0.isNumber || $0 == "T" }
-        let kept = path + ".damaged-" + stamp
-        return rename(path, kept) == 0 ? kept : nil
-    }
-
-    /// ``moveAside(_:)``, said for a log line: where the file went, or why it stayed.
+    /// ``FileBytes/moveAside(_:)``, said for a log line: where the file went, or why it stayed.
     static func moveAsideSaying(_ path: String) -> String {
-        guard let kept = moveAside(path) else {
+        guard let kept = FileBytes.moveAside(path) else {
             return "it could not be moved aside (\(String(cString: strerror(errno)))) and stays as it is"
         }
         return "the file is kept as \(kept)"

@@ -37,18 +37,3 @@ package struct EventFilter: Sendable, Equatable {
 
     package init() {}
 }
-
-/// Which journal entries a listing or a wait returns.
-package struct JournalFilter: Sendable, Equatable {
-    package var endpoint: String?
-    package var status: Int?
-    package var appKey: String?
-    /// Microseconds since 1970; entries at or after it.
-    package var since: Int64?
-    /// Entries with a greater id (those after a mark).
-    package var afterID: Int64?
-
-    package init(endpoint: String? = nil) {
-        self.endpoint = endpoint
-    }
-}

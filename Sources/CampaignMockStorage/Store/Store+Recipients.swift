@@ -36,11 +36,17 @@ package struct RecipientFields: Sendable, Equatable {
     }
 }
 
+extension RecipientFields {
+    /// The column and value that name the recipient: its id, or its email.
+    fileprivate func key(byID: Bool) -> (column: String, value: any SQLiteBindable) {
+        byID ? ("id", id ?? -1) : ("email", email ?? "")
+    }
+}
+
 extension StoreReader {
     /// Whether the recipient `fields` names (by id, or by email) exists.
     package func recipientExists(_ fields: RecipientFields, byID: Bool) throws -> Bool {
-        let (column, value): (String, any SQLiteBindable) =
-            byID ? ("id", fields.id ?? -1) : ("email", fields.email ?? "")
+        let (column, value) = fields.key(byID: byID)
         return try connection.integer("SELECT count(*) FROM recipients WHERE \(column) = ?", [value]) > 0
     }
 
@@ -87,8 +93,7 @@ extension StoreTransaction {
     ///
     /// - Throws: ``RecipientWithoutEmail`` for a new recipient without email (recipients are keyed by email).
     package func writeRecipient(_ fields: RecipientFields, byID: Bool) throws {
-        let (column, key): (String, any SQLiteBindable) =
-            byID ? ("id", fields.id ?? -1) : ("email", fields.email ?? "")
+        let (column, key) = fields.key(byID: byID)
         let blackList: Int64? = fields.blackList.map { $0 ? 1 : 0 }
         try connection.query(
             """
@@ -107,8 +112,7 @@ extension StoreTransaction {
 
     /// Deletes the recipient `fields` names, with its subscriptions.
     package func deleteRecipient(_ fields: RecipientFields, byID: Bool) throws {
-        let (column, key): (String, any SQLiteBindable) =
-            byID ? ("id", fields.id ?? -1) : ("email", fields.email ?? "")
+        let (column, key) = fields.key(byID: byID)
         try connection.query("DELETE FROM recipients WHERE \(column) = ?", [key])
     }
 

@@ -1,3 +1,4 @@
+package import CampaignMockJournal
 package import CampaignMockModel
 import CampaignMockSystem
 

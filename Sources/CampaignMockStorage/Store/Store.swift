@@ -1,3 +1,4 @@
+package import CampaignMockJournal
 import CampaignMockModel
 import CampaignMockSystem
 import Dispatch

@@ -1,3 +1,5 @@
+import CampaignMockJournal
+
 /// Read access to the store for domain code: the domain methods live in `Store+*.swift` extensions,
 /// so SQL stays in this folder.
 package struct StoreReader {

@@ -171,72 +171,65 @@ package enum JSONCheck {
         }
 
         mutating func object(path: [String], depth: Int) throws(Problem) {
-            position += 1
-            skipSpace()
-            if current == UInt8(ascii: "}") {
-                position += 1
-                return
-            }
             var keys: Set<String> = []
-            while true {
-                guard current == UInt8(ascii: "\"") else {
-                    if !keys.isEmpty, current == UInt8(ascii: "}") {
-                        throw syntax("a comma before '}' (JSON allows none)")
-                    }
-                    throw syntax("expected a key in double quotes, found \(found)")
+            try elements(closing: UInt8(ascii: "}")) { (reader) throws(Problem) in
+                guard reader.current == UInt8(ascii: "\"") else {
+                    throw reader.syntax("expected a key in double quotes, found \(reader.found)")
                 }
                 guard keys.count < JSONCheck.maximumKeys else {
                     throw .overLimit(
                         limit: "an object with more than \(JSONCheck.maximumKeys) keys",
                         path: path.joined(separator: "."))
                 }
-                let key = try string(keeping: true, path: path)
+                let key = try reader.string(keeping: true, path: path)
                 guard keys.insert(key).inserted else {
                     throw .duplicateKey(key: key, path: path.joined(separator: "."))
                 }
-                skipSpace()
-                guard current == UInt8(ascii: ":") else {
-                    throw syntax("expected ':' after \"\(key)\", found \(found)")
+                reader.skipSpace()
+                guard reader.current == UInt8(ascii: ":") else {
+                    throw reader.syntax("expected ':' after \"\(key)\", found \(reader.found)")
                 }
-                position += 1
-                skipSpace()
-                let start = position
-                try value(path: path + [key], depth: depth + 1)
-                if depth == 0 { members.append(Member(name: key, range: start..<position)) }
-                skipSpace()
-                switch current {
-                case UInt8(ascii: ","):
-                    position += 1
-                    skipSpace()
-                case UInt8(ascii: "}"):
-                    position += 1
-                    return
-                default: throw syntax("expected ',' or '}', found \(found)")
-                }
+                reader.position += 1
+                reader.skipSpace()
+                let start = reader.position
+                try reader.value(path: path + [key], depth: depth + 1)
+                if depth == 0 { reader.members.append(Member(name: key, range: start..<reader.position)) }
             }
         }
 
         mutating func array(path: [String], depth: Int) throws(Problem) {
+            var index = 0
+            try elements(closing: UInt8(ascii: "]")) { (reader) throws(Problem) in
+                try reader.value(path: path + [String(index)], depth: depth + 1)
+                index += 1
+            }
+        }
+
+        /// An object's or an array's elements, from its opening byte to after its `closing` one: none, or
+        /// `element`s (each read from its first byte on) separated by commas, with none after the last.
+        private mutating func elements(closing: UInt8, _ element: (inout Reader) throws(Problem) -> Void)
+            throws(Problem)
+        {
             position += 1
             skipSpace()
-            if current == UInt8(ascii: "]") {
+            if current == closing {
                 position += 1
                 return
             }
-            var index = 0
             while true {
-                if current == UInt8(ascii: "]"), index > 0 { throw syntax("a comma before ']' (JSON allows none)") }
-                try value(path: path + [String(index)], depth: depth + 1)
-                index += 1
+                try element(&self)
                 skipSpace()
                 switch current {
                 case UInt8(ascii: ","):
                     position += 1
                     skipSpace()
-                case UInt8(ascii: "]"):
+                    if current == closing {
+                        throw syntax("a comma before '\(Character(Unicode.Scalar(closing)))' (JSON allows none)")
+                    }
+                case closing:
                     position += 1
                     return
-                default: throw syntax("expected ',' or ']', found \(found)")
+                default: throw syntax("expected ',' or '\(Character(Unicode.Scalar(closing)))', found \(found)")
                 }
             }
         }

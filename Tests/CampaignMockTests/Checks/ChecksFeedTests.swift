@@ -1,3 +1,4 @@
+import CampaignMockJournal
 import CampaignMockModel
 import Testing
 

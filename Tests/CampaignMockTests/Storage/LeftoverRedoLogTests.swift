@@ -2,6 +2,7 @@ import CampaignMockTestSupport
 import Foundation
 import Testing
 
+@testable import CampaignMockJournal
 @testable import CampaignMockModel
 @testable import CampaignMockStorage
 

@@ -1,3 +1,4 @@
+import CampaignMockJournal
 import CampaignMockTestSupport
 import Dispatch
 import Foundation
@@ -653,7 +654,7 @@ struct StoreTests {
         let directory = TemporaryDirectory()
         let path = directory.path + "/db.sqlite3"
         _ = try Self.oldJournalDatabase(path, migrations: 12, targets: ["/1", "/2"])  // closed once dropped
-        try JournalLog(path: path + "-requests", limit: 10).begin(lastID: 2, dropped: 0)
+        try JournalLog(path: path + "-requests", limit: 10).importEntries([], lastID: 2, dropped: 0)
 
         let store = try Store(path: path)
         defer { store.close() }

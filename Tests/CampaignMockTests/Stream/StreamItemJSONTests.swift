@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
+@testable import CampaignMockJournal
 @testable import CampaignMockModel
 @testable import CampaignMockRuntime
-@testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
 /// The event stream writes tracking events and journal entries by hand; each must be exactly the text

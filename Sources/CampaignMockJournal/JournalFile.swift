@@ -29,6 +29,10 @@ import Synchronization
 /// whose checksum does not match is damage (a disk's, or a person's): ``JournalLog`` skips it and says so.
 ///
 /// Files of the first format (no magic, no checksums) are still read: they begin with an `S` record.
+///
+/// The store reads the redo log of older builds (`LeftoverRedoLog`), framed the same way, with ``scan``,
+/// ``wholeRecord(in:at:kinds:format:)``, ``isCutShort(_:from:kinds:format:)`` and ``Reader``: these are
+/// the package's, the rest of the format the journal's own.
 package enum JournalFile {
     static let start: UInt8 = 0x53  // S
     static let kept: UInt8 = 0x4B  // K
@@ -48,7 +52,7 @@ package enum JournalFile {
     static let smallestEntry = 1 + 4 * 8 + 8 * 4
 
     /// How a file's records are framed.
-    enum Format: Equatable {
+    package enum Format: Equatable {
         /// ``magic``, then records with checksums.
         case checksummed
         /// The first format: records of kind and length only, from the first byte.
@@ -128,7 +132,7 @@ package enum JournalFile {
 
     /// The kind and payload of the whole record at `position`, or nil when there is none there: too short,
     /// a kind not in `kinds`, cut short, or (in the checksummed format) a checksum that does not match.
-    static func wholeRecord(
+    package static func wholeRecord(
         in bytes: [UInt8], at position: Int, kinds: [UInt8], format: Format = .checksummed
     ) -> (kind: UInt8, payload: Range<Int>)? {
         var header = Reader(bytes, from: position)
@@ -146,7 +150,7 @@ package enum JournalFile {
     /// Reads `bytes` from `start` on, a record after another (`record`: the one at a position and its end, nil
     /// when none begins there), handing each to `found` with the stretch before it that held none. Returns
     /// where such a stretch at the end begins; with `stoppingAtDamage`, the first one ends the reading.
-    static func scan<Record>(
+    package static func scan<Record>(
         _ bytes: [UInt8], from start: Int, stoppingAtDamage: Bool = false, record: (Int) -> (Record, end: Int)?,
         found: (Record, _ end: Int, _ damagedBefore: Range<Int>?) -> Void
     ) -> Int? {
@@ -169,7 +173,9 @@ package enum JournalFile {
     /// Whether the bytes from `start` on are what a write cut short leaves (nobody got an answer for what it
     /// held): zeros (a file grown but not yet written, after a power loss), too few for a header, or a
     /// record of one of `kinds` that runs past the end.
-    static func isCutShort(_ bytes: [UInt8], from start: Int, kinds: [UInt8], format: Format = .checksummed) -> Bool {
+    package static func isCutShort(_ bytes: [UInt8], from start: Int, kinds: [UInt8], format: Format = .checksummed)
+        -> Bool
+    {
         if bytes[start...].allSatisfy({ $0 == 0 }) || bytes.count - start < format.headerSize { return true }
         var header = Reader(bytes, from: start)
         guard let kind = try? header.byte(), kinds.contains(kind), let length = try? header.length() else {
@@ -206,26 +212,26 @@ package enum JournalFile {
     }
 
     /// Reads fields from a record's bytes; every read checks that the bytes are there.
-    struct Reader {
+    package struct Reader {
         let bytes: [UInt8]
         private(set) var position: Int
         let end: Int
 
-        init(_ bytes: [UInt8], from position: Int = 0, end: Int? = nil) {
+        package init(_ bytes: [UInt8], from position: Int = 0, end: Int? = nil) {
             self.bytes = bytes
             self.position = position
             self.end = end ?? bytes.count
         }
 
-        var atEnd: Bool { position >= end }
+        package var atEnd: Bool { position >= end }
 
-        mutating func byte() throws(JournalFileError) -> UInt8 {
+        package mutating func byte() throws(JournalFileError) -> UInt8 {
             guard position < end else { throw .malformed }
             defer { position += 1 }
             return bytes[position]
         }
 
-        mutating func length() throws(JournalFileError) -> UInt32 {
+        package mutating func length() throws(JournalFileError) -> UInt32 {
             guard end - position >= 4 else { throw .malformed }
             var value: UInt32 = 0
             for index in 0..<4 { value |= UInt32(bytes[position + index]) << (8 * index) }
@@ -233,7 +239,7 @@ package enum JournalFile {
             return value
         }
 
-        mutating func integer() throws(JournalFileError) -> Int64 {
+        package mutating func integer() throws(JournalFileError) -> Int64 {
             guard end - position >= 8 else { throw .malformed }
             var value: UInt64 = 0
             for index in 0..<8 { value |= UInt64(bytes[position + index]) << (8 * index) }
@@ -250,11 +256,11 @@ package enum JournalFile {
             return bytes[position..<position + Int(count)]
         }
 
-        mutating func text() throws(JournalFileError) -> String? {
+        package mutating func text() throws(JournalFileError) -> String? {
             try field().map { String(decoding: $0, as: UTF8.self) }
         }
 
-        mutating func requiredText() throws(JournalFileError) -> String {
+        package mutating func requiredText() throws(JournalFileError) -> String {
             guard let text = try text() else { throw .malformed }
             return text
         }
@@ -393,7 +399,7 @@ final class JournalFileStorage: JournalStorage {
     }
 
     func read(offset: Int, count: Int) throws(JournalFileError) -> [UInt8] {
-        guard let bytes = DataFile.read(descriptor, offset: offset, count: count) else { throw .system(path, "read") }
+        guard let bytes = FileBytes.read(descriptor, offset: offset, count: count) else { throw .system(path, "read") }
         return bytes
     }
 

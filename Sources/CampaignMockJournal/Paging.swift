@@ -1,7 +1,8 @@
 /// Which page of a list: the admin API's lists are newest first, paged backwards by `before` (the id
 /// after which the previous page stopped), unless `after` asks for entries newer than an id, oldest
 /// first (the way a client reads on from where it stopped); with both, the entries between the two, oldest
-/// first. Keyset paging: a page costs the same however deep it is.
+/// first. Keyset paging: a page costs the same however deep it is. Declared with the journal, whose pages
+/// are read from its index by it; the store's lists turn it into SQL (`Paging+SQL.swift`).
 package enum Paging: Sendable, Equatable {
     /// Newest first, entries with id below `before` (all when nil).
     case newestFirst(before: Int64?)
@@ -13,15 +14,6 @@ package enum Paging: Sendable, Equatable {
         switch self {
         case .newestFirst(let before): before.map { id < $0 } ?? true
         case .oldestFirst(let after, let before): id > after && (before.map { id < $0 } ?? true)
-        }
-    }
-
-    /// The SQL condition on `column` for the page's cursors, its values, and the order to read in.
-    func clause(_ column: String) -> (condition: String, values: [any SQLiteBindable], order: String) {
-        switch self {
-        case .newestFirst(let before): ("(? IS NULL OR \(column) < ?)", [before, before], "\(column) DESC")
-        case .oldestFirst(let after, let before):
-            ("\(column) > ? AND (? IS NULL OR \(column) < ?)", [after, before, before], column)
         }
     }
 }

@@ -3,8 +3,8 @@ import Dispatch
 import Foundation
 import Testing
 
+@testable import CampaignMockJournal
 @testable import CampaignMockModel
-@testable import CampaignMockStorage
 @testable import CampaignMockSupport
 
 /// The request journal's files: what a start reads back, after file changes, clears, a failed commit and

@@ -1,5 +1,5 @@
 package import CampaignMockModel
-import CampaignMockSystem
+import CampaignMockSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -209,7 +209,7 @@ package final class JournalLog: Sendable {
         }
         let rewrite = found.contains { !$0.replay.damage.isEmpty || $0.replay.format == .first }
         if rewrite {
-            for index in damage.indices { damage[index].keptAs = DataFile.moveAside(damage[index].path) }
+            for index in damage.indices { damage[index].keptAs = FileBytes.moveAside(damage[index].path) }
             // Every entry kept is copied into the new file: the one before it has nothing more to give.
             try Self.writeFile(path, &state, copying: { _ in true })
             unlink(path + ".old")
@@ -563,8 +563,11 @@ package final class JournalLog: Sendable {
     /// The dropped count.
     package var dropped: Int64 { state.withLock { $0.dropped } }
 
-    /// Begins the current file again with `lastID` and `dropped` (an import into an empty journal).
-    func begin(lastID: Int64, dropped: Int64) throws(JournalFileError) {
+    /// Begins the current file again with `lastID` and `dropped`, then appends `entries`, in order of id:
+    /// an import into an empty journal (the store's of an older database's journal table).
+    package func importEntries(_ entries: [(id: Int64, record: JournalRecord)], lastID: Int64, dropped: Int64)
+        throws(JournalFileError)
+    {
         try state.withLock { state throws(JournalFileError) in
             let start = JournalFile.fileStart(lastID: lastID, dropped: dropped, lowestKept: 0)
             try state.current.truncate(to: 0)
@@ -573,6 +576,8 @@ package final class JournalLog: Sendable {
             state.lastID = lastID
             state.dropped = dropped
         }
+        guard !entries.isEmpty else { return }
+        publish(try write(entries.map { .append(id: $0.id, $0.record) }))
     }
 }
 
@@ -581,6 +586,21 @@ extension JournalLog.Indexed {
         self.init(
             id: id, receivedAt: record.receivedAtMicros, status: record.status, endpoint: record.endpoint,
             appKey: record.appKey, storage: storage, offset: offset, count: count)
+    }
+}
+
+/// Which journal entries a listing or a wait returns.
+package struct JournalFilter: Sendable, Equatable {
+    package var endpoint: String?
+    package var status: Int?
+    package var appKey: String?
+    /// Microseconds since 1970; entries at or after it.
+    package var since: Int64?
+    /// Entries with a greater id (those after a mark).
+    package var afterID: Int64?
+
+    package init(endpoint: String? = nil) {
+        self.endpoint = endpoint
     }
 }
 
