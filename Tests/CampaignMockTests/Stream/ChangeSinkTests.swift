@@ -2,6 +2,7 @@ import CampaignMock
 import CampaignMockModel
 import CampaignMockTestSupport
 import CampaignMockTesting
+import Foundation
 import Synchronization
 import Testing
 
@@ -17,10 +18,26 @@ struct ChangeSinkTests {
         let live = try LiveServer.withSDKApplications()
         let seen = Mutex<[String]>([])
         live.app.store.sink.subscribe { changes in seen.withLock { $0 += changes.map(\.type.rawValue) } }
+        live.app.store.sink.wantsDeviceRows = true
         #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
         #expect(seen.withLock { $0 } == ["registration", "device", "request"])
         #expect(try live.request("GET", "/r/?id=h3039,d1,2").status == 200)
         #expect(seen.withLock { $0 } == ["registration", "device", "request", "open", "request"])
+    }
+
+    /// The device's row is built only while a subscriber reads it: the event stream, while a stream listens.
+    @Test func aRegistrationHandsOnItsDevicesRowOnlyWhileAStreamListens() throws {
+        let live = try LiveServer.withSDKApplications()
+        let seen = Mutex<[String]>([])
+        live.app.store.sink.subscribe { changes in seen.withLock { $0 += changes.map(\.type.rawValue) } }
+        #expect(!live.app.store.sink.wantsDeviceRows)
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        #expect(seen.withLock { $0 } == ["registration", "request"])
+        let reader = try StreamReader(port: live.port)
+        while !live.app.store.sink.wantsDeviceRows { usleep(1000) }
+        #expect(try live.register(.ios, SDKBodies.iOS).status == 200)
+        #expect(seen.withLock { $0 } == ["registration", "request", "registration", "device", "request"])
+        _ = reader
     }
 
     /// Each kind of change says what the filters of `/_mock/wait` and `/_mock/stream` compare, from what
