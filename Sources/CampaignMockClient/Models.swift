@@ -12,7 +12,9 @@ public struct Page<Item: Sendable>: Sendable {
 // this module): one declaration each, so the client and the server cannot drift apart. These names are the
 // ones this client has always used.
 
-/// A registration the SDK sent, as `/_mock/wait` and the event stream give it.
+/// A registration the SDK sent, as `/_mock/wait` and the event stream give it: the fields of an entry of
+/// the device's history (``DeviceSubscription/Registration``, read as its own: `registration.userKey`) with
+/// the device's token, integration key and platform.
 public typealias Registration = RegistrationNotice
 /// An additional param: `kind` (`type` in JSON) is `string`, `integer`, `decimal` or `boolean`, `value` the
 /// text as sent.

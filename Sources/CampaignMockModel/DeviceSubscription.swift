@@ -15,28 +15,56 @@ public struct DeviceSubscription: Sendable, Codable, Equatable {
         }
     }
 
-    /// One accepted registration of the device, as it was at that moment.
-    public struct HistoryEntry: Sendable, Codable, Equatable {
+    /// One accepted registration of a device: when it came, what it changed of the device, and what it sent.
+    /// The one value of a registration: the device's ``history`` lists them, a wait for
+    /// registrations and the event stream give each with its device's key (``RegistrationNotice``), and the
+    /// snapshot keeps them without their ids (``Snapshot/History``).
+    public struct Registration: Sendable, Equatable {
+        /// Registrations are numbered in the order they were accepted. 0 in one read from a snapshot, which
+        /// keeps no ids.
         public var id: Int64
         public var receivedAt: String
-        /// What this registration changed: `new`, `userKey`, `device`, `params`, or `unchanged`.
-        public var changes: [String]
+        /// What it changed of the device; ``changes`` says it in words.
+        package var changed: RegistrationChanges
         public var userKey: String
         public var device: DeviceFields
         public var params: [AdditionalParam]
+        /// `receivedAt` in microseconds since 1970, for the server's own readers of a registration it made
+        /// (the integration checks), which then need not parse the text back. Not part of the JSON: nil in
+        /// one decoded from it.
+        public var receivedAtMicroseconds: Int64?
+
+        /// What it changed, as the JSON says it: `new`, `userKey`, `device`, `params`, or `unchanged`.
+        public var changes: [String] {
+            get { changed.names }
+            set { changed = RegistrationChanges(names: newValue) }
+        }
+
+        package init(
+            id: Int64, receivedAt: String, changed: RegistrationChanges, userKey: String, device: DeviceFields,
+            params: [AdditionalParam], receivedAtMicroseconds: Int64? = nil
+        ) {
+            self.id = id
+            self.receivedAt = receivedAt
+            self.changed = changed
+            self.userKey = userKey
+            self.device = device
+            self.params = params
+            self.receivedAtMicroseconds = receivedAtMicroseconds
+        }
 
         public init(
             id: Int64, receivedAt: String, changes: [String], userKey: String, device: DeviceFields,
             params: [AdditionalParam]
         ) {
-            self.id = id
-            self.receivedAt = receivedAt
-            self.changes = changes
-            self.userKey = userKey
-            self.device = device
-            self.params = params
+            self.init(
+                id: id, receivedAt: receivedAt, changed: RegistrationChanges(names: changes), userKey: userKey,
+                device: device, params: params)
         }
     }
+
+    @available(*, deprecated, renamed: "Registration")
+    public typealias HistoryEntry = Registration
 
     public var registrationToken: String
     public var application: ApplicationReference
@@ -48,8 +76,8 @@ public struct DeviceSubscription: Sendable, Codable, Equatable {
     public var updatedAt: String
     /// How many registrations were accepted for this device.
     public var registrationCount: Int
-    /// Oldest first; present on single-device answers.
-    public var history: [HistoryEntry]?
+    /// Its registrations, oldest first; present on single-device answers.
+    public var history: [Registration]?
     /// The pushes sent to the device and what became of them; present on single-device answers.
     public var messages: [MessageLifecycle]?
     /// Whether the developer trusted the token for real sends on this machine (`POST
@@ -85,7 +113,7 @@ public struct DeviceSubscription: Sendable, Codable, Equatable {
     public init(
         registrationToken: String, application: ApplicationReference, userKey: String, device: DeviceFields,
         params: [AdditionalParam], disabled: Bool, createdAt: String, updatedAt: String, registrationCount: Int,
-        history: [HistoryEntry]? = nil, messages: [MessageLifecycle]? = nil
+        history: [Registration]? = nil, messages: [MessageLifecycle]? = nil
     ) {
         self.registrationToken = registrationToken
         self.application = application
@@ -101,28 +129,58 @@ public struct DeviceSubscription: Sendable, Codable, Equatable {
     }
 }
 
-/// One accepted registration, as a wait for registrations reports it.
-public struct RegistrationNotice: Sendable, Codable, Equatable {
-    public var id: Int64
-    public var receivedAt: String
+extension DeviceSubscription.Registration: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, receivedAt, changes, userKey, device, params
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id) ?? 0
+        receivedAt = try container.decode(String.self, forKey: .receivedAt)
+        changed = RegistrationChanges(names: try container.decode([String].self, forKey: .changes))
+        userKey = try container.decode(String.self, forKey: .userKey)
+        device = try container.decode(DeviceFields.self, forKey: .device)
+        params = try container.decode([AdditionalParam].self, forKey: .params)
+    }
+
+    public func encode(to encoder: any Encoder) throws { try encode(to: encoder, withID: true) }
+
+    /// The JSON object, with its `id` or without it (the snapshot's).
+    package func encode(to encoder: any Encoder, withID: Bool) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if withID { try container.encode(id, forKey: .id) }
+        try container.encode(receivedAt, forKey: .receivedAt)
+        try container.encode(changes, forKey: .changes)
+        try container.encode(userKey, forKey: .userKey)
+        try container.encode(device, forKey: .device)
+        try container.encode(params, forKey: .params)
+    }
+}
+
+/// One accepted registration with the key of its device, as a wait for registrations and the event stream
+/// give it: the registration's fields and the device's, in one JSON object. The registration's fields
+/// read as the notice's own (`notice.userKey`).
+@dynamicMemberLookup
+public struct RegistrationNotice: Sendable, Equatable {
     public var registrationToken: String
     public var integrationKey: String
     public var platform: Platform
-    public var userKey: String
-    public var changes: [String]
-    /// The device fields and params this registration sent, so that a waiting test or the console has
-    /// the whole registration without another request.
-    public var device: DeviceFields
-    public var params: [AdditionalParam]
-    /// `receivedAt` in microseconds since 1970, for the server's own readers of a notice it made (the
-    /// integration checks), which then need not parse the text back. Not part of the JSON: nil in a
-    /// notice decoded from it.
-    public var receivedAtMicroseconds: Int64?
-    /// `changes` as a type, for the same readers; not part of the JSON either.
-    package var changed: RegistrationChanges?
+    public var registration: DeviceSubscription.Registration
 
-    private enum CodingKeys: String, CodingKey {
-        case id, receivedAt, registrationToken, integrationKey, platform, userKey, changes, device, params
+    public subscript<Value>(dynamicMember field: WritableKeyPath<DeviceSubscription.Registration, Value>) -> Value {
+        get { registration[keyPath: field] }
+        set { registration[keyPath: field] = newValue }
+    }
+
+    package init(
+        registrationToken: String, integrationKey: String, platform: Platform,
+        registration: DeviceSubscription.Registration
+    ) {
+        self.registrationToken = registrationToken
+        self.integrationKey = integrationKey
+        self.platform = platform
+        self.registration = registration
     }
 
     public init(
@@ -130,16 +188,33 @@ public struct RegistrationNotice: Sendable, Codable, Equatable {
         userKey: String, changes: [String], device: DeviceFields, params: [AdditionalParam],
         receivedAtMicroseconds: Int64? = nil
     ) {
-        self.id = id
-        self.receivedAt = receivedAt
-        self.receivedAtMicroseconds = receivedAtMicroseconds
-        self.registrationToken = registrationToken
-        self.integrationKey = integrationKey
-        self.platform = platform
-        self.userKey = userKey
-        self.changes = changes
-        self.device = device
-        self.params = params
+        self.init(
+            registrationToken: registrationToken, integrationKey: integrationKey, platform: platform,
+            registration: DeviceSubscription.Registration(
+                id: id, receivedAt: receivedAt, changed: RegistrationChanges(names: changes), userKey: userKey,
+                device: device, params: params, receivedAtMicroseconds: receivedAtMicroseconds))
+    }
+}
+
+extension RegistrationNotice: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case registrationToken, integrationKey, platform
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        registrationToken = try container.decode(String.self, forKey: .registrationToken)
+        integrationKey = try container.decode(String.self, forKey: .integrationKey)
+        platform = try container.decode(Platform.self, forKey: .platform)
+        registration = try DeviceSubscription.Registration(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try registration.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(registrationToken, forKey: .registrationToken)
+        try container.encode(integrationKey, forKey: .integrationKey)
+        try container.encode(platform, forKey: .platform)
     }
 }
 

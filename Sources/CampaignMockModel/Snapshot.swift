@@ -8,6 +8,9 @@
 /// reads it a row at a time (`SnapshotImport`). These are its rows; its keys are `format`
 /// (`campaign-mock-state`), `version`, `applications`, `devices`, `messages`, `events` and `faults`.
 package enum Snapshot {
+    /// A device as the document keeps it: its application by integration key (the document's `applications`
+    /// hold the rest), its whole history, and nothing the server works out, which the admin API's
+    /// ``DeviceSubscription`` adds (how many registrations, the messages, the trust for sending).
     package struct Device: Sendable, Codable, Equatable {
         package var integrationKey: String
         package var registrationToken: String
@@ -17,11 +20,11 @@ package enum Snapshot {
         package var disabled: Bool
         package var createdAt: String
         package var updatedAt: String
-        package var history: [Registration]
+        package var history: History
 
         package init(
             integrationKey: String, registrationToken: String, userKey: String, device: DeviceFields,
-            params: [AdditionalParam], disabled: Bool, createdAt: String, updatedAt: String, history: [Registration]
+            params: [AdditionalParam], disabled: Bool, createdAt: String, updatedAt: String, history: History
         ) {
             self.integrationKey = integrationKey
             self.registrationToken = registrationToken
@@ -35,21 +38,19 @@ package enum Snapshot {
         }
     }
 
-    package struct Registration: Sendable, Codable, Equatable {
-        package var receivedAt: String
-        package var changes: [String]
-        package var userKey: String
-        package var device: DeviceFields
-        package var params: [AdditionalParam]
+    /// A device's registrations as the document keeps them, oldest first: without their ids.
+    package struct History: Sendable, Codable, Equatable {
+        package var registrations: [DeviceSubscription.Registration]
 
-        package init(
-            receivedAt: String, changes: [String], userKey: String, device: DeviceFields, params: [AdditionalParam]
-        ) {
-            self.receivedAt = receivedAt
-            self.changes = changes
-            self.userKey = userKey
-            self.device = device
-            self.params = params
+        package init(_ registrations: [DeviceSubscription.Registration]) { self.registrations = registrations }
+
+        package init(from decoder: any Decoder) throws {
+            registrations = try [DeviceSubscription.Registration](from: decoder)
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var entries = encoder.unkeyedContainer()
+            for registration in registrations { try registration.encode(to: entries.superEncoder(), withID: false) }
         }
     }
 

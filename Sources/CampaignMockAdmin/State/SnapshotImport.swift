@@ -123,7 +123,7 @@ struct SnapshotImport {
             guard Set(names).count == names.count else { throw Self.refused("\(place): a param name is repeated") }
             try Self.time(device.createdAt, "\(place).createdAt")
             try Self.time(device.updatedAt, "\(place).updatedAt")
-            for (entry, registration) in device.history.enumerated() {
+            for (entry, registration) in device.history.registrations.enumerated() {
                 try Self.time(registration.receivedAt, "\(place).history[\(entry)].receivedAt")
             }
             try store.importDevice(device, applicationID: application) { Self.microseconds($0) ?? 0 }

@@ -87,7 +87,6 @@ extension StoreTransaction {
             deviceID = connection.lastInsertRowID
             changed = .new
         }
-        let changes = changed.names
         try connection.query(
             """
             INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
@@ -96,18 +95,18 @@ extension StoreTransaction {
         ) {
             $0.integer(deviceID)
             $0.integer(receivedAt)
-            $0.text(changes.joined(separator: ","))
+            $0.text(changed.names.joined(separator: ","))
             $0.text(registration.userKey)
             $0.text(fields)
             $0.text(params)
         }
-        var notice = RegistrationNotice(
-            id: connection.lastInsertRowID, receivedAt: RFC3339.string(microsecondsSince1970: receivedAt),
+        let notice = RegistrationNotice(
             registrationToken: registration.registrationToken,
             integrationKey: application.application.integrationKey, platform: application.application.platform,
-            userKey: registration.userKey, changes: changes, device: registration.device,
-            params: registration.params.sorted { $0.name < $1.name }, receivedAtMicroseconds: receivedAt)
-        notice.changed = changed
+            registration: DeviceSubscription.Registration(
+                id: connection.lastInsertRowID, receivedAt: RFC3339.string(microsecondsSince1970: receivedAt),
+                changed: changed, userKey: registration.userKey, device: registration.device,
+                params: registration.params.sorted { $0.name < $1.name }, receivedAtMicroseconds: receivedAt))
         record(.registration(notice))
         if connection.recording && recordsDeviceRows {
             // The device as the lists show it: what was just written, and the history's length (a new
@@ -227,29 +226,39 @@ extension StoreReader {
         let (condition, values) = Self.registrationCondition(since: since, filter: filter, upTo: upTo)
         let (pageCondition, pageValues, order) = paging.clause("r.id")
         let sql = """
-            SELECT r.id, r.received_at, r.changes, r.user_key, r.fields, r.params, d.registration_token,
-                a.integration_key, a.platform
+            SELECT \(Self.registrationColumns), d.registration_token, a.integration_key, a.platform
             FROM registrations r JOIN devices d ON d.id = r.device_id JOIN applications a ON a.id = d.application_id
             WHERE \(condition) AND \(pageCondition) ORDER BY \(order) LIMIT ?
             """
         return try connection.query(sql, values + pageValues + [limit]).map { row in
-            let changes = try row.text("changes").split(separator: ",")
-            var notice = RegistrationNotice(
-                id: try row.integer("id"),
-                receivedAt: try row.time("received_at"),
-                registrationToken: try row.text("registration_token"),
-                integrationKey: try row.text("integration_key"),
-                platform: try row.value("platform", as: Platform.self),
-                userKey: try row.text("user_key"),
-                changes: changes.map(String.init),
-                device: Self.decode(DeviceFields.self, try row["fields"].text) ?? DeviceFields(),
-                params: (Self.decode([AdditionalParam].self, try row["params"].text) ?? []).sorted {
-                    $0.name < $1.name
-                },
-                receivedAtMicroseconds: try row.integer("received_at"))
-            notice.changed = RegistrationChanges(names: changes)
-            return notice
+            var registration = try Self.registration(row)
+            registration.params.sort { $0.name < $1.name }
+            return RegistrationNotice(
+                registrationToken: try row.text("registration_token"), integrationKey: try row.text("integration_key"),
+                platform: try row.value("platform", as: Platform.self), registration: registration)
         }
+    }
+
+    /// The registrations of device `id`, oldest first, their params in the order they were sent: its history,
+    /// as its answer and the snapshot show it.
+    func history(ofDevice id: Int64) throws -> [DeviceSubscription.Registration] {
+        try connection.query(
+            "SELECT \(Self.registrationColumns) FROM registrations r WHERE r.device_id = ? ORDER BY r.id", [id]
+        ).map(Self.registration)
+    }
+
+    /// The columns ``registration(_:)`` reads, of the registrations `r`.
+    private static let registrationColumns = "r.id, r.received_at, r.changes, r.user_key, r.fields, r.params"
+
+    /// A registration as it was written.
+    private static func registration(_ row: SQLiteRow) throws -> DeviceSubscription.Registration {
+        DeviceSubscription.Registration(
+            id: try row.integer("id"), receivedAt: try row.time("received_at"),
+            changed: RegistrationChanges(names: try row.text("changes").split(separator: ",")),
+            userKey: try row.text("user_key"),
+            device: decode(DeviceFields.self, try row["fields"].text) ?? DeviceFields(),
+            params: decode([AdditionalParam].self, try row["params"].text) ?? [],
+            receivedAtMicroseconds: try row.integer("received_at"))
     }
 
     /// How many accepted registrations (at or after `since`, with id at most `upTo`) of devices matching
@@ -304,21 +313,6 @@ extension StoreReader {
     private func device(_ row: SQLiteRow, withHistory: Bool) throws -> DeviceSubscription {
         let id = try row.integer("id")
         let params = try Self.params(row)
-        var history: [DeviceSubscription.HistoryEntry]?
-        if withHistory {
-            history = try connection.query(
-                "SELECT id, received_at, changes, user_key, fields, params FROM registrations WHERE device_id = ? ORDER BY id",
-                [id]
-            ).map { entry in
-                DeviceSubscription.HistoryEntry(
-                    id: try entry.integer("id"),
-                    receivedAt: try entry.time("received_at"),
-                    changes: try entry.text("changes").split(separator: ",").map(String.init),
-                    userKey: try entry.text("user_key"),
-                    device: Self.decode(DeviceFields.self, try entry["fields"].text) ?? DeviceFields(),
-                    params: Self.decode([AdditionalParam].self, try entry["params"].text) ?? [])
-            }
-        }
         return DeviceSubscription(
             registrationToken: try row.text("registration_token"),
             application: .init(
@@ -331,7 +325,7 @@ extension StoreReader {
             createdAt: try row.time("created_at"),
             updatedAt: try row.time("updated_at"),
             registrationCount: Int(try row.integer("registration_count")),
-            history: history,
+            history: withHistory ? try history(ofDevice: id) : nil,
             messages: withHistory ? try messageLifecycles(deviceID: id) : nil)
     }
 

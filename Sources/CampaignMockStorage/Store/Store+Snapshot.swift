@@ -116,24 +116,14 @@ extension StoreReader {
             """, [after, Int64(Self.snapshotPage)]
         ).map { row in
             let id = try row.integer("id")
-            let history = try connection.query(
-                "SELECT received_at, changes, user_key, fields, params FROM registrations WHERE device_id = ? ORDER BY id",
-                [id]
-            ).map { entry in
-                Snapshot.Registration(
-                    receivedAt: try entry.time("received_at"),
-                    changes: try entry.text("changes").split(separator: ",").map(String.init),
-                    userKey: try entry.text("user_key"),
-                    device: Self.decode(DeviceFields.self, try entry["fields"].text) ?? DeviceFields(),
-                    params: Self.decode([AdditionalParam].self, try entry["params"].text) ?? [])
-            }
             let device = Snapshot.Device(
                 integrationKey: try row.text("integration_key"),
                 registrationToken: try row.text("registration_token"),
                 userKey: try row.text("user_key"),
                 device: try StoreReader.deviceFields(row),
                 params: try StoreReader.params(row), disabled: try row.bool("disabled"),
-                createdAt: try row.time("created_at"), updatedAt: try row.time("updated_at"), history: history)
+                createdAt: try row.time("created_at"), updatedAt: try row.time("updated_at"),
+                history: Snapshot.History(try history(ofDevice: id)))
             return (id, device)
         }
     }
@@ -181,7 +171,7 @@ extension StoreTransaction {
                 times(device.createdAt), times(device.updatedAt),
             ])
         let deviceID = connection.lastInsertRowID
-        for entry in device.history {
+        for entry in device.history.registrations {
             try connection.query(
                 """
                 INSERT INTO registrations (device_id, received_at, changes, user_key, fields, params)
