@@ -99,7 +99,7 @@ package final class IntegrationChecks: Sendable {
 
     /// Returns once the checks have taken in every batch committed before this call.
     package func settle() {
-        queue.sync { takeIn() }
+        afterWhatWasCommitted {}
     }
 
     /// The fault rules set now (after one is added or removed): `fault-active` of removed ones clears.
@@ -116,8 +116,7 @@ package final class IntegrationChecks: Sendable {
     /// (``ClientText/key(_:)``).
     package func clearFindings(app: String?) -> Int {
         let app = app.map(ClientText.key)
-        return queue.sync {
-            takeIn()
+        return afterWhatWasCommitted {
             let changes = engine.withLock { $0.clearFindings(app: app) }
             publish(changes)
             return changes.count
@@ -127,18 +126,14 @@ package final class IntegrationChecks: Sendable {
     /// The devices (of `app`, or all) were deleted (``ChecksEngine/forgetDevices(app:)``).
     package func forgetDevices(app: String?) {
         let app = app.map(ClientText.key)
-        queue.sync {
-            takeIn()
-            engine.withLock { $0.forgetDevices(app: app) }
-        }
+        afterWhatWasCommitted { engine.withLock { $0.forgetDevices(app: app) } }
     }
 
     /// The device of `token` in `app` was removed: the findings about it clear. Returns how many did, once
     /// every batch committed before this call is in.
     package func forgetDevice(app: String, token: String) -> Int {
         let (app, token) = (ClientText.key(app), ClientText.key(token))
-        return queue.sync {
-            takeIn()
+        return afterWhatWasCommitted {
             let changes = engine.withLock { $0.forgetDevice(app: app, token: token) }
             publish(changes)
             return changes.filter { $0.change == .cleared && $0.finding.registrationToken == token }.count
@@ -147,9 +142,14 @@ package final class IntegrationChecks: Sendable {
 
     /// The store was reset or replaced: the checks start afresh.
     package func reset() {
+        afterWhatWasCommitted { publish(engine.withLock { $0.reset() }) }
+    }
+
+    /// Runs `body` on the queue once every batch committed before this call is taken in.
+    private func afterWhatWasCommitted<T>(_ body: () -> T) -> T {
         queue.sync {
             takeIn()
-            publish(engine.withLock { $0.reset() })
+            return body()
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The checks of a running server between the store and the stream: a finding that appears goes out at
 /// once, one that only changed goes out at the next tick, once, however often it changed.
-@Suite struct IntegrationChecksTests {
+@Suite(.timeLimit(.minutes(1))) struct IntegrationChecksTests {
     /// `count` hits of messages never composed, each with its journaled request: one finding.
     static func hits(_ count: Int) throws -> [CommittedChange] {
         try (0..<count).flatMap { index -> [CommittedChange] in
@@ -45,5 +45,19 @@ import Testing
         #expect(changes.map(\.change) == [.appeared, .updated])
         #expect(changes.map(\.finding.count) == [1, 5])
         #expect(changes.last?.finding.evidence.requestIds == [1, 2, 3, 4, 5])
+    }
+
+    /// Nothing needs to read the findings for a batch to be taken in: the first batch since the last take-in
+    /// has the queue take them all in `feedMilliseconds` later, and the appearance goes out (here the tick
+    /// never comes).
+    @Test func committedBatchesAreTakenInWithoutARead() throws {
+        let checks = IntegrationChecks(tickMilliseconds: 3_600_000) { [:] }
+        let received = Mutex<[CheckChange]>([])
+        checks.onChange { changes in received.withLock { $0 += changes } }
+        let changes = try Self.hits(3)
+        for index in stride(from: 0, to: changes.count, by: 2) { checks.committed(Array(changes[index..<index + 2])) }
+        while received.withLock({ $0.isEmpty }) { usleep(1000) }
+        #expect(received.withLock { $0 }.map(\.change) == [.appeared])
+        #expect(checks.report().findings.first?.count == 3)
     }
 }
