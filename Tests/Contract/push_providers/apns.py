@@ -52,6 +52,7 @@ apns-unique-id, as Apple's development environment does.
 import dataclasses
 import json
 import re
+import select
 import socket
 import threading
 import time
@@ -122,6 +123,33 @@ class _Link:
         self.provider_token_iat = None
         self.provider_token_seen = None
         self.dropped = False  # drop_connections() ended it: what arrives is discarded
+        # Only the link's own thread touches its TLS object (OpenSSL's are not for two threads at once, and
+        # Python's SSLSocket.shutdown() drops it, so a write racing one went out as plain bytes): other threads
+        # leave a request in `goodbye` and wake that thread through this pair.
+        self.goodbye = None  # the reason of a GOAWAY close_connections() asked for
+        self._wake_reader, self._wake_writer = socket.socketpair()
+        self.ended = threading.Event()  # set once its thread has let the connection go
+
+    def ask_goodbye(self, reason):
+        """Has the link's thread send a GOAWAY with {"reason": reason} and end the connection; waits for it."""
+        self.goodbye = reason
+        try:
+            self._wake_writer.send(b"!")
+        except OSError:
+            pass  # the thread is gone already
+        self.ended.wait(timeout=5)
+
+    def wait_readable(self):
+        """Blocks until the client has sent something or another thread woke the link; False for a wake."""
+        if self.sock.pending():
+            return True  # TLS already holds decrypted bytes, which select() cannot see
+        readable, _, _ = select.select([self.sock, self._wake_reader], [], [])
+        return self._wake_reader not in readable
+
+    def end(self):
+        for sock in (self._wake_reader, self._wake_writer):
+            sock.close()
+        self.ended.set()
 
     def flush(self):
         with self.write_lock:
@@ -189,22 +217,14 @@ class FakeAPNs:
 
     def close_connections(self, reason="Shutdown"):
         """Ends every open connection with a GOAWAY frame carrying {"reason": reason}, as APNs does, then shuts
-        it down; its own thread closes it. Closed here, its descriptor could be reused by the test's next socket
-        (a request to the mock) while that thread's TLS object still writes to the number, and the mock would
-        read TLS records where a request begins."""
+        it down, and returns once that is done. Each connection's own thread sends the frame and closes it:
+        closed here, its descriptor could be reused by the test's next socket (a request to the mock) while that
+        thread's TLS object still writes to the number, and the mock would read TLS records where a request
+        begins."""
         with self._lock:
             links = list(self._links)
         for link in links:
-            try:
-                with link.write_lock:
-                    link.h2.close_connection(additional_data=json.dumps({"reason": reason}).encode())
-                    link.sock.sendall(link.h2.data_to_send())
-            except (OSError, h2.exceptions.ProtocolError):
-                pass
-            try:
-                link.sock.shutdown(socket.SHUT_RDWR)  # wakes the thread's recv(), which then closes it
-            except OSError:
-                pass
+            link.ask_goodbye(reason)
 
     def drop_connections(self):
         """Ends every open connection without a GOAWAY, as an idle timeout, a NAT or a proxy does: the client
@@ -215,7 +235,9 @@ class FakeAPNs:
         for link in links:
             link.dropped = True
             try:
-                link.sock.shutdown(socket.SHUT_WR)
+                # The plain socket's shutdown: SSLSocket's would take the TLS object from under the link's
+                # thread, which goes on reading (and discarding) what the client still sends.
+                socket.socket.shutdown(link.sock, socket.SHUT_WR)
             except OSError:
                 pass
 
@@ -295,6 +317,9 @@ class FakeAPNs:
             link.h2.initiate_connection()
             link.flush()
             while True:
+                if not link.wait_readable():
+                    self._say_goodbye(link)
+                    return
                 data = sock.recv(65536)
                 if not data:
                     return
@@ -314,6 +339,16 @@ class FakeAPNs:
             with self._lock:
                 self._links.discard(link)
             _shut(sock)
+            link.end()
+
+    @staticmethod
+    def _say_goodbye(link):
+        try:
+            with link.write_lock:
+                link.h2.close_connection(additional_data=json.dumps({"reason": link.goodbye}).encode())
+                link.sock.sendall(link.h2.data_to_send())
+        except (OSError, h2.exceptions.ProtocolError):
+            pass  # the client went away first
 
     def _on_event(self, link, event):
         if isinstance(event, h2.events.RequestReceived):
