@@ -12,9 +12,9 @@ import Synchronization
 /// The writer only appends each committed batch to ``pending``; the queue takes the batches in
 /// ``feedMilliseconds`` after the first of them, or at once when something reads or changes the findings
 /// (every call below but ``onChange(_:)`` takes in what was committed before it). So a burst of commits
-/// costs the writer one wake of the queue every few milliseconds, not one a batch: a wake a batch was a
-/// futex call and a switch of threads for each of thousands of batches a second, on cores the writer and
-/// the event loops share.
+/// costs one wake of the queue every ``feedMilliseconds`` (as the event stream's 20 ms), not one a batch: a
+/// wake a batch was a futex call and a switch of threads for each of thousands of batches a second, on cores
+/// the writer and the event loops share (and each wake of a timer of Dispatch wakes two threads of it).
 ///
 /// A finding that appears or clears is handed to ``onChange(_:)`` when its batch is taken in, within
 /// ``feedMilliseconds``; one that only changed (its count, words or evidence) is handed over at the next
@@ -30,7 +30,7 @@ package final class IntegrationChecks: Sendable {
     /// The committed batches not taken in yet, oldest first, and whether the queue is due to take them.
     private let pending = Mutex<(batches: [[CommittedChange]], due: Bool)>(([], false))
     /// How long after a batch is committed the queue takes it in, at the most, unless a read comes first.
-    static let feedMilliseconds = 5
+    static let feedMilliseconds = 20
 
     /// Where the changes of findings go (the event stream). In a struct: a `Mutex` re-wraps a bare closure.
     private struct Subscriber {

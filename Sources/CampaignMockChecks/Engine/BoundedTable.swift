@@ -1,6 +1,7 @@
 /// A dictionary that keeps at most `limit` entries: once full, inserting a new key evicts the oldest
 /// inserted one. Removed keys leave their place in the order behind; the order is compacted when it holds
-/// twice as many places as entries, so both stay within a small multiple of `limit`.
+/// twice as many places as entries, and the places of evicted keys are dropped once they are half of it, so
+/// both stay within a small multiple of `limit`.
 struct BoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     let limit: Int
     private(set) var entries: [Key: Value] = [:]
@@ -38,7 +39,14 @@ struct BoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             // A key removed (or removed and inserted again later) may still have an older place here.
             if oldest != key, let value = entries.removeValue(forKey: oldest) { evicted = (oldest, value) }
         }
-        if order.count - head > 2 * max(entries.count, 16) || head > order.count / 2 { compact() }
+        if order.count - head > 2 * max(entries.count, 16) {
+            compact()
+        } else if head > order.count / 2 {
+            // Only the evicted places go: one move of the rest, no key hashed again (a full table under a
+            // load of new keys comes here every `limit` insertions).
+            order.removeFirst(head)
+            head = 0
+        }
         return evicted
     }
 
