@@ -25,10 +25,11 @@ import Testing
         #expect(table.insert("a", 1) == nil)
         #expect(table.insert("b", 2) == nil)
         #expect(table.insert("a", 3) == nil)
-        #expect(table.update("b") { value -> Int in
+        let changed = table.update("b") { value -> Int in
             value += 10
             return value
-        } == 12)
+        }
+        #expect(changed == 12)
         #expect(table.insert("c", 4)?.key == "a")
         #expect(table.entries == ["b": 12, "c": 4])
     }
