@@ -341,6 +341,23 @@ def test_apns_says_goodbye_with_goaway_and_a_reason(apns, client, apns_key):
     assert json.loads(goaway.additional_data) == {"reason": "Shutdown"}
 
 
+def test_apns_says_goodbye_cleanly_while_it_answers_pings(apns, certificates, apns_key):
+    """The goodbye comes while the fake's thread is busy writing (a PING's acknowledgement for each of the
+    client's): every byte that reaches the client is still TLS, and the GOAWAY is the last frame."""
+    for _ in range(20):
+        client = H2Client(apns.url, certificates)
+        assert client.post(DEVICE, push_headers(apns_key), ALERT)[0] == 200
+        for number in range(200):
+            client.h2.ping(number.to_bytes(8, "big"))
+        client.sock.sendall(client.h2.data_to_send())
+        apns.close_connections("Shutdown")
+        with pytest.raises(ConnectionError):  # an ssl.SSLError here would be plain bytes read as TLS
+            while True:
+                client.read()
+        client.close()
+        assert isinstance(client.events[-1], h2.events.ConnectionTerminated)
+
+
 # -- FCM --------------------------------------------------------------------------------------------------------
 
 @pytest.fixture

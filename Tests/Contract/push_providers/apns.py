@@ -139,6 +139,14 @@ class _Link:
             pass  # the thread is gone already
         self.ended.wait(timeout=5)
 
+    def say_goodbye(self):
+        """On the link's thread: the GOAWAY ``ask_goodbye`` asked for."""
+        try:
+            self.h2.close_connection(additional_data=json.dumps({"reason": self.goodbye}).encode())
+            self.flush()
+        except (OSError, h2.exceptions.ProtocolError):
+            pass  # the client went away first
+
     def wait_readable(self):
         """Blocks until the client has sent something or another thread woke the link; False for a wake."""
         if self.sock.pending():
@@ -318,7 +326,7 @@ class FakeAPNs:
             link.flush()
             while True:
                 if not link.wait_readable():
-                    self._say_goodbye(link)
+                    link.say_goodbye()
                     return
                 data = sock.recv(65536)
                 if not data:
@@ -341,14 +349,6 @@ class FakeAPNs:
             _shut(sock)
             link.end()
 
-    @staticmethod
-    def _say_goodbye(link):
-        try:
-            with link.write_lock:
-                link.h2.close_connection(additional_data=json.dumps({"reason": link.goodbye}).encode())
-                link.sock.sendall(link.h2.data_to_send())
-        except (OSError, h2.exceptions.ProtocolError):
-            pass  # the client went away first
 
     def _on_event(self, link, event):
         if isinstance(event, h2.events.RequestReceived):
