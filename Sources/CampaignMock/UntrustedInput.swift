@@ -13,11 +13,6 @@ import CampaignMockSupport
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The readers of untrusted bytes, one entry each, for the fuzz targets (`Fuzz/`, `make fuzz`) and the
 /// test that runs their corpus. Each reads what it is given and throws the result away: the only
@@ -142,10 +137,11 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
     /// The journal file, and the files a start makes beside it (`.old`, `.damaged-…`), live in a folder of
     /// this process, emptied after each input.
     private static func readJournalFile(_ bytes: [UInt8]) {
-        let folder = CampaignMockApp.temporaryFolder + "/campaign-mock-fuzz-journal-\(getpid())"
+        let process = ProcessInfo.processInfo.processIdentifier
+        let folder = CampaignMockApp.temporaryFolder + "/campaign-mock-fuzz-journal-\(process)"
         _ = FileBytes.makeDirectories(folder)
         let path = folder + "/state.sqlite-requests"
-        defer { removeFiles(in: folder) }
+        defer { FileBytes.removeFiles(in: folder) }
         guard FileBytes.writeAtomically(bytes, to: path), let journal = try? JournalLog(path: path, limit: 64) else {
             return
         }
@@ -252,16 +248,6 @@ package enum UntrustedInput: String, CaseIterable, Sendable {
             _ = try? connection.send("POST", "/3/device/6e6577", headers: headers, body: body)
         }
         connection.close()
-    }
-}
-
-/// Deletes the files in `folder` (not its subfolders).
-private func removeFiles(in folder: String) {
-    guard let directory = opendir(folder) else { return }
-    defer { closedir(directory) }
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { unlink(folder + "/" + name) }
     }
 }
 

@@ -84,6 +84,18 @@ package enum FileBytes {
         return failed ? nil : bytes
     }
 
+    /// Deletes the files in `folder` (not its subfolders).
+    package static func removeFiles(in folder: String) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { unlink(folder + "/" + name) }
+        }
+    }
+
     /// Renames `path` to `<path>.damaged-<time>`; returns the new name, or nil (with `errno` set) when it stays.
     package static func moveAside(_ path: String) -> String? {
         let stamp = RFC3339.string(microsecondsSince1970: Clock.wallClockMicroseconds())

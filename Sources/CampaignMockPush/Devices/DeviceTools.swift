@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -86,7 +80,7 @@ package struct DeviceTools: Sendable {
             }
             let found = places.lazy.compactMap { place in
                 place.folder.map { (place: place.name, path: $0 + "/" + tool.rawValue) }
-            }.first { Self.isExecutable($0.path) }
+            }.first { ToolProcess.isExecutable($0.path) }
             if let found {
                 paths[tool] = found.path
                 lookup[tool] = "found " + found.place
@@ -107,10 +101,5 @@ package struct DeviceTools: Sendable {
         ToolsStatus(
             xcrun: paths[.xcrun], adb: paths[.adb],
             lookup: ToolsStatus.Lookup(xcrun: lookup[.xcrun] ?? "", adb: lookup[.adb] ?? ""))
-    }
-
-    private static func isExecutable(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
     }
 }

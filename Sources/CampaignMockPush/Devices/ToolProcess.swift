@@ -24,6 +24,12 @@ package enum ToolProcess {
     /// Bytes of each output stream kept; the rest is read and dropped.
     static let outputLimit = 64 * 1024
 
+    /// Whether `path` is a regular file this user may run.
+    static func isExecutable(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+    }
+
     /// Runs `arguments[0]` (a path) with `arguments`, standard input empty, as one of `running`.
     package static func run(_ arguments: [String], timeoutMilliseconds: Int, in running: RunningTools) -> ToolRun {
         let started = Clock.monotonicNanoseconds()
