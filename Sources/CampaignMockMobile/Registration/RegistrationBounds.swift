@@ -54,7 +54,11 @@ package enum RegistrationBounds {
         }
     }
 
-    private static func bound(_ value: String?, _ field: String, _ limit: Int) throws(RegistrationError) {
-        if let value, value.utf8.count > limit { throw .tooLong(field: field, limit: limit) }
+    /// `field` is made only for a refusal: a param's name in it cost every registration an interpolated
+    /// string per param.
+    private static func bound(_ value: String?, _ field: @autoclosure () -> String, _ limit: Int)
+        throws(RegistrationError)
+    {
+        if let value, value.utf8.count > limit { throw .tooLong(field: field(), limit: limit) }
     }
 }

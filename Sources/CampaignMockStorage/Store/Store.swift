@@ -252,17 +252,29 @@ extension Store {
         }
 
         private func run() {
+            // The queue's other array: the queue and it trade places when the writer takes a batch, so
+            // that neither is allocated again for each batch (an array of a batch's jobs is past 1 KiB,
+            // where each malloc also sorts the allocator's fast lists).
+            var spare: [Job] = []
             while true {
                 let waiting = Clock.monotonicNanoseconds()
                 wakeup.wait()
                 idleNanoseconds.add(Clock.monotonicNanoseconds() - waiting, ordering: .relaxed)
-                let (jobs, closing) = queue.withLock { state in
-                    let batch = Array(state.jobs.prefix(Self.batchLimit))
-                    state.jobs.removeFirst(batch.count)
-                    if !state.jobs.isEmpty { wakeup.signal() }
-                    return (batch, state.closing && state.jobs.isEmpty)
+                var jobs = spare
+                spare = []
+                let closing = queue.withLock { state in
+                    if state.jobs.count <= Self.batchLimit {
+                        swap(&jobs, &state.jobs)
+                    } else {
+                        jobs.append(contentsOf: state.jobs.prefix(Self.batchLimit))
+                        state.jobs.removeFirst(Self.batchLimit)
+                        wakeup.signal()
+                    }
+                    return state.closing && state.jobs.isEmpty
                 }
                 commitInTurn(jobs)
+                jobs.removeAll(keepingCapacity: true)
+                spare = jobs
                 if closing { return }
             }
         }
