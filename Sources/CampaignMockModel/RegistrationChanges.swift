@@ -23,6 +23,18 @@ package struct RegistrationChanges: OptionSet, Sendable, Hashable {
         isEmpty ? ["unchanged"] : Self.named.filter { contains($0.0) }.map(\.1)
     }
 
+    /// ``names`` joined by commas, as the history's `changes` column holds them: written without the two
+    /// arrays of ``names``, on every registration's path.
+    package var column: String {
+        if isEmpty { return "unchanged" }
+        var text = ""
+        for (change, name) in Self.named where contains(change) {
+            if !text.isEmpty { text += "," }
+            text += name
+        }
+        return text
+    }
+
     /// The set ``names`` gave (the history's own column, read back).
     package init(names: some Sequence<some StringProtocol>) {
         self = []

@@ -95,7 +95,7 @@ extension StoreTransaction {
         ) {
             $0.integer(deviceID)
             $0.integer(receivedAt)
-            $0.text(changed.names.joined(separator: ","))
+            $0.text(changed.column)
             $0.text(registration.userKey)
             $0.text(fields)
             $0.text(params)

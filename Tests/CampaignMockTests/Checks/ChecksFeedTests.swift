@@ -137,6 +137,10 @@ import Testing
                 ["unchanged"], ["new"], ["userKey"], ["device", "params"], ["userKey", "device", "params"],
             ])
         #expect(sets.map { RegistrationChanges(names: $0.names) } == sets)
+        // The history's column, written without arrays, for every set: the names joined by commas.
+        let all = (0..<16).map { RegistrationChanges(rawValue: UInt8($0)) }
+        #expect(all.map(\.column) == all.map { $0.names.joined(separator: ",") })
+        #expect(all.map { RegistrationChanges(names: $0.column.split(separator: ",")) } == all)
     }
 
     /// The composer's own messages (docs/push.md): what the platform runs when each arrives.
