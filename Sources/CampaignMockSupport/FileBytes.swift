@@ -84,16 +84,24 @@ package enum FileBytes {
         return failed ? nil : bytes
     }
 
-    /// Deletes the files in `folder` (not its subfolders).
-    package static func removeFiles(in folder: String) {
-        guard let directory = opendir(folder) else { return }
+    /// The names in `folder` (files and folders, without `.` and `..`), in the order the file system gives
+    /// them; empty when it cannot be read.
+    package static func names(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
+        var names: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name != "." && name != ".." { unlink(folder + "/" + name) }
+            if name != "." && name != ".." { names.append(name) }
         }
+        return names
+    }
+
+    /// Deletes the files in `folder` (not its subfolders).
+    package static func removeFiles(in folder: String) {
+        for name in names(in: folder) { unlink(folder + "/" + name) }
     }
 
     /// Renames `path` to `<path>.damaged-<time>`; returns the new name, or nil (with `errno` set) when it stays.

@@ -127,15 +127,7 @@ package final class Recorder: Middleware {
 package enum ExchangeFiles {
     /// `*.json` files whose name starts with a number, sorted by name; empty when the directory cannot be read.
     package static func list(_ directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasSuffix(".json") && name.first?.isNumber == true { names.append(name) }
-        }
-        return names.sorted().map { "\(directory)/\($0)" }
+        FileBytes.names(in: directory).filter { $0.hasSuffix(".json") && $0.first?.isNumber == true }.sorted()
+            .map { "\(directory)/\($0)" }
     }
 }
