@@ -116,6 +116,35 @@ struct StoreTests {
         #expect(targets.filter { !$0.hasPrefix("/sync/") }.count == 64_000)
     }
 
+    /// A queue longer than a batch (the writer takes 2,048 jobs at a time) is committed a batch at a time, in
+    /// the order it came: the writer is held inside one job while 5,000 more are queued behind it.
+    @Test func aQueueLongerThanABatchIsCommittedInTheOrderItCame() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/db.sqlite3"
+        let store = try Store(path: path, journalLimit: 100_000)
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        store.write { _ in
+            held.signal()
+            release.wait()
+        } completion: { _ in }
+        held.wait()
+        let batches = Mutex<[Int]>([])
+        store.sink.subscribe { changes in batches.withLock { $0.append(changes.count) } }
+        let group = DispatchGroup()
+        for row in 0..<5000 {
+            group.enter()
+            store.write { $0.appendJournal(record("/\(row)")) } completion: { _ in group.leave() }
+        }
+        release.signal()
+        group.wait()
+        store.close()
+        #expect(batches.withLock { $0 } == [2048, 2048, 904])
+        let reopened = try Store(path: path, journalLimit: 100_000)
+        defer { reopened.close() }
+        #expect(try reopened.journalTargets() == (0..<5000).map { "/\($0)" })
+    }
+
     @Test func aCommittedWriteIsVisibleToANewConnection() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/db.sqlite3"
