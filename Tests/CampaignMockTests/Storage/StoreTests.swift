@@ -127,14 +127,19 @@ struct StoreTests {
         store.write { _ in
             held.signal()
             release.wait()
-        } completion: { _ in }
+        } completion: { _ in
+        }
         held.wait()
         let batches = Mutex<[Int]>([])
         store.sink.subscribe { changes in batches.withLock { $0.append(changes.count) } }
         let group = DispatchGroup()
         for row in 0..<5000 {
             group.enter()
-            store.write { $0.appendJournal(record("/\(row)")) } completion: { _ in group.leave() }
+            store.write {
+                $0.appendJournal(record("/\(row)"))
+            } completion: { _ in
+                group.leave()
+            }
         }
         release.signal()
         group.wait()
